@@ -1,0 +1,54 @@
+"""weft: NumPy-like array expressions fused into one generated GPU/CPU kernel.
+
+>>> import weft as wf
+>>> a = wf.asarray([1.0, 2.0]); b = wf.asarray([3.0, 4.0])
+>>> (2.0 * (a + b)).tolist()
+[8.0, 12.0]
+"""
+
+from .api import eval, kernel_source, synchronize
+from .array import Array, apply_op, transpose
+from .cache import cache_info, clear_cache
+from .config import config
+from .creation import (
+    arange,
+    asarray,
+    broadcast_to,
+    col_index,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    row_index,
+    zeros,
+    zeros_like,
+)
+from .devices import Device, current_device, device, devices, get_device, set_device
+from .dtypes import (
+    DType,
+    bool_,
+    default_real,
+    float32,
+    float64,
+    int32,
+    int64,
+    set_default_real,
+    to_dtype,
+    uint32,
+)
+from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
+from .functions import __all__ as _function_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array", "DType", "Device", "apply_op", "arange", "asarray", "bool_", "broadcast_to",
+    "cache_info", "clear_cache", "col_index", "config", "current_device", "default_real",
+    "device", "devices", "empty", "empty_like", "eval", "eye", "float32", "float64", "full",
+    "full_like", "get_device", "int32", "int64", "kernel_source", "ones", "ones_like",
+    "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
+    "uint32", "zeros", "zeros_like", *_function_names,
+]

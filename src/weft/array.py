@@ -1,0 +1,506 @@
+"""``wf.Array``: a lazy or materialized array of 0, 1 or 2 dimensions.
+
+A materialized array's node is a buffer leaf; a lazy array's node is an expression. Every
+operation builds a new node; evaluation (``eval``, ``wf.eval``, or any observation) runs the
+generated kernel and turns the array's node into a leaf over the result.
+
+Copy-on-write: ``copy()`` shares the buffer; a write into an array's buffer happens in place
+only when no other array and no live lazy expression can still read it, else the writer gets a
+new buffer and everyone else keeps the old contents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from . import realize
+from .devices import Device, current_device
+from .dtypes import DType
+from .ops import OPS, signature
+
+_STRUCTURES = ("general", "lower", "upper", "diagonal")
+
+
+class Array:
+    """A weft array. Build with ``wf.asarray`` or a factory; combine like NumPy arrays.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([1.0, 2.0, 3.0])
+    >>> (x * 2 + 1).tolist()
+    [3.0, 5.0, 7.0]
+    """
+
+    __slots__ = ("_node", "_device", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to our reflected operators
+    __hash__ = None  # type: ignore[assignment]  # == is element-wise
+
+    def __init__(self, node: ex.Node, device: Device) -> None:
+        if len(node.shape) > 2:
+            raise ValueError(f"weft arrays have at most 2 dimensions, not shape {node.shape}")
+        self._node = node
+        self._device = device
+
+    # Attributes -----------------------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self._node.shape)) if self._node.shape else 1
+
+    @property
+    def dtype(self) -> DType:
+        return self._node.dtype
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def structure(self) -> str:
+        return "general"
+
+    @property
+    def is_lazy(self) -> bool:
+        return self._node.kind != ex.BUFFER
+
+    @property
+    def ready(self) -> bool:
+        """Whether the value is computed: False while lazy or while its kernel still runs."""
+        if self.is_lazy:
+            return False
+        return self._device.backend.is_ready(self._node.attrs.storage)
+
+    @property
+    def T(self) -> Array:  # noqa: N802 - NumPy's name
+        return transpose(self)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    # Evaluation and observation --------------------------------------------------------
+
+    def eval(self) -> Array:
+        """Compute this array now (asynchronously), keep the result, and return ``self``.
+
+        >>> import weft as wf
+        >>> y = (wf.asarray([1.0, 2.0]) + 1).eval()
+        >>> y.is_lazy
+        False
+        """
+        evaluate(self)
+        return self
+
+    def copy(self) -> Array:
+        """An O(1) copy: buffers are shared until one side writes.
+
+        >>> import weft as wf
+        >>> x = wf.asarray([1, 2]); y = x.copy(); x += 1
+        >>> y.tolist()
+        [1, 2]
+        """
+        node = self._node
+        if node.kind == ex.BUFFER:
+            v = node.attrs
+            node = ex.buffer(v.storage, node.shape, v.offset, v.strides)
+        return Array(node, self._device)
+
+    def astype(self, dtype: Any) -> Array:
+        """A lazy conversion to ``dtype``.
+
+        >>> import weft as wf
+        >>> wf.asarray([1.7, -1.7]).astype(wf.int32).tolist()
+        [1, -1]
+        """
+        return Array(ex.cast(self._node, dt.to_dtype(dtype)), self._device)
+
+    def to_numpy(self) -> np.ndarray:
+        """The value as a new NumPy array (waits for the computation).
+
+        >>> import weft as wf
+        >>> wf.asarray([[1, 2], [3, 4]]).to_numpy().shape
+        (2, 2)
+        """
+        self.eval()
+        node = self._node
+        view = node.attrs
+        flat = self._device.backend.download(view.storage)
+        if not node.shape:
+            return flat[view.offset].copy() if flat.size else flat.reshape(())
+        if self.size == 0:
+            return np.empty(node.shape, dtype=self.dtype.numpy)
+        item = flat.itemsize
+        out = np.lib.stride_tricks.as_strided(
+            flat[view.offset:], shape=node.shape, strides=tuple(s * item for s in view.strides)
+        )
+        return np.array(out)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self.to_numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    def item(self) -> Any:
+        """The single element as a Python scalar.
+
+        >>> import weft as wf
+        >>> wf.asarray([2.5]).item()
+        2.5
+        """
+        if self.size != 1:
+            raise ValueError(f"item() needs an array of size 1, not shape {self.shape}")
+        return self.to_numpy().reshape(()).item()
+
+    def tolist(self) -> Any:
+        """The value as nested Python lists.
+
+        >>> import weft as wf
+        >>> wf.asarray([[1, 2]]).tolist()
+        [[1, 2]]
+        """
+        return self.to_numpy().tolist()
+
+    def _scalar(self, kind: type) -> Any:
+        if self.size != 1:
+            raise TypeError(f"only arrays of size 1 convert to Python scalars, not {self.shape}")
+        return kind(self.item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "ui":
+            raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
+        return self._scalar(int)
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(
+                f"the truth value of an array of shape {self.shape} is ambiguous: "
+                "use .any() or .all()"
+            )
+        return bool(self.item())
+
+    def __repr__(self) -> str:
+        body = np.array2string(self.to_numpy(), separator=", ", prefix="wf.Array(")
+        return f"wf.Array({body}, dtype={self.dtype}, device={self._device})"
+
+    def __str__(self) -> str:
+        return str(self.to_numpy())
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for k in range(self.shape[0]):
+            yield self[k]
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        # OpenCL memory has no DLPack consumers: export a host copy.
+        return self.to_numpy().__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: the host copy above
+
+    # Views ----------------------------------------------------------------------------
+
+    def reshape(self, *shape: Any) -> Array:
+        """Same elements, new shape (at most 2-D; ``-1`` infers one size).
+
+        >>> import weft as wf
+        >>> wf.arange(6).reshape(2, 3).shape
+        (2, 3)
+        """
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        new = _infer_shape(tuple(int(s) for s in shape), self.size)
+        self.eval()
+        leaf = self._node
+        if not leaf.attrs.is_contiguous(self.shape):
+            compact = realize.new_leaf(self._device, leaf)  # reshape needs row-major order
+            realize.execute(self._device, [(leaf, compact)])
+            leaf = compact
+        view = leaf.attrs
+        return Array(ex.buffer(view.storage, new, view.offset), self._device)
+
+    def __getitem__(self, key: Any) -> Array:
+        from .indexing import basic_view
+
+        self.eval()
+        view = self._node.attrs
+        shape, offset, strides = basic_view(self.shape, view.offset, view.strides, key)
+        return Array(ex.buffer(view.storage, shape, offset, strides), self._device)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        write(self, value, key)
+
+    # Arithmetic -----------------------------------------------------------------------
+
+    def _binary(self, name: str, other: Any) -> Array:
+        return apply_op(name, self, other)
+
+    def _rbinary(self, name: str, other: Any) -> Array:
+        return apply_op(name, other, self)
+
+    def _inplace(self, name: str, other: Any) -> Array:
+        exclusive = owns_buffer(self)
+        result = apply_op(name, self, other)
+        if result.dtype is not self.dtype and _KIND_RANK[result.dtype.kind] > _KIND_RANK[
+                self.dtype.kind]:
+            raise TypeError(
+                f"cannot write the {name} result of dtype {result.dtype} into an array of "
+                f"dtype {self.dtype} in place (NumPy's same-kind rule)"
+            )
+        if result.shape != self.shape:
+            raise ValueError(
+                f"{name}: the result of shape {result.shape} does not fit in place into "
+                f"shape {self.shape}"
+            )
+        write(self, result, exclusive=exclusive)
+        return self
+
+    def __neg__(self) -> Array:
+        return apply_op("negative", self)
+
+    def __pos__(self) -> Array:
+        return self.copy()
+
+    def __abs__(self) -> Array:
+        return apply_op("abs", self)
+
+    def __invert__(self) -> Array:
+        return apply_op("invert", self)
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+_BINARY_DUNDERS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+}
+_COMPARISONS = {
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+    "ge": "greater_equal",
+}
+
+
+def _install_dunders() -> None:
+    for dunder, name in _BINARY_DUNDERS.items():
+        setattr(Array, f"__{dunder}__", lambda self, o, n=name: self._binary(n, o))
+        setattr(Array, f"__r{dunder}__", lambda self, o, n=name: self._rbinary(n, o))
+        setattr(Array, f"__i{dunder}__", lambda self, o, n=name: self._inplace(n, o))
+    for dunder, name in _COMPARISONS.items():
+        setattr(Array, f"__{dunder}__", lambda self, o, n=name: self._binary(n, o))
+
+
+_install_dunders()
+
+
+# Building expressions ------------------------------------------------------------------
+
+
+def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
+    if shape.count(-1) > 1:
+        raise ValueError("reshape: only one dimension can be -1")
+    if -1 in shape:
+        known = int(np.prod([s for s in shape if s != -1])) if len(shape) > 1 else 1
+        if known == 0 or size % known:
+            raise ValueError(f"reshape: cannot reshape an array of size {size} into {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if int(np.prod(shape)) != size:
+        raise ValueError(f"reshape: cannot reshape an array of size {size} into shape {shape}")
+    if len(shape) > 2:
+        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
+    return shape
+
+
+def _device_of(args: tuple[Any, ...], name: str) -> Device:
+    found: Device | None = None
+    for a in args:
+        if isinstance(a, Array):
+            if found is None:
+                found = a._device
+            elif a._device is not found:
+                raise ValueError(
+                    f"{name}: operands live on different devices ({found} and {a._device}); "
+                    "move one with wf.asarray(x, device=...)"
+                )
+    return found if found is not None else current_device()
+
+
+def as_operand(value: Any, device: Device) -> Array | Any:
+    """An Array for array-likes; Python scalars stay as they are (weak types)."""
+    if isinstance(value, Array):
+        return value
+    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return value
+    from .creation import asarray
+
+    return asarray(value, device=device)
+
+
+def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
+    """``OPS[name]`` over ``args`` (Arrays, array-likes or Python scalars), lazily.
+
+    >>> import weft as wf
+    >>> wf.apply_op("add", wf.asarray([1, 2]), 3).tolist()
+    [4, 5]
+    """
+    op = OPS[name]
+    if len(args) != op.arity:
+        raise TypeError(f"{name} takes {op.arity} argument(s), got {len(args)}")
+    device = _device_of(args, name)
+    operands = [as_operand(a, device) for a in args]
+    # A Python scalar takes the type it would have next to the strong operands it combines
+    # with (for where: the two value operands, not the condition).
+    values = operands[1:] if op.rule == "where" else operands
+    strong = [a.dtype for a in values if isinstance(a, Array)]
+    explicit = dt.to_dtype(dtype) if dtype is not None else None
+    resolved = [a.dtype if isinstance(a, Array) else dt.resolve(strong, [dt.scalar_kind(a)])
+                for a in operands]
+    arg_types, result, compute = signature(op, resolved, explicit)
+    nodes = []
+    for a, want in zip(operands, arg_types):
+        if isinstance(a, Array):
+            nodes.append(ex.cast(a._node, want))
+        else:
+            if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
+                dt.check_int_fits(a, want)
+            nodes.append(ex.scalar(a, want))
+    shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
+    node = ex.apply(op, tuple(nodes), result, compute, shape)
+    if explicit is not None and result is not explicit and op.rule not in ("predicate",
+                                                                           "logical"):
+        node = ex.cast(node, explicit)
+    return Array(node, device)
+
+
+def transpose(x: Any) -> Array:
+    """The transpose (a view; 0-d and 1-d arrays are returned unchanged).
+
+    >>> import weft as wf
+    >>> wf.transpose(wf.asarray([[1, 2]])).shape
+    (2, 1)
+    """
+    if not isinstance(x, Array):
+        from .creation import asarray
+
+        x = asarray(x)
+    if x.ndim < 2:
+        return x
+    x.eval()
+    v = x._node.attrs
+    shape = (x.shape[1], x.shape[0])
+    return Array(ex.buffer(v.storage, shape, v.offset, (v.strides[1], v.strides[0])),
+                 x._device)
+
+
+# Evaluation and writes -----------------------------------------------------------------
+
+
+def evaluate(*arrays: Array) -> None:
+    """Materialize every lazy array given, one kernel per device and shape."""
+    by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
+    targets: list[tuple[Array, ex.Node]] = []
+    seen: set[int] = set()
+    for a in arrays:
+        if not isinstance(a, Array):
+            raise TypeError(f"wf.eval takes weft Arrays, not {type(a).__name__}")
+        if not a.is_lazy or id(a) in seen:
+            continue
+        seen.add(id(a))
+        dest = realize.new_leaf(a._device, a._node)
+        by_device.setdefault(a._device, []).append((a._node, dest))
+        targets.append((a, dest))
+    for device, outputs in by_device.items():
+        realize.execute(device, outputs)
+    for a, dest in targets:
+        a._node = dest
+
+
+def owns_buffer(x: Array) -> bool:
+    """True when writing into ``x``'s buffer cannot change any other value (no copy needed)."""
+    node = x._node
+    return node.kind == ex.BUFFER and node.attrs.storage.leaves == 1 and node.parents == 0
+
+
+def write(dst: Array, value: Any, key: Any = None, exclusive: bool | None = None) -> None:
+    """Write ``value`` into ``dst``, or into its basic-index region ``dst[key]``.
+
+    Nothing is written if anything fails before the kernel runs (shape, dtype, device).
+    """
+    from .indexing import basic_view, is_whole
+
+    if key is not None and is_whole(key, dst.ndim):
+        key = None
+    value = as_operand(value, dst._device)
+    if isinstance(value, Array):
+        if value._device is not dst._device:
+            raise ValueError(f"cannot write an array on {value._device} into one on "
+                             f"{dst._device}")
+        node = value._node
+    else:
+        kind = dt.scalar_kind(value)
+        if kind == "f" and dst.dtype.kind in "bui" or kind == "i" and dst.dtype.kind == "b":
+            node = ex.scalar(value, dt.resolve([], [kind]))
+        else:
+            if dst.dtype.kind in "ui" and kind == "i":
+                dt.check_int_fits(value, dst.dtype)
+            node = ex.scalar(value, dst.dtype)
+    if key is None:
+        target_shape = dst.shape
+    else:
+        dst.eval()
+        v = dst._node.attrs
+        target_shape = basic_view(dst.shape, v.offset, v.strides, key)[0]
+    if node.shape != target_shape:
+        try:
+            shape = ex.broadcast_shapes("assignment", node.shape, target_shape)
+        except ValueError:
+            shape = None
+        if shape != target_shape:
+            raise ValueError(
+                f"could not broadcast input array from shape {node.shape} into shape "
+                f"{target_shape}"
+            )
+        node = ex.broadcast(node, target_shape)
+    node = ex.cast(node, dst.dtype)
+    if key is None and dst.is_lazy:
+        dst._node = node  # nothing to write into yet: the array takes the new value lazily
+        return
+    dst.eval()
+    if exclusive is None:
+        exclusive = owns_buffer(dst)
+    device = dst._device
+    leaf = dst._node
+    if key is None:
+        dest = leaf if exclusive else realize.new_leaf(device, leaf)
+        realize.execute(device, [(node, dest)])
+        dst._node = dest
+        return
+    if not exclusive:
+        # Others still read the old buffer: copy it whole, then write the region of the copy.
+        fresh = realize.new_leaf(device, leaf)
+        realize.execute(device, [(leaf, fresh)])
+        leaf = fresh
+    v = leaf.attrs
+    shape, offset, strides = basic_view(leaf.shape, v.offset, v.strides, key)
+    realize.execute(device, [(node, ex.buffer(v.storage, shape, offset, strides))])
+    dst._node = leaf
+
+
+__all__ = ["Array", "apply_op", "evaluate", "transpose", "write", "owns_buffer"]

@@ -1,0 +1,62 @@
+"""The protocol every backend implements. Nothing outside backends/ imports a backend module;
+devices.py finds them by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..lower import KernelIR
+from ..render import Dialect
+from ..storage import Storage
+
+
+class DeviceHandle(Protocol):
+    """What a backend knows about one of its devices."""
+
+    name: str
+    supports_fp64: bool
+
+
+class Backend(Protocol):
+    kind: str  # "opencl", "cuda" or "reference"
+    dialect: Dialect | None  # None: the backend interprets kernel IR directly
+
+    def discover(self) -> list[DeviceHandle]:
+        """The devices this backend can use (empty when its library or driver is missing)."""
+
+    def allocate(self, device: Any, dtype: Any, size: int) -> Storage:
+        """A new uninitialized buffer of ``size`` elements; ``MemoryError`` naming the size."""
+
+    def upload(self, device: Any, data: np.ndarray) -> Storage:
+        """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
+
+    def download(self, storage: Storage) -> np.ndarray:
+        """The whole buffer as a flat NumPy array; waits for pending writes."""
+
+    def fingerprint(self, device: Any) -> str:
+        """Device, driver and compiler identity, for the disk cache key."""
+
+    def compile(self, device: Any, source: str, name: str) -> tuple[Any, bytes | None]:
+        """Build ``source``; return (program, binary to store on disk or None)."""
+
+    def load_binary(self, device: Any, binary: bytes, name: str) -> Any:
+        """A program from a binary ``compile`` returned earlier; raises if it is unusable."""
+
+    def from_ir(self, device: Any, ir: KernelIR) -> Any:
+        """A program straight from IR (backends without a dialect)."""
+
+    def launch(self, device: Any, program: Any, args: list[Any], n: int,
+               outputs: list[Storage], inputs: list[Storage]) -> None:
+        """Enqueue ``program`` over ``n`` elements, recording events on the storages."""
+
+    def synchronize(self, device: Any) -> None:
+        """Wait for all work the calling thread queued on ``device``."""
+
+    def is_ready(self, storage: Storage) -> bool:
+        """Whether every write to ``storage`` has finished (never blocks)."""
+
+    def release(self, device: Any, storage: Storage) -> None:
+        """Called when ``storage`` dies, before its buffer returns to the pool."""

@@ -1,0 +1,233 @@
+"""The OpenCL backend: PyOpenCL contexts, a queue and a memory pool per host thread, events.
+
+PoCL, installed from PyPI with pocl-binary-distribution, is found by PyOpenCL's ICD loader
+without any system package, so the CPU always has a device.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ...storage import Storage
+from .dialect import OPENCL
+
+_LOCAL_SIZE = 256
+
+
+class _Buffer:
+    """A pooled OpenCL buffer and the queue (thread) whose pool it came from."""
+
+    __slots__ = ("mem", "queue")
+
+    def __init__(self, mem: Any, queue: Any) -> None:
+        self.mem = mem
+        self.queue = queue
+
+
+class CLDevice:
+    """One OpenCL device with its context and per-thread queues and pools."""
+
+    def __init__(self, cl: Any, device: Any) -> None:
+        self.cl = cl
+        self.device = device
+        self.name = device.name.strip()
+        self.platform = device.platform.name.strip()
+        self.supports_fp64 = bool(device.double_fp_config)
+        self.is_cpu = bool(device.type & cl.device_type.CPU)
+        self.max_alloc = int(device.max_mem_alloc_size)
+        self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
+        self.context = cl.Context([device])
+        self._local = threading.local()
+
+    def queue(self) -> Any:
+        q = getattr(self._local, "queue", None)
+        if q is None:
+            from pyopencl.tools import ImmediateAllocator, MemoryPool
+
+            q = self.cl.CommandQueue(self.context, self.device)
+            self._local.queue = q
+            self._local.pool = MemoryPool(ImmediateAllocator(q))
+        return q
+
+    def pool(self) -> Any:
+        self.queue()
+        return self._local.pool
+
+
+class _Kernel:
+    """A built program and, per host thread, its kernel object (kernel arguments are state)."""
+
+    def __init__(self, program: Any, name: str) -> None:
+        self.program = program
+        self.name = name
+        self._local = threading.local()
+
+    def instance(self, cl: Any) -> Any:
+        k = getattr(self._local, "kernel", None)
+        if k is None:
+            k = cl.Kernel(self.program, self.name)
+            self._local.kernel = k
+        return k
+
+
+class OpenCLBackend:
+    kind = "opencl"
+    dialect = OPENCL
+
+    def __init__(self) -> None:
+        self._cl: Any = None
+
+    def _import(self) -> Any:
+        if self._cl is None:
+            import pyopencl
+
+            self._cl = pyopencl
+        return self._cl
+
+    def discover(self) -> list[CLDevice]:
+        try:
+            cl = self._import()
+            platforms = cl.get_platforms()
+        except Exception:  # noqa: BLE001 - no ICD or no library: this backend has no devices
+            return []
+        found = []
+        for platform in platforms:
+            try:
+                devices = platform.get_devices()
+            except Exception:  # noqa: BLE001 - a platform without usable devices
+                continue
+            found.extend(CLDevice(cl, d) for d in devices)
+        # GPUs first, then the rest in platform order: the default device is the first.
+        found.sort(key=lambda d: d.is_cpu)
+        return found
+
+    # Memory ---------------------------------------------------------------------------
+
+    def allocate(self, device: Any, dtype: Any, size: int) -> Storage:
+        h = device.handle
+        nbytes = max(size, 1) * dtype.itemsize
+        if nbytes > h.max_alloc:
+            raise MemoryError(
+                f"cannot allocate {nbytes} bytes on {device}: the device allows at most "
+                f"{h.max_alloc} bytes in one buffer"
+            )
+        cl = h.cl
+        try:
+            mem = h.pool().allocate(nbytes)
+        except cl.MemoryError as e:
+            raise MemoryError(f"out of device memory allocating {nbytes} bytes on {device}") from e
+        except cl.Error as e:
+            if "MEM_OBJECT_ALLOCATION_FAILURE" in str(e) or "OUT_OF_RESOURCES" in str(e):
+                raise MemoryError(
+                    f"out of device memory allocating {nbytes} bytes on {device}") from e
+            raise
+        return Storage(device, _Buffer(mem, h.queue()), dtype, size)
+
+    def upload(self, device: Any, data: np.ndarray) -> Storage:
+        from ...dtypes import from_numpy_dtype
+
+        storage = self.allocate(device, from_numpy_dtype(data.dtype), data.size)
+        if data.size:
+            h = device.handle
+            q = h.queue()
+            event = h.cl.enqueue_copy(q, storage.buffer.mem, data, is_blocking=False)
+            storage.record_write(event, q)
+        return storage
+
+    def download(self, storage: Storage) -> np.ndarray:
+        out = np.empty(storage.size, dtype=storage.dtype.numpy)
+        if storage.size:
+            h = storage.device.handle
+            q = h.queue()
+            h.cl.enqueue_copy(q, out, storage.buffer.mem,
+                              wait_for=storage.events_before_read(q) or None, is_blocking=True)
+        return out
+
+    def release(self, device: Any, storage: Storage) -> None:
+        buf = storage.buffer
+        foreign = [e for e, q in ([storage.write] if storage.write else [])
+                   + list(storage.reads.values()) if q is not buf.queue and e is not None]
+        if foreign:
+            device.handle.cl.wait_for_events(foreign)
+
+    # Programs ---------------------------------------------------------------------------
+
+    def fingerprint(self, device: Any) -> str:
+        d = device.handle.device
+        return "|".join([
+            "opencl", device.handle.platform, d.platform.version, d.name, d.version,
+            d.driver_version,
+        ])
+
+    def build_options(self, device: Any) -> list[str]:
+        return []
+
+    def compile(self, device: Any, source: str, name: str) -> tuple[_Kernel, bytes | None]:
+        h = device.handle
+        cl = h.cl
+        # PyOpenCL's own source cache is bypassed: weft keeps its own, keyed by its version.
+        program = cl.Program(cl._cl._Program(h.context, source))
+        program.build(options=self.build_options(device))
+        binaries = program.get_info(cl.program_info.BINARIES)
+        return _Kernel(program, name), (bytes(binaries[0]) if binaries else None)
+
+    def load_binary(self, device: Any, binary: bytes, name: str) -> _Kernel:
+        h = device.handle
+        program = h.cl.Program(h.context, [h.device], [binary])
+        program.build(options=self.build_options(device))
+        kernel = _Kernel(program, name)
+        kernel.instance(h.cl)  # fails now, not at launch, if the binary is unusable
+        return kernel
+
+    def compile_error(self) -> type[Exception]:
+        return self._import().RuntimeError
+
+    def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
+        raise NotImplementedError
+
+    def launch(self, device: Any, program: _Kernel, args: list[Any], n: int,
+               outputs: list[Storage], inputs: list[Storage]) -> None:
+        h = device.handle
+        cl = h.cl
+        q = h.queue()
+        values = []
+        for a in args:
+            if isinstance(a, Storage):
+                values.append(a.buffer.mem)
+            elif isinstance(a, int):
+                values.append(np.int64(a))
+            elif isinstance(a, np.bool_):
+                values.append(np.uint8(a))
+            else:
+                values.append(a)
+        wait: list[Any] = []
+        for s in inputs:
+            wait += s.events_before_read(q)
+        for s in outputs:
+            wait += s.events_before_write(q)
+        kernel = program.instance(cl)
+        kernel.set_args(*values)
+        local = h.local_size
+        global_size = (n + local - 1) // local * local
+        try:
+            event = cl.enqueue_nd_range_kernel(q, kernel, (global_size,), (local,),
+                                               wait_for=wait or None)
+        except cl.MemoryError as e:
+            raise MemoryError(f"out of device memory running {program.name} on {device}") from e
+        for s in inputs:
+            s.record_read(event, q)
+        for s in outputs:
+            s.record_write(event, q)
+
+    def synchronize(self, device: Any) -> None:
+        device.handle.queue().finish()
+
+    def is_ready(self, storage: Storage) -> bool:
+        w = storage.write
+        if w is None or w[0] is None:
+            return True
+        cl = storage.device.handle.cl
+        return w[0].command_execution_status == cl.command_execution_status.COMPLETE

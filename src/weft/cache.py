@@ -1,0 +1,156 @@
+"""The kernel cache: structure → program in memory; source + compiler identity → binary on disk.
+
+The memory key is (device, kernel IR): the IR is structural (ops, dtypes, access patterns,
+aliasing of buffers) and holds no size, offset or scalar value. The disk key hashes the source
+with the device/driver fingerprint, the build options and weft's cache version. Entries are
+written atomically (temp file + rename, so several processes can share a directory) and carry
+a checksum: a corrupt or unloadable entry is rebuilt, never run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from . import config
+from .lower import KernelIR
+from .render import render
+
+CACHE_VERSION = "1"
+_MAGIC = b"WEFTBIN1\n"
+
+
+def cache_dir() -> Path:
+    """``WEFT_CACHE_DIR``, else the user cache directory of weft."""
+    env = os.environ.get("WEFT_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("weft"))
+
+
+class KernelCache:
+    def __init__(self) -> None:
+        self._memory: dict[tuple[Any, KernelIR], Any] = {}
+        self._lock = threading.Lock()
+        self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0}
+
+    def program(self, device: Any, ir: KernelIR) -> Any:
+        key = (device, ir)
+        program = self._memory.get(key)
+        if program is not None:
+            self.stats["hits"] += 1
+            return program
+        with self._lock:
+            self.stats["misses"] += 1
+            program = self._memory.get(key)
+            if program is None:
+                program = self._build(device, ir)
+                self._memory[key] = program
+        return program
+
+    def _build(self, device: Any, ir: KernelIR) -> Any:
+        backend = device.backend
+        if backend.dialect is None:
+            return backend.from_ir(device, ir)
+        source, name = render(ir, backend.dialect)
+        digest = hashlib.sha256(
+            "\n".join([CACHE_VERSION, backend.fingerprint(device),
+                       " ".join(backend.build_options(device)), source]).encode()
+        ).hexdigest()
+        path = cache_dir() / f"kernels-v{CACHE_VERSION}" / f"{digest}.bin"
+        binary = _read_entry(path)
+        if binary is not None:
+            try:
+                program = backend.load_binary(device, binary, name)
+            except Exception:  # noqa: BLE001 - an unusable entry is rebuilt below
+                config.log.debug("disk cache entry %s unusable, rebuilding", path)
+            else:
+                self.stats["disk_hits"] += 1
+                return program
+        try:
+            program, binary = backend.compile(device, source, name)
+        except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
+            saved = _save_failed(source, digest)
+            raise RuntimeError(
+                f"weft generated a kernel that does not compile on {device} (a bug in weft; "
+                f"please report it). Source saved at {saved}\n{e}"
+            ) from e
+        self.stats["compiles"] += 1
+        if binary:
+            _write_entry(path, binary)
+        return program
+
+    def clear(self, disk: bool = False) -> None:
+        with self._lock:
+            self._memory.clear()
+            for k in self.stats:
+                self.stats[k] = 0
+        if disk:
+            shutil.rmtree(cache_dir() / f"kernels-v{CACHE_VERSION}", ignore_errors=True)
+
+
+def _read_entry(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    header_end = len(_MAGIC) + 65
+    if not data.startswith(_MAGIC) or len(data) < header_end:
+        return None
+    checksum, payload = data[len(_MAGIC):header_end - 1], data[header_end:]
+    if hashlib.sha256(payload).hexdigest().encode() != checksum:
+        return None
+    return payload
+
+
+def _write_entry(path: Path, payload: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        checksum = hashlib.sha256(payload).hexdigest().encode()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(_MAGIC + checksum + b"\n" + payload)
+        os.replace(tmp, path)
+    except OSError as e:  # a read-only or full cache directory costs speed, not correctness
+        config.log.debug("could not write disk cache entry %s: %s", path, e)
+
+
+def _save_failed(source: str, digest: str) -> Path:
+    for base in (cache_dir(), Path(tempfile.gettempdir()) / "weft"):
+        try:
+            target = base / "failed" / f"{digest}.cl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source)
+            return target
+        except OSError:
+            continue
+    return Path("<unsaved>")
+
+
+CACHE = KernelCache()
+
+
+def cache_info() -> dict[str, int]:
+    """Counts of in-memory ``hits``/``misses`` (one per launch), ``compiles``, ``disk_hits``.
+
+    >>> import weft as wf
+    >>> sorted(wf.cache_info())
+    ['compiles', 'disk_hits', 'hits', 'misses']
+    """
+    return dict(CACHE.stats)
+
+
+def clear_cache(disk: bool = False) -> None:
+    """Forget compiled kernels (and, with ``disk=True``, the on-disk binaries too).
+
+    >>> import weft as wf
+    >>> wf.clear_cache()
+    """
+    CACHE.clear(disk)

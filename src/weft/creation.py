@@ -1,0 +1,248 @@
+"""Making arrays: ``asarray`` from data, and lazy factories that allocate nothing until used."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from .array import Array, apply_op
+from .devices import Device, current_device, get_device
+
+
+def _device(device: Any) -> Device:
+    return current_device() if device is None else get_device(device)
+
+
+def _from_host(obj: Any) -> np.ndarray:
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
+        kind = obj.__dlpack_device__()[0] if hasattr(obj, "__dlpack_device__") else 1
+        if kind != 1:  # not kDLCPU
+            raise TypeError(
+                f"{type(obj).__name__} lives on a GPU (DLPack device {kind}); this weft device "
+                "reads host memory: copy it to the host first, or use a cuda device"
+            )
+        return np.from_dlpack(obj)
+    if isinstance(obj, (str, bytes)) or (isinstance(obj, complex)):
+        raise TypeError(f"cannot make a weft array from {type(obj).__name__} {obj!r}")
+    data = np.asarray(obj)
+    if data.dtype.kind == "f" and not isinstance(obj, (np.ndarray, np.generic)):
+        data = data.astype(dt.default_real().numpy)  # Python floats take the default real
+    return data
+
+
+def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
+    """An Array from a NumPy array, nested lists, a scalar, an Array or a DLPack producer.
+
+    >>> import weft as wf
+    >>> wf.asarray([[1, 2], [3, 4]], dtype=wf.float32).dtype
+    wf.float32
+    """
+    target = dt.to_dtype(dtype) if dtype is not None else None
+    if isinstance(obj, Array):
+        dev = obj.device if device is None else get_device(device)
+        out = obj
+        if dev is not obj.device:
+            out = asarray(obj.to_numpy(), device=dev)
+        return out if target is None or target is out.dtype else out.astype(target)
+    dev = _device(device)
+    data = _from_host(obj)
+    if data.ndim > 2:
+        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {data.shape}")
+    if data.dtype.kind in "OUSVc":
+        raise TypeError(f"unsupported dtype {data.dtype}: weft holds bool, integers and reals")
+    if target is None:
+        target = dt.from_numpy_dtype(data.dtype)
+    if target.is_float and not dev.supports_fp64 and target.name == "float64":
+        raise TypeError(f"{dev} ({dev.name}) has no float64 support: use float32")
+    data = np.ascontiguousarray(data, dtype=target.numpy)
+    storage = dev.backend.upload(dev, data)
+    return Array(ex.buffer(storage, data.shape), dev)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(s) for s in shape)
+    if len(shape) > 2:
+        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A lazy array of ``shape`` filled with ``fill_value``.
+
+    >>> import weft as wf
+    >>> wf.full((2,), 7).tolist()
+    [7, 7]
+    """
+    shape = _shape(shape)
+    dev = _device(device)
+    if isinstance(fill_value, Array):
+        value = fill_value.astype(dtype) if dtype is not None else fill_value
+        return Array(ex.broadcast(value._node, ex.broadcast_shapes("full", value.shape, shape)),
+                     value.device)
+    kind = dt.scalar_kind(fill_value if not isinstance(fill_value, np.generic)
+                          else fill_value.item())
+    d = dt.to_dtype(dtype) if dtype is not None else (
+        dt.from_numpy_dtype(fill_value.dtype) if isinstance(fill_value, np.generic)
+        else dt.resolve([], [kind]))
+    value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
+    if d.kind in "ui" and kind == "i":
+        dt.check_int_fits(value, d)
+    return Array(ex.broadcast(ex.scalar(value, d), shape), dev)
+
+
+def zeros(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A lazy array of zeros (the default real unless ``dtype`` is given).
+
+    >>> import weft as wf
+    >>> wf.zeros((2, 2)).tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
+    return full(shape, 0, dt.to_dtype(dtype) if dtype is not None else dt.default_real(), device)
+
+
+def ones(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A lazy array of ones (the default real unless ``dtype`` is given).
+
+    >>> import weft as wf
+    >>> wf.ones(3, dtype=wf.int32).tolist()
+    [1, 1, 1]
+    """
+    return full(shape, 1, dt.to_dtype(dtype) if dtype is not None else dt.default_real(), device)
+
+
+def empty(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """An array whose contents are unspecified (weft fills zeros, so reads are repeatable).
+
+    >>> import weft as wf
+    >>> wf.empty((2, 3)).shape
+    (2, 3)
+    """
+    return zeros(shape, dtype, device)
+
+
+def _like(a: Any, dtype: Any) -> tuple[tuple[int, ...], Any, Any]:
+    a = a if isinstance(a, Array) else asarray(a)
+    return a.shape, dtype if dtype is not None else a.dtype, a.device
+
+
+def zeros_like(a: Any, dtype: Any = None) -> Array:
+    """Zeros with ``a``'s shape, dtype and device.
+
+    >>> import weft as wf
+    >>> wf.zeros_like(wf.asarray([1, 2])).tolist()
+    [0, 0]
+    """
+    shape, d, dev = _like(a, dtype)
+    return full(shape, 0, d, dev)
+
+
+def ones_like(a: Any, dtype: Any = None) -> Array:
+    """Ones with ``a``'s shape, dtype and device.
+
+    >>> import weft as wf
+    >>> wf.ones_like(wf.asarray([1.5])).tolist()
+    [1.0]
+    """
+    shape, d, dev = _like(a, dtype)
+    return full(shape, 1, d, dev)
+
+
+def empty_like(a: Any, dtype: Any = None) -> Array:
+    """An unspecified array with ``a``'s shape, dtype and device.
+
+    >>> import weft as wf
+    >>> wf.empty_like(wf.asarray([1, 2])).shape
+    (2,)
+    """
+    return zeros_like(a, dtype)
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None) -> Array:
+    """``fill_value`` with ``a``'s shape, dtype and device.
+
+    >>> import weft as wf
+    >>> wf.full_like(wf.asarray([1, 2]), 5).tolist()
+    [5, 5]
+    """
+    shape, d, dev = _like(a, dtype)
+    return full(shape, fill_value, d, dev)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
+           device: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)``, generated inside the kernel.
+
+    >>> import weft as wf
+    >>> wf.arange(1, 7, 2).tolist()
+    [1, 3, 5]
+    """
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    n = max(0, math.ceil((stop - start) / step))
+    kinds = [dt.scalar_kind(v) for v in (start, stop, step)]
+    d = dt.to_dtype(dtype) if dtype is not None else dt.resolve([], kinds)
+    dev = _device(device)
+    idx = Array(ex.cast(ex.index("col", (n,), dt.int64), d), dev)
+    return apply_op("add", apply_op("multiply", idx, step), start, dtype=d)
+
+
+def row_index(shape: Any, device: Any = None) -> Array:
+    """The int32 row index of each element of ``shape`` (lazy).
+
+    >>> import weft as wf
+    >>> wf.row_index((2, 2)).tolist()
+    [[0, 0], [1, 1]]
+    """
+    return Array(ex.index("row", _shape(shape), dt.int32), _device(device))
+
+
+def col_index(shape: Any, device: Any = None) -> Array:
+    """The int32 column index of each element of ``shape`` (lazy).
+
+    >>> import weft as wf
+    >>> wf.col_index((2, 2)).tolist()
+    [[0, 1], [0, 1]]
+    """
+    return Array(ex.index("col", _shape(shape), dt.int32), _device(device))
+
+
+def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any = None
+        ) -> Array:
+    """Ones on the ``k``-th diagonal, zeros elsewhere (lazy).
+
+    >>> import weft as wf
+    >>> wf.eye(2).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    shape = _shape((n, n if m is None else m))
+    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
+    rows = Array(ex.index("row", shape, dt.int64), _device(device))
+    cols = Array(ex.index("col", shape, dt.int64), rows.device)
+    on = apply_op("equal", apply_op("subtract", cols, rows), k)
+    return Array(ex.cast(on._node, d), rows.device)
+
+
+def broadcast_to(x: Any, shape: Any) -> Array:
+    """``x`` broadcast to ``shape`` (lazy; no copy).
+
+    >>> import weft as wf
+    >>> wf.broadcast_to(wf.asarray([1, 2]), (2, 2)).tolist()
+    [[1, 2], [1, 2]]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    shape = _shape(shape)
+    got = ex.broadcast_shapes("broadcast_to", x.shape, shape)
+    if got != shape:
+        raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")
+    return Array(ex.broadcast(x._node, shape), x.device)
+

@@ -1,0 +1,164 @@
+"""Devices: discovery across backends, the default device, and the current device.
+
+The current device is, in order: the innermost ``with wf.device(...)`` of the calling thread,
+the one given to ``wf.set_device``, ``WEFT_DEVICE``, and the default (a CUDA GPU if CuPy sees
+one, else an OpenCL GPU, else the OpenCL CPU device that PoCL provides).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+_BACKEND_MODULES = {
+    "cuda": "weft.backends.cuda",
+    "opencl": "weft.backends.opencl",
+    "reference": "weft.backends.reference",
+}
+_LISTED_KINDS = ("cuda", "opencl")  # the reference interpreter is selectable, never default
+
+
+class Device:
+    """One device of one backend, e.g. ``opencl:0``.
+
+    >>> import weft as wf
+    >>> str(wf.devices()[0]).split(":")[0] in ("cuda", "opencl")
+    True
+    """
+
+    def __init__(self, kind: str, index: int, backend: Any, handle: Any) -> None:
+        self.kind = kind
+        self.index = index
+        self.backend = backend
+        self.handle = handle
+        self.name: str = handle.name
+
+    @property
+    def supports_fp64(self) -> bool:
+        return bool(self.handle.supports_fp64)
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.index}"
+
+    def __repr__(self) -> str:
+        return f"<wf.Device {self} {self.name!r}>"
+
+
+_lock = threading.Lock()
+_found: dict[str, list[Device]] = {}
+_chosen: Device | None = None
+_local = threading.local()
+
+
+def _backend(kind: str) -> Any:
+    module = importlib.import_module(_BACKEND_MODULES[kind])
+    return getattr(module, "BACKEND", None)
+
+
+def _devices_of(kind: str) -> list[Device]:
+    with _lock:
+        if kind not in _found:
+            backend = _backend(kind)
+            handles = backend.discover() if backend is not None else []
+            _found[kind] = [Device(kind, i, backend, h) for i, h in enumerate(handles)]
+        return _found[kind]
+
+
+def devices() -> list[Device]:
+    """Every CUDA and OpenCL device weft can use, the default first within each kind.
+
+    >>> import weft as wf
+    >>> len(wf.devices()) >= 1
+    True
+    """
+    return [d for kind in _LISTED_KINDS for d in _devices_of(kind)]
+
+
+def _default() -> Device:
+    cuda = _devices_of("cuda")
+    if cuda:
+        return cuda[0]
+    opencl = _devices_of("opencl")
+    if opencl:
+        return opencl[0]  # GPUs sort before CPUs
+    raise RuntimeError(
+        "weft found no device: install pyopencl and pocl-binary-distribution for the CPU"
+    )
+
+
+def get_device(spec: Any) -> Device:
+    """A ``Device`` from a Device, ``"opencl:1"``, ``"cuda"`` (index 0) or ``"reference"``.
+
+    >>> import weft as wf
+    >>> wf.get_device("reference").kind
+    'reference'
+    """
+    if isinstance(spec, Device):
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(f"a device is a wf.Device or a string like 'opencl:0', not {spec!r}")
+    kind, _, idx = spec.strip().partition(":")
+    if kind not in _BACKEND_MODULES:
+        raise ValueError(f"unknown device kind {kind!r} in {spec!r}: use cuda, opencl or reference")
+    try:
+        index = int(idx) if idx else 0
+    except ValueError:
+        raise ValueError(f"bad device index in {spec!r}") from None
+    found = _devices_of(kind)
+    if not 0 <= index < len(found):
+        raise ValueError(f"no device {kind}:{index}: {len(found)} {kind} device(s) found")
+    return found[index]
+
+
+def current_device() -> Device:
+    """The device new arrays and evaluations use in the calling thread.
+
+    >>> import weft as wf
+    >>> wf.current_device() in wf.devices() + [wf.get_device("reference")]
+    True
+    """
+    stack = getattr(_local, "stack", None)
+    if stack:
+        return stack[-1]
+    global _chosen
+    if _chosen is None:
+        env = os.environ.get("WEFT_DEVICE")
+        chosen = get_device(env) if env else _default()
+        with _lock:
+            if _chosen is None:
+                _chosen = chosen
+    return _chosen
+
+
+def set_device(spec: Any) -> None:
+    """Make ``spec`` the current device of every thread without a ``with wf.device``.
+
+    >>> import weft as wf
+    >>> wf.set_device(wf.devices()[0])
+    """
+    global _chosen
+    _chosen = get_device(spec)
+
+
+@contextlib.contextmanager
+def device(spec: Any) -> Iterator[Device]:
+    """Use ``spec`` as the current device of this thread inside the block.
+
+    >>> import weft as wf
+    >>> with wf.device("reference") as d:
+    ...     str(d)
+    'reference:0'
+    """
+    d = get_device(spec)
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    stack.append(d)
+    try:
+        yield d
+    finally:
+        stack.pop()

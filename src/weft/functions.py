@@ -1,0 +1,143 @@
+"""The element-wise namespace: one function per op-table entry, plus aliases and composites.
+
+Every function is lazy, takes Arrays, array-likes or Python scalars, broadcasts like NumPy and
+accepts ``dtype=`` (the result type and the type the computation is done in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import dtypes as dt
+from .array import Array, apply_op
+from .creation import asarray
+from .ops import OPS
+
+_EXAMPLES = {1: "wf.{name}(wf.asarray([0.5, 1.0]))", 2: "wf.{name}(wf.asarray([0.5, 1.0]), 2.0)",
+             3: "wf.{name}(wf.asarray([True, False]), 1.0, 2.0)"}
+
+
+def _make(name: str) -> Callable[..., Array]:
+    op = OPS[name]
+
+    def function(*args: Any, dtype: Any = None) -> Array:
+        return apply_op(name, *args, dtype=dtype)
+
+    function.__name__ = function.__qualname__ = name
+    example = _EXAMPLES[op.arity].format(name=name)
+    function.__doc__ = (
+        f"Element-wise ``{name}`` (NumPy semantics), lazy and fused.\n\n"
+        f"``dtype=`` is the result type and the computation type.\n\n"
+        f"    >>> import weft as wf\n    >>> y = {example}\n"
+    )
+    return function
+
+
+_namespace: dict[str, Callable[..., Array]] = {name: _make(name) for name in OPS}
+globals().update(_namespace)
+
+ALIASES = {
+    "absolute": "abs", "true_divide": "divide", "mod": "remainder", "pow": "power",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
+    "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "bitwise_not": "invert",
+    "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+}
+for _alias, _target in ALIASES.items():
+    globals()[_alias] = _namespace[_target]
+
+
+def positive(x: Any, dtype: Any = None) -> Array:
+    """``+x``: the same values (an O(1) copy), converted if ``dtype`` is given.
+
+    >>> import weft as wf
+    >>> wf.positive(wf.asarray([-1, 2])).tolist()
+    [-1, 2]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    return x.astype(dtype) if dtype is not None else x.copy()
+
+
+def cast(x: Any, dtype: Any) -> Array:
+    """``x.astype(dtype)``.
+
+    >>> import weft as wf
+    >>> wf.cast(wf.asarray([1.9]), wf.int32).tolist()
+    [1]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    return x.astype(dtype)
+
+
+def clip(x: Any, a_min: Any = None, a_max: Any = None, dtype: Any = None) -> Array:
+    """Limit values to ``[a_min, a_max]`` (either may be None), NaN-propagating like NumPy.
+
+    >>> import weft as wf
+    >>> wf.clip(wf.asarray([-2, 0, 5]), 0, 3).tolist()
+    [0, 0, 3]
+    """
+    if a_min is None and a_max is None:
+        raise ValueError("clip: at least one of a_min and a_max must be given")
+    out = x
+    if a_min is not None:
+        out = apply_op("maximum", out, a_min, dtype=dtype)
+    if a_max is not None:
+        out = apply_op("minimum", out, a_max, dtype=dtype)
+    return out
+
+
+def round(x: Any, decimals: int = 0, dtype: Any = None) -> Array:  # noqa: A001 - NumPy's name
+    """Round half to even, like NumPy; ``decimals`` may be negative.
+
+    >>> import weft as wf
+    >>> wf.round(wf.asarray([0.5, 1.5, 2.675]), 2).tolist()
+    [0.5, 1.5, 2.67]
+    """
+    if decimals == 0:
+        return apply_op("round", x, dtype=dtype)
+    x = x if isinstance(x, Array) else asarray(x)
+    if not x.dtype.is_float and dtype is None:
+        if decimals > 0:
+            return x.copy()
+        scale = 10 ** (-decimals)
+        return apply_op("multiply", apply_op("round", apply_op("divide", x, scale)), scale,
+                        dtype=x.dtype)
+    scale = 10.0 ** decimals
+    return apply_op("divide", apply_op("round", apply_op("multiply", x, scale, dtype=dtype)),
+                    scale, dtype=dtype)
+
+
+around = round
+
+
+def where(condition: Any, x: Any, y: Any, dtype: Any = None) -> Array:
+    """``x`` where ``condition`` is true, else ``y`` (element-wise, broadcast).
+
+    >>> import weft as wf
+    >>> wf.where(wf.asarray([True, False]), 1, 2).tolist()
+    [1, 2]
+    """
+    return apply_op("where", condition, x, y, dtype=dtype)
+
+
+def result_type(*args: Any) -> dt.DType:
+    """The dtype weft's promotion gives (int with float32 is float32; scalars are weak).
+
+    >>> import weft as wf
+    >>> wf.result_type(wf.int32, wf.float32)
+    wf.float32
+    """
+    strong, weak = [], []
+    for a in args:
+        if isinstance(a, Array):
+            strong.append(a.dtype)
+        elif isinstance(a, (bool, int, float)) and not hasattr(a, "dtype"):
+            weak.append(dt.scalar_kind(a))
+        else:
+            strong.append(dt.to_dtype(getattr(a, "dtype", a)))
+    return dt.resolve(strong, weak)
+
+
+__all__ = [*_namespace, *ALIASES, "positive", "cast", "clip", "round", "around", "where",
+           "result_type"]

@@ -1,0 +1,277 @@
+"""The one op table: every element-wise primitive, declared once.
+
+Each entry gives the name, the arity, the dtype rule, the C template (per dtype kind, with
+optional per-dialect overrides), the helper functions it needs, the NumPy reference the
+reference backend and the tests use, and how it treats structural zeros. Dunders, namespace
+functions, dtype inference, code generation and the generated tests all read this table.
+
+Templates use ``{0} {1} {2}`` for the arguments' C expressions, ``{T}`` for the computation type,
+``{U}`` for its unsigned counterpart, ``{S}`` for the dtype suffix and ``{BITS}`` for its width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import dtypes as dt
+from .dtypes import DType
+
+# Dtype rules: how argument dtypes give (computation dtype of each argument, result dtype).
+SAME = "same"  # compute in the promoted type, return it
+REAL = "real"  # compute in the promoted type, or the default real for bool/ints
+PREDICATE = "predicate"  # compute in the promoted type, return bool
+LOGICAL = "logical"  # compute in bool, return bool
+WHERE = "where"  # first argument bool, the others promoted
+LDEXP = "ldexp"  # first argument real, second int32
+
+# How structural zeros travel through an op (Stan's views; used by structure.py).
+PRESERVE = "preserve"  # unary f(0) == 0: keeps the operand's structure
+UNION = "union"  # binary, zero only where both are: union of the nonzero regions
+INTERSECTION = "intersection"  # binary, zero where either is
+GENERAL = "general"  # may be nonzero anywhere
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    arity: int
+    rule: str
+    c: Mapping[str, str]  # dtype kinds ("b", "u", "i", "f", combined like "ui") -> template
+    numpy: Callable[..., np.ndarray]
+    zeros: str = GENERAL
+    helpers: Mapping[str, str] = field(default_factory=dict)  # kinds -> helper name
+    dialect_c: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def accepts(self) -> str:
+        return "".join(self.c)
+
+    def template(self, kind: str, dialect: str) -> str:
+        for table in (self.dialect_c.get(dialect, {}), self.c):
+            for kinds, text in table.items():
+                if kind in kinds:
+                    return text
+        raise TypeError(f"{self.name} does not support this dtype kind {kind!r}")
+
+    def helper(self, kind: str) -> str | None:
+        for kinds, name in self.helpers.items():
+            if kind in kinds:
+                return name
+        return None
+
+
+def _wrap(expr: str) -> str:
+    """Signed integer arithmetic through the unsigned type: wraps like NumPy, no C overflow UB."""
+    return "(({T})(" + expr + "))"
+
+
+def _fdim(a, b):
+    return np.where(np.isnan(a) | np.isnan(b), a + b, np.where(a > b, a - b, 0).astype(a.dtype))
+
+
+def _shift_left(a, b):
+    bits = a.dtype.itemsize * 8
+    ok = (b >= 0) & (b < bits)
+    return np.where(ok, np.left_shift(a, np.where(ok, b, 0)), 0).astype(a.dtype)
+
+
+def _shift_right(a, b):
+    bits = a.dtype.itemsize * 8
+    ok = (b >= 0) & (b < bits)
+    fill = np.where(a < 0, -1, 0) if a.dtype.kind == "i" else 0
+    return np.where(ok, np.right_shift(a, np.where(ok, b, 0)), fill).astype(a.dtype)
+
+
+def _ipow(a, b):
+    if a.dtype.kind == "f":
+        return np.power(a, b)
+    neg = b < 0
+    base = np.power(a, np.where(neg, 0, b))
+    odd = (b & 1) == 1
+    special = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, special, base).astype(a.dtype)
+
+
+def _sign(a):
+    return np.sign(a)
+
+
+def _not_float(value: str) -> dict[str, str]:
+    return {"bui": value}
+
+
+FLOAT_ONLY = "f"
+_ALL = "buif"
+
+_unary_float: list[tuple[str, str, Callable, str]] = [
+    # name, C function, NumPy reference, zero rule
+    ("exp", "exp", np.exp, GENERAL),
+    ("exp2", "exp2", np.exp2, GENERAL),
+    ("expm1", "expm1", np.expm1, PRESERVE),
+    ("log", "log", np.log, GENERAL),
+    ("log2", "log2", np.log2, GENERAL),
+    ("log10", "log10", np.log10, GENERAL),
+    ("log1p", "log1p", np.log1p, PRESERVE),
+    ("sqrt", "sqrt", np.sqrt, PRESERVE),
+    ("cbrt", "cbrt", np.cbrt, PRESERVE),
+    ("rsqrt", "rsqrt", lambda x: (1 / np.sqrt(x)).astype(x.dtype), GENERAL),
+    ("sin", "sin", np.sin, PRESERVE),
+    ("cos", "cos", np.cos, GENERAL),
+    ("tan", "tan", np.tan, PRESERVE),
+    ("asin", "asin", np.arcsin, PRESERVE),
+    ("acos", "acos", np.arccos, GENERAL),
+    ("atan", "atan", np.arctan, PRESERVE),
+    ("sinh", "sinh", np.sinh, PRESERVE),
+    ("cosh", "cosh", np.cosh, GENERAL),
+    ("tanh", "tanh", np.tanh, PRESERVE),
+    ("asinh", "asinh", np.arcsinh, PRESERVE),
+    ("acosh", "acosh", np.arccosh, GENERAL),
+    ("atanh", "atanh", np.arctanh, PRESERVE),
+    ("rint", "rint", np.rint, PRESERVE),
+]
+
+_binary_float: list[tuple[str, str, Callable, str]] = [
+    ("atan2", "atan2({0}, {1})", np.arctan2, GENERAL),
+    ("hypot", "hypot({0}, {1})", np.hypot, UNION),
+    ("fmod", "fmod({0}, {1})", np.fmod, GENERAL),
+    ("copysign", "copysign({0}, {1})", np.copysign, GENERAL),
+    ("fdim", "fdim({0}, {1})", _fdim, GENERAL),
+]
+
+OPS: dict[str, Op] = {}
+
+
+def _add(op: Op) -> None:
+    assert op.name not in OPS, op.name
+    OPS[op.name] = op
+
+
+for _name, _fn, _ref, _z in _unary_float:
+    _add(Op(_name, 1, REAL, {FLOAT_ONLY: f"{_fn}({{0}})"}, _ref, _z))
+for _name, _tmpl, _ref, _z in _binary_float:
+    _add(Op(_name, 2, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z))
+
+_add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE))
+_add(Op("logaddexp", 2, REAL,
+        {FLOAT_ONLY: "(fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp))
+
+# Arithmetic.
+_add(Op("add", 2, SAME,
+        {"b": "({0} || {1})", "u": "({0} + {1})", "i": _wrap("({U}){0} + ({U}){1}"),
+         "f": "({0} + {1})"}, np.add, UNION))
+_add(Op("subtract", 2, SAME,
+        {"u": "({0} - {1})", "i": _wrap("({U}){0} - ({U}){1}"), "f": "({0} - {1})"},
+        np.subtract, UNION))
+_add(Op("multiply", 2, SAME,
+        {"b": "({0} && {1})", "u": "({0} * {1})", "i": _wrap("({U}){0} * ({U}){1}"),
+         "f": "({0} * {1})"}, np.multiply, INTERSECTION))
+_add(Op("divide", 2, REAL, {FLOAT_ONLY: "({0} / {1})"}, np.divide, GENERAL))
+_add(Op("floor_divide", 2, SAME,
+        {"ui": "weft_floordiv_{S}({0}, {1})", "f": "weft_floordiv_{S}({0}, {1})"},
+        np.floor_divide, GENERAL,
+        helpers={"u": "floordiv_uint", "i": "floordiv_int", "f": "floordiv_float"}))
+_add(Op("remainder", 2, SAME,
+        {"ui": "weft_mod_{S}({0}, {1})", "f": "weft_mod_{S}({0}, {1})"},
+        np.remainder, GENERAL, helpers={"u": "mod_uint", "i": "mod_int", "f": "mod_float"}))
+_add(Op("power", 2, SAME, {"ui": "weft_ipow_{S}({0}, {1})", "f": "pow({0}, {1})"},
+        _ipow, GENERAL, helpers={"ui": "ipow"}))
+_add(Op("negative", 1, SAME,
+        {"u": "(({T})0 - {0})", "i": _wrap("({U})0 - ({U}){0}"), "f": "(-{0})"},
+        np.negative, PRESERVE))
+_add(Op("abs", 1, SAME,
+        {"bu": "{0}", "i": "({0} < 0 ? " + _wrap("({U})0 - ({U}){0}") + " : {0})",
+         "f": "fabs({0})"}, np.abs, PRESERVE))
+_add(Op("sign", 1, SAME,
+        {"u": "(({T})({0} > 0))", "i": "(({T})(({0} > 0) - ({0} < 0)))",
+         "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, _sign, PRESERVE))
+_add(Op("square", 1, SAME,
+        {"u": "({0} * {0})", "i": _wrap("({U}){0} * ({U}){0}"), "f": "({0} * {0})"},
+        np.square, PRESERVE))
+for _name, _ref in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
+    _add(Op(_name, 1, SAME, {"ui": "{0}", "f": f"{_name}({{0}})"}, _ref, PRESERVE))
+_add(Op("round", 1, SAME, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE))
+
+# Extremes: minimum/maximum propagate NaN like NumPy; fmin/fmax return the non-NaN operand.
+_add(Op("maximum", 2, SAME,
+        {"bui": "({0} > {1} ? {0} : {1})", "f": "(({0} > {1} || isnan({0})) ? {0} : {1})"},
+        np.maximum, UNION))
+_add(Op("minimum", 2, SAME,
+        {"bui": "({0} < {1} ? {0} : {1})", "f": "(({0} < {1} || isnan({0})) ? {0} : {1})"},
+        np.minimum, UNION))
+_add(Op("fmax", 2, SAME, {"bui": "({0} > {1} ? {0} : {1})", "f": "fmax({0}, {1})"},
+        np.fmax, UNION))
+_add(Op("fmin", 2, SAME, {"bui": "({0} < {1} ? {0} : {1})", "f": "fmin({0}, {1})"},
+        np.fmin, UNION))
+
+# Comparisons. Zero rules follow Stan: 0 < 0, 0 > 0 and 0 != 0 are false, the others true.
+for _name, _sym, _ref, _z in (
+    ("equal", "==", np.equal, GENERAL),
+    ("not_equal", "!=", np.not_equal, UNION),
+    ("less", "<", np.less, UNION),
+    ("less_equal", "<=", np.less_equal, GENERAL),
+    ("greater", ">", np.greater, UNION),
+    ("greater_equal", ">=", np.greater_equal, GENERAL),
+):
+    _add(Op(_name, 2, PREDICATE, {_ALL: f"({{0}} {_sym} {{1}})"}, _ref, _z))
+
+# Classification.
+_add(Op("isnan", 1, PREDICATE, {"bui": "false", "f": "isnan({0})"}, np.isnan))
+_add(Op("isinf", 1, PREDICATE, {"bui": "false", "f": "isinf({0})"}, np.isinf))
+_add(Op("isfinite", 1, PREDICATE, {"bui": "true", "f": "isfinite({0})"}, np.isfinite))
+_add(Op("signbit", 1, PREDICATE, {"bu": "false", "i": "({0} < 0)", "f": "signbit({0})"},
+        np.signbit))
+
+# Logic and bits.
+_add(Op("logical_and", 2, LOGICAL, {"b": "({0} && {1})"}, np.logical_and, INTERSECTION))
+_add(Op("logical_or", 2, LOGICAL, {"b": "({0} || {1})"}, np.logical_or, UNION))
+_add(Op("logical_xor", 2, LOGICAL, {"b": "({0} != {1})"}, np.logical_xor, UNION))
+_add(Op("logical_not", 1, LOGICAL, {"b": "(!{0})"}, np.logical_not))
+_add(Op("bitwise_and", 2, SAME, {"bui": "({0} & {1})"}, np.bitwise_and, INTERSECTION))
+_add(Op("bitwise_or", 2, SAME, {"bui": "({0} | {1})"}, np.bitwise_or, UNION))
+_add(Op("bitwise_xor", 2, SAME, {"bui": "({0} ^ {1})"}, np.bitwise_xor, UNION))
+_add(Op("invert", 1, SAME, {"b": "(!{0})", "ui": "(~{0})"}, np.invert))
+_add(Op("left_shift", 2, SAME,
+        {"ui": "(({1}) < 0 || ({1}) >= {BITS} ? ({T})0 : ({T})(({U}){0} << {1}))"},
+        _shift_left, PRESERVE))
+_add(Op("right_shift", 2, SAME,
+        {"ui": "(({1}) < 0 || ({1}) >= {BITS} ? ({T})({0} < 0 ? -1 : 0) : ({T})({0} >> {1}))"},
+        _shift_right, PRESERVE))
+
+_add(Op("where", 3, WHERE, {_ALL: "({0} ? {1} : {2})"},
+        lambda c, a, b: np.where(c, a, b), GENERAL))
+
+
+def signature(
+    op: Op, args: list[DType], dtype: DType | None
+) -> tuple[list[DType], DType, DType]:
+    """Argument dtypes after conversion, the result dtype and the computation dtype of an op.
+
+    ``dtype`` (the ``dtype=`` argument) is the result type and the computation type; for ops
+    whose result is bool it is the computation type only.
+    """
+    if op.rule == LOGICAL:
+        return [dt.bool_] * len(args), dt.bool_, dt.bool_
+    if op.rule == WHERE:
+        value = dtype or dt.resolve(args[1:], [])
+        return [dt.bool_, value, value], value, value
+    if op.rule == LDEXP:
+        real = dtype or dt.real_of(args[0])
+        return [real, dt.int32], real, real
+    compute = dtype or dt.resolve(args, [])
+    if op.rule == REAL and not compute.is_float:
+        compute = dt.default_real()
+    if compute.kind not in op.accepts:
+        names = ", ".join(str(a) for a in args)
+        raise TypeError(f"{op.name} does not support dtype {compute} (arguments: {names})")
+    result = dt.bool_ if op.rule == PREDICATE else compute
+    return [compute] * len(args), result, compute
+
+
+def reference(op: Op, args: list[np.ndarray], result: DType) -> np.ndarray:
+    """Apply ``op``'s NumPy reference to arguments already in their computation dtypes."""
+    with np.errstate(all="ignore"):
+        out = op.numpy(*args)
+    return np.asarray(out).astype(result.numpy, copy=False)

@@ -1,0 +1,1 @@
+"""C text of kernels: skeletons with named slots and device helper functions."""

@@ -1,0 +1,77 @@
+"""Device helper functions, as C templates instantiated per dtype.
+
+``{T}`` is the computation type, ``{U}`` its unsigned counterpart (integers), ``{S}`` the dtype
+suffix that makes the name unique (``weft_floordiv_i32``). The renderer emits each helper that a
+kernel uses once, before the kernel.
+"""
+
+HELPERS: dict[str, str] = {
+    # NumPy integer floor division: x // 0 == 0 and MIN // -1 wraps to MIN (C would trap).
+    "floordiv_int": """\
+{T} weft_floordiv_{S}({T} a, {T} b) {{
+    if (b == 0) return 0;
+    if (b == -1) return ({T})(({U})0 - ({U})a);
+    {T} q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}}
+""",
+    "floordiv_uint": """\
+{T} weft_floordiv_{S}({T} a, {T} b) {{
+    return b == 0 ? 0 : a / b;
+}}
+""",
+    # NumPy integer remainder takes the sign of the divisor; x % 0 == 0.
+    "mod_int": """\
+{T} weft_mod_{S}({T} a, {T} b) {{
+    if (b == 0 || b == -1) return 0;
+    {T} r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}}
+""",
+    "mod_uint": """\
+{T} weft_mod_{S}({T} a, {T} b) {{
+    return b == 0 ? 0 : a % b;
+}}
+""",
+    # NumPy's npy_divmod for reals: the floor quotient, exact near integers.
+    "floordiv_float": """\
+{T} weft_floordiv_{S}({T} a, {T} b) {{
+    {T} mod = fmod(a, b);
+    if (b == 0) return a / b;
+    {T} div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return copysign(({T})0, a / b);
+    {T} fl = floor(div);
+    if (div - fl > ({T})0.5) fl += 1;
+    return fl;
+}}
+""",
+    "mod_float": """\
+{T} weft_mod_{S}({T} a, {T} b) {{
+    {T} mod = fmod(a, b);
+    if (b == 0) return mod;
+    if (mod != 0) {{
+        if ((b < 0) != (mod < 0)) mod += b;
+    }} else {{
+        mod = copysign(({T})0, b);
+    }}
+    return mod;
+}}
+""",
+    # Integer power with wrap-around, like NumPy; negative exponents give C's integer answer
+    # (1 for base 1, +-1 for base -1, else 0).
+    "ipow": """\
+{T} weft_ipow_{S}({T} a, {T} b) {{
+    if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+    {U} r = 1, x = ({U})a;
+    while (b) {{
+        if (b & 1) r *= x;
+        x *= x;
+        b >>= 1;
+    }}
+    return ({T})r;
+}}
+""",
+}

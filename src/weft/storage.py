@@ -1,0 +1,61 @@
+"""Device buffers shared between arrays, with the events that order work on them.
+
+A ``Storage`` is one allocation. Arrays and expression leaves refer to it; ``leaves`` counts the
+leaves (each materialized Array has its own), which is how copy-on-write knows a buffer is
+shared. Work is ordered by events: a kernel waits on the last write of each buffer it reads and
+on every outstanding use of each buffer it writes, except for events of its own queue, which
+is in order already.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dtypes import DType
+
+
+class Storage:
+    __slots__ = ("device", "buffer", "dtype", "size", "leaves", "write", "reads", "__weakref__")
+
+    def __init__(self, device: Any, buffer: Any, dtype: DType, size: int) -> None:
+        self.device = device
+        self.buffer = buffer
+        self.dtype = dtype
+        self.size = size  # elements
+        self.leaves = 0
+        self.write: tuple[Any, Any] | None = None  # (event, queue) of the last write
+        self.reads: dict[int, tuple[Any, Any]] = {}  # id(queue) -> (event, queue) since then
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def events_before_read(self, queue: Any) -> list[Any]:
+        w = self.write
+        return [w[0]] if w is not None and w[0] is not None and w[1] is not queue else []
+
+    def events_before_write(self, queue: Any) -> list[Any]:
+        events = self.events_before_read(queue)
+        events += [e for e, q in self.reads.values() if q is not queue and e is not None]
+        return events
+
+    def record_read(self, event: Any, queue: Any) -> None:
+        self.reads[id(queue)] = (event, queue)
+
+    def record_write(self, event: Any, queue: Any) -> None:
+        self.write = (event, queue)
+        self.reads = {}
+
+    def pending(self) -> list[Any]:
+        """Every event still associated with this buffer (last write and later reads)."""
+        events = [] if self.write is None else [self.write[0]]
+        events += [e for e, _ in self.reads.values()]
+        return [e for e in events if e is not None]
+
+    def __del__(self) -> None:
+        # A pooled buffer goes back to its pool now; work queued on another thread's queue
+        # may still use it, so wait for that first (rare: cross-thread use of a dying array).
+        try:
+            self.device.backend.release(self.device, self)
+        except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to release to
+            pass
