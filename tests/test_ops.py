@@ -1,0 +1,155 @@
+"""Every op of the op table × every dtype, against its NumPy reference, on every device."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft import ops
+from weft.ops import OPS
+
+DTYPES = [wf.bool_, wf.int32, wf.int64, wf.float32, wf.float64, wf.uint32]
+RNG = np.random.default_rng(1234)
+
+# Domains that keep the reference finite where it matters (specials are added separately).
+POSITIVE = {"log", "log2", "log10", "sqrt", "rsqrt"}
+UNIT = {"asin", "acos", "atanh"}
+SPECIALS = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 2.5, 3.5])
+
+
+def _values(name: str, dtype: wf.DType, n: int, position: int) -> np.ndarray:
+    npd = dtype.numpy
+    if dtype.kind == "b":
+        return RNG.integers(0, 2, n).astype(bool)
+    if dtype.kind in "ui":
+        info = np.iinfo(npd)
+        if name in ("left_shift", "right_shift") and position == 1:
+            return RNG.integers(0, info.bits + 4, n).astype(npd)
+        if name == "power" and position == 1:
+            low = -2 if dtype.kind == "i" else 0
+            return RNG.integers(low, 6, n).astype(npd)
+        low = max(info.min, -60)
+        vals = RNG.integers(low, 60, n).astype(npd)
+        extremes = np.array([info.min, info.max, 0, 1, info.max // 2], dtype=npd)
+        if dtype.kind == "i":
+            extremes = np.concatenate([extremes, np.array([-1], dtype=npd)])
+        vals[: extremes.size] = extremes
+        return vals
+    if name in POSITIVE:
+        vals = RNG.uniform(0.01, 50, n)
+    elif name in UNIT:
+        vals = RNG.uniform(-0.99, 0.99, n)
+    elif name == "acosh":
+        vals = RNG.uniform(1.0, 50, n)
+    elif name == "log1p":
+        vals = RNG.uniform(-0.99, 50, n)
+    elif name == "ldexp" and position == 1:
+        return RNG.integers(-10, 10, n).astype(npd)
+    else:
+        vals = RNG.uniform(-4, 4, n)
+    vals[: SPECIALS.size] = np.roll(SPECIALS, position)
+    return vals.astype(npd)
+
+
+def _cases():
+    for name, op in OPS.items():
+        for d in DTYPES:
+            yield pytest.param(name, d, id=f"{name}-{d}")
+
+
+def _expected(op, args: list[np.ndarray], dtypes, result, compute):
+    converted = [a.astype(t.numpy) for a, t in zip(args, dtypes)]
+    return ops.reference(op, converted, result)
+
+
+@pytest.mark.parametrize("name,dtype", list(_cases()))
+def test_op_matches_numpy(device, name, dtype):
+    op = OPS[name]
+    arg_dtypes = [dtype] * op.arity
+    if op.rule == ops.WHERE:
+        arg_dtypes[0] = wf.bool_
+    if op.rule == ops.LDEXP:
+        arg_dtypes[1] = wf.int32
+    try:
+        wanted, result, compute = ops.signature(op, arg_dtypes, None)
+    except TypeError:
+        x = wf.asarray(_values(name, dtype, 16, 0))
+        with pytest.raises(TypeError, match=name):
+            wf.apply_op(name, *([x] * op.arity))
+        return
+    if result.name == "float64" and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    n = 257
+    host = [_values(name, t, n, k) for k, t in enumerate(arg_dtypes)]
+    got = wf.apply_op(name, *[wf.asarray(h) for h in host]).to_numpy()
+    expected = _expected(op, host, wanted, result, compute)
+    assert got.dtype == expected.dtype
+    if result.kind == "f":
+        rtol = 2e-6 if result.name == "float32" else 1e-13
+        if name in ("fmod", "remainder", "floor_divide"):
+            rtol = 1e-5 if result.name == "float32" else 1e-12
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
+        # Signs of zeros and infinities agree too.
+        finite = np.isfinite(expected) & (expected == 0)
+        assert np.array_equal(np.signbit(got[finite]), np.signbit(expected[finite])) or name in (
+            "sign", "fdim", "maximum", "minimum", "fmax", "fmin")
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("name", [n for n, op in OPS.items() if op.arity == 2])
+def test_binary_op_with_python_scalar(device, name):
+    op = OPS[name]
+    dtype = wf.float32 if "f" in op.accepts else wf.int32
+    if op.rule == ops.LOGICAL:
+        dtype = wf.bool_
+    host = _values(name, dtype, 64, 0)
+    scalar = {"f": 1.5, "u": 3, "i": 3, "b": True}[dtype.kind]
+    if name == "ldexp":
+        scalar = 3
+    got = wf.apply_op(name, wf.asarray(host), scalar).to_numpy()
+    arg_dtypes = [dtype, wf.int32 if name == "ldexp" else dtype]
+    wanted, result, compute = ops.signature(op, arg_dtypes, None)
+    expected = _expected(op, [host, np.full(64, scalar)], wanted, result, compute)
+    assert got.dtype == expected.dtype, "a weak scalar keeps the array's dtype"
+    if result.kind == "f":
+        np.testing.assert_allclose(got, expected, rtol=2e-6, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_every_listed_function_exists():
+    listed = ("abs sign negative exp exp2 expm1 log log2 log10 log1p sqrt cbrt rsqrt square sin "
+              "cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh hypot pow fmod "
+              "copysign ldexp fdim floor ceil trunc round minimum maximum fmin fmax clip where "
+              "isnan isinf isfinite signbit logical_and logical_or logical_not logical_xor")
+    missing = [n for n in listed.split() if not callable(getattr(wf, n, None))]
+    assert not missing
+
+
+def test_integer_semantics_match_numpy(device):
+    a = np.array([7, -7, 7, -7, 0, np.iinfo(np.int32).min, 5], dtype=np.int32)
+    b = np.array([2, 2, -2, -2, 0, -1, 0], dtype=np.int32)
+    x, y = wf.asarray(a), wf.asarray(b)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal((x // y).to_numpy(), a // b)
+        np.testing.assert_array_equal((x % y).to_numpy(), a % b)
+    big = np.array([np.iinfo(np.int32).max], dtype=np.int32)
+    np.testing.assert_array_equal((wf.asarray(big) + 1).to_numpy(), big + np.int32(1))
+
+
+def test_round_is_half_to_even(device):
+    v = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.675, 1e300])
+    np.testing.assert_array_equal(wf.round(wf.asarray(v)).to_numpy(), np.round(v))
+    np.testing.assert_allclose(wf.round(wf.asarray(v), 2).to_numpy(), np.round(v, 2))
+    i = np.array([15, 25, -35], dtype=np.int64)
+    np.testing.assert_array_equal(wf.round(wf.asarray(i), -1).to_numpy(), np.round(i, -1))
+
+
+def test_clip_and_where(device):
+    v = np.array([-3.0, 0.5, np.nan, 9.0])
+    np.testing.assert_array_equal(wf.clip(wf.asarray(v), 0, 1).to_numpy(), np.clip(v, 0, 1))
+    c = v > 0
+    np.testing.assert_array_equal(
+        wf.where(wf.asarray(c), wf.asarray(v), -1.0).to_numpy(), np.where(c, v, -1.0))
