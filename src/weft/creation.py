@@ -58,7 +58,7 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
         target = dt.from_numpy_dtype(data.dtype)
     if target.is_float and not dev.supports_fp64 and target.name == "float64":
         raise TypeError(f"{dev} ({dev.name}) has no float64 support: use float32")
-    data = np.ascontiguousarray(data, dtype=target.numpy)
+    data = np.require(np.asarray(data, dtype=target.numpy), requirements='C')  # keeps 0-d
     storage = dev.backend.upload(dev, data)
     return Array(ex.buffer(storage, data.shape), dev)
 

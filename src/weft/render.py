@@ -121,12 +121,9 @@ class _Renderer:
 
     def index_setup(self) -> str:
         axes = {s.axis for s in self.ir.body if isinstance(s, lw.ReadIndex)}
-        if self.ir.uses_rows and self.ir.ndim == 2:
-            text = elementwise.ROWS_AND_COLS
-        elif self.ir.uses_rows or "j" in axes:
-            text = elementwise.COLS_ONLY
-        else:
+        if not (self.ir.uses_rows or axes - {"0"}):
             return ""
+        text = elementwise.ROWS_AND_COLS if self.ir.ndim == 2 else elementwise.COLS_ONLY
         return text.format(index_t=self.d.index_t)
 
     def kernel_name(self) -> str:
