@@ -53,7 +53,7 @@ def _values(name: str, dtype: wf.DType, n: int, position: int) -> np.ndarray:
 
 
 def _cases():
-    for name, op in OPS.items():
+    for name in OPS:
         for d in DTYPES:
             yield pytest.param(name, d, id=f"{name}-{d}")
 

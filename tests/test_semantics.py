@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import launches
 
 import weft as wf
+from conftest import launches
 
 
 def test_operations_are_lazy_until_observed(device):

@@ -342,11 +342,22 @@ def _device_of(args: tuple[Any, ...], name: str) -> Device:
     return found if found is not None else current_device()
 
 
+def _strong_dtype(a: Any) -> DType | None:
+    if isinstance(a, Array):
+        return a.dtype
+    if isinstance(a, np.generic):
+        return dt.from_numpy_dtype(a.dtype)
+    return None
+
+
 def as_operand(value: Any, device: Device) -> Array | Any:
-    """An Array for array-likes; Python scalars stay as they are (weak types)."""
+    """An Array for array-likes; Python scalars stay as they are (weak types) and NumPy
+    scalars too (strong types), both becoming kernel arguments rather than buffers."""
     if isinstance(value, Array):
         return value
     if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return value
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
         return value
     from .creation import asarray
 
@@ -368,15 +379,16 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
     # A Python scalar takes the type it would have next to the strong operands it combines
     # with (for where: the two value operands, not the condition).
     values = operands[1:] if op.rule == "where" else operands
-    strong = [a.dtype for a in values if isinstance(a, Array)]
+    strong = [_strong_dtype(a) for a in values if _strong_dtype(a) is not None]
     explicit = dt.to_dtype(dtype) if dtype is not None else None
-    resolved = [a.dtype if isinstance(a, Array) else dt.resolve(strong, [dt.scalar_kind(a)])
-                for a in operands]
+    resolved = [_strong_dtype(a) or dt.resolve(strong, [dt.scalar_kind(a)]) for a in operands]
     arg_types, result, compute = signature(op, resolved, explicit)
     nodes = []
     for a, want in zip(operands, arg_types):
         if isinstance(a, Array):
             nodes.append(ex.cast(a._node, want))
+        elif isinstance(a, np.generic):
+            nodes.append(ex.scalar(a.item(), want))
         else:
             if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
                 dt.check_int_fits(a, want)
@@ -448,6 +460,8 @@ def write(dst: Array, value: Any, key: Any = None, exclusive: bool | None = None
     if key is not None and is_whole(key, dst.ndim):
         key = None
     value = as_operand(value, dst._device)
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, Array):
         if value._device is not dst._device:
             raise ValueError(f"cannot write an array on {value._device} into one on "

@@ -27,13 +27,14 @@ class Dialect:
     global_id: str
     index_t: str
     fp64_preamble: str
+    function_qualifier: str  # before helper functions: "" in OpenCL, "__device__ " in CUDA
     storage_types: dict[str, str] = field(default_factory=dict)  # dtype name -> buffer type
     compute_types: dict[str, str] = field(default_factory=dict)  # dtype name -> C type
     unsigned_types: dict[str, str] = field(default_factory=dict)  # dtype name -> unsigned
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
-    return HELPERS[name].format(
+    return dialect.function_qualifier + HELPERS[name].format(
         T=dialect.compute_types[dtype.name],
         U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
         S=dtype.short,

@@ -1,0 +1,29 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_multiply_add(
+    __global const double* restrict b0,
+    __global const double* restrict b1,
+    __global const double* restrict b2,
+    __global double* restrict b3,
+    const long w0_off,
+    const long w1_off,
+    const long w1_s0,
+    const long w1_s1,
+    const long w2_off,
+    const long w2_s0,
+    const long w2_s1,
+    const long w3_off,
+    const long n,
+    const long cols)
+{
+    const long gid = get_global_id(0);
+    if (gid >= n) return;
+    const long i = gid / cols;
+    const long j = gid - i * cols;
+    const double v0 = b0[w0_off + gid];
+    const double v1 = b1[w1_off + i * w1_s0 + j * w1_s1];
+    const double v2 = (v0 * v1);  // multiply
+    const double v3 = b2[w2_off + i * w2_s0 + j * w2_s1];
+    const double v4 = (v2 + v3);  // add
+    b3[w3_off + gid] = (double)v4;
+}

@@ -1,0 +1,21 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_subtract_equal(
+    __global double* restrict b0,
+    const long s0,
+    const long w0_off,
+    const long n,
+    const long cols)
+{
+    const long gid = get_global_id(0);
+    if (gid >= n) return;
+    const long i = gid / cols;
+    const long j = gid - i * cols;
+    const long v0 = (long)j;
+    const long v1 = (long)i;
+    const long v2 = ((long)((ulong)v0 - (ulong)v1));  // subtract
+    const long v3 = s0;
+    const bool v4 = (v2 == v3);  // equal
+    const double v5 = ((double)v4);  // cast
+    b0[w0_off + gid] = (double)v5;
+}

@@ -1,0 +1,19 @@
+extern "C" __global__ void weft_subtract_equal(
+    double* __restrict__ b0,
+    const long long s0,
+    const long long w0_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const long long i = gid / cols;
+    const long long j = gid - i * cols;
+    const long long v0 = (long long)j;
+    const long long v1 = (long long)i;
+    const long long v2 = ((long long)((unsigned long long)v0 - (unsigned long long)v1));  // subtract
+    const long long v3 = s0;
+    const bool v4 = (v2 == v3);  // equal
+    const double v5 = ((double)v4);  // cast
+    b0[w0_off + gid] = (double)v5;
+}

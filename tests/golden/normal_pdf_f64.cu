@@ -1,0 +1,30 @@
+extern "C" __global__ void weft_subtract_divide_multiply_exp(
+    const double* __restrict__ b0,
+    const double* __restrict__ b1,
+    const double* __restrict__ b2,
+    double* __restrict__ b3,
+    const double s0,
+    const double s1,
+    const long long w0_off,
+    const long long w1_off,
+    const long long w2_off,
+    const long long w3_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const double v0 = s0;
+    const double v1 = b0[w0_off + gid];
+    const double v2 = b1[w1_off + gid];
+    const double v3 = (v1 - v2);  // subtract
+    const double v4 = b2[w2_off + gid];
+    const double v5 = (v3 / v4);  // divide
+    const double v6 = (v0 * v5);  // multiply
+    const double v7 = (v6 * v5);  // multiply
+    const double v8 = exp(v7);  // exp
+    const double v9 = s1;
+    const double v10 = (v4 * v9);  // multiply
+    const double v11 = (v8 / v10);  // divide
+    b3[w3_off + gid] = (double)v11;
+}

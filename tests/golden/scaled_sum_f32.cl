@@ -1,0 +1,20 @@
+__kernel void weft_add_multiply(
+    __global const float* restrict b0,
+    __global const float* restrict b1,
+    __global float* restrict b2,
+    const float s0,
+    const long w0_off,
+    const long w1_off,
+    const long w2_off,
+    const long n,
+    const long cols)
+{
+    const long gid = get_global_id(0);
+    if (gid >= n) return;
+    const float v0 = s0;
+    const float v1 = b0[w0_off + gid];
+    const float v2 = b1[w1_off + gid];
+    const float v3 = (v1 + v2);  // add
+    const float v4 = (v0 * v3);  // multiply
+    b2[w2_off + gid] = (float)v4;
+}

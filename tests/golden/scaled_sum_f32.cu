@@ -1,0 +1,20 @@
+extern "C" __global__ void weft_add_multiply(
+    const float* __restrict__ b0,
+    const float* __restrict__ b1,
+    float* __restrict__ b2,
+    const float s0,
+    const long long w0_off,
+    const long long w1_off,
+    const long long w2_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const float v0 = s0;
+    const float v1 = b0[w0_off + gid];
+    const float v2 = b1[w1_off + gid];
+    const float v3 = (v1 + v2);  // add
+    const float v4 = (v0 * v3);  // multiply
+    b2[w2_off + gid] = (float)v4;
+}

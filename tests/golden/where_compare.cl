@@ -1,0 +1,24 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_greater_maximum_where(
+    __global const double* restrict b0,
+    __global const double* restrict b1,
+    __global const double* restrict b2,
+    __global double* restrict b3,
+    const long w0_off,
+    const long w1_off,
+    const long w2_off,
+    const long w3_off,
+    const long n,
+    const long cols)
+{
+    const long gid = get_global_id(0);
+    if (gid >= n) return;
+    const double v0 = b0[w0_off + gid];
+    const double v1 = b1[w1_off + gid];
+    const bool v2 = (v0 > v1);  // greater
+    const double v3 = b2[w2_off + gid];
+    const double v4 = ((v1 > v3 || isnan(v1)) ? v1 : v3);  // maximum
+    const double v5 = (v2 ? v0 : v4);  // where
+    b3[w3_off + gid] = (double)v5;
+}

@@ -1,0 +1,22 @@
+extern "C" __global__ void weft_greater_maximum_where(
+    const double* __restrict__ b0,
+    const double* __restrict__ b1,
+    const double* __restrict__ b2,
+    double* __restrict__ b3,
+    const long long w0_off,
+    const long long w1_off,
+    const long long w2_off,
+    const long long w3_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const double v0 = b0[w0_off + gid];
+    const double v1 = b1[w1_off + gid];
+    const bool v2 = (v0 > v1);  // greater
+    const double v3 = b2[w2_off + gid];
+    const double v4 = ((v1 > v3 || isnan(v1)) ? v1 : v3);  // maximum
+    const double v5 = (v2 ? v0 : v4);  // where
+    b3[w3_off + gid] = (double)v5;
+}

@@ -1,0 +1,55 @@
+"""Golden sources: the generated kernel of canonical expressions, per dialect.
+
+A refactor that changes generated code shows up here as a diff. To accept intended changes:
+``WEFT_UPDATE_GOLDEN=1 make test``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.backends.cuda.dialect import CUDA
+from weft.backends.opencl.dialect import OPENCL
+from weft.lower import lower
+from weft.realize import new_leaf
+from weft.render import render
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _cases():
+    with wf.device("reference"):
+        a32, b32 = wf.asarray(np.ones(4, np.float32)), wf.asarray(np.ones(4, np.float32))
+        y, mu, sigma = (wf.asarray(np.ones(4)) for _ in range(3))
+        m = wf.asarray(np.ones((3, 4)))
+        col = wf.asarray(np.ones((3, 1)))
+        i = wf.asarray(np.ones(4, np.int32))
+        z = (y - mu) / sigma
+        return {
+            "scaled_sum_f32": [2.0 * (a32 + b32)],
+            "normal_pdf_f64": [wf.exp(-0.5 * z * z) / (sigma * np.sqrt(2 * np.pi))],
+            "broadcast_row_col": [m * y + col],
+            "int_floordiv_mod": [i // 3, i % 3],
+            "where_compare": [wf.where(y > mu, y, wf.maximum(mu, sigma))],
+            "index_eye": [wf.eye(3, 4, k=1)],
+        }
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_generated_source_matches_golden(name, dialect):
+    device = wf.get_device("reference")
+    outputs = [(x._node, new_leaf(device, x._node)) for x in CASES[name]]
+    source, _ = render(lower(outputs)[0], dialect)
+    path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"
+    if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
+        path.write_text(source)
+    assert source == path.read_text(), f"generated source changed: diff against {path}"

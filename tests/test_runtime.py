@@ -1,0 +1,156 @@
+"""Threads, the disk cache across processes, the kernel cache's errors, devices."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft import cache, lower
+from weft.dtypes import float64
+
+SCRIPT = """
+import numpy as np, weft as wf
+x = wf.asarray(np.arange(5.0))
+y = (wf.exp(x) * 3.25 - x / 7.0).to_numpy()
+assert np.allclose(y, np.exp(np.arange(5.0)) * 3.25 - np.arange(5.0) / 7.0)
+print(wf.cache_info()["compiles"], wf.cache_info()["disk_hits"])
+"""
+
+
+def _run(cache_dir: Path) -> tuple[int, int]:
+    env = dict(os.environ, WEFT_CACHE_DIR=str(cache_dir))
+    env.pop("WEFT_DEVICE", None)
+    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+def test_second_process_compiles_nothing(tmp_path):
+    if wf.current_device().kind == "reference":
+        pytest.skip("the reference interpreter compiles nothing")
+    assert _run(tmp_path) == (1, 0)
+    assert _run(tmp_path) == (0, 1)
+
+
+def test_corrupt_disk_entry_is_rebuilt(tmp_path):
+    if wf.current_device().kind == "reference":
+        pytest.skip("the reference interpreter compiles nothing")
+    _run(tmp_path)
+    entries = list(tmp_path.glob("kernels-v*/*.bin"))
+    assert entries
+    for e in entries:
+        data = e.read_bytes()
+        e.write_bytes(data[:-10] + b"0123456789")  # payload no longer matches its checksum
+    assert _run(tmp_path) == (1, 0)
+    for e in tmp_path.glob("kernels-v*/*.bin"):
+        e.write_bytes(b"garbage")
+    assert _run(tmp_path) == (1, 0)
+
+
+def test_eight_threads_evaluate_at_once(device):
+    errors: list[BaseException] = []
+    results: dict[int, np.ndarray] = {}
+    base = np.linspace(0, 1, 5000)
+
+    def work(k: int) -> None:
+        try:
+            with wf.device(device):
+                x = wf.asarray(base + k)
+                acc = x
+                for _ in range(20):
+                    acc = wf.sin(acc) * 0.5 + x
+                    acc.eval()
+                acc += k
+                results[k] = acc.to_numpy()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for k in range(8):
+        x = base + k
+        acc = x
+        for _ in range(20):
+            acc = np.sin(acc) * 0.5 + x
+        np.testing.assert_allclose(results[k], acc + k, rtol=1e-12)
+
+
+def test_array_made_in_one_thread_used_in_another(real_device):
+    x = (wf.asarray(np.arange(100000.0)) * 2).eval()
+    out = {}
+
+    def consume():
+        with wf.device(real_device):
+            out["v"] = (x + 1).to_numpy()
+
+    t = threading.Thread(target=consume)
+    t.start()
+    t.join()
+    np.testing.assert_array_equal(out["v"], np.arange(100000.0) * 2 + 1)
+
+
+def test_compile_failure_is_runtime_error_with_saved_source(real_device, monkeypatch, tmp_path):
+    monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
+    broken = wf.render.Dialect(**{**wf.current_device().backend.dialect.__dict__,
+                                  "kernel_qualifier": "__kernel void this is not C"})
+    monkeypatch.setattr(type(real_device.backend), "dialect", broken)
+    fresh = cache.KernelCache()
+    x = wf.asarray([1.0])
+    ir, _ = lower.lower([((x * 2)._node, wf.realize.new_leaf(real_device, x._node))])
+    with pytest.raises(RuntimeError, match="Source saved at") as info:
+        fresh.program(real_device, ir)
+    saved = Path(str(info.value).split("Source saved at ")[1].split("\n")[0])
+    assert saved.exists() and "this is not C" in saved.read_text()
+
+
+def test_float64_on_a_device_without_fp64_is_a_type_error(real_device, monkeypatch):
+    monkeypatch.setattr(type(real_device.handle), "supports_fp64", False, raising=False)
+    monkeypatch.setattr(real_device.handle, "supports_fp64", False, raising=False)
+    with pytest.raises(TypeError, match="float64"):
+        wf.asarray(np.ones(2))
+    x = wf.asarray(np.ones(2, np.float32))
+    with pytest.raises(TypeError, match="float64"):
+        (x + wf.zeros(2, dtype=float64)).eval()
+
+
+def test_devices_and_selection():
+    found = wf.devices()
+    assert found and all(d.kind in ("cuda", "opencl") for d in found)
+    assert str(found[0]) == f"{found[0].kind}:{found[0].index}"
+    with wf.device("reference") as d:
+        assert wf.current_device() is d
+        assert wf.zeros(2).device is d
+    with pytest.raises(ValueError, match="unknown device kind"):
+        wf.get_device("tpu:0")
+    with pytest.raises(ValueError, match="no device"):
+        wf.get_device("opencl:99")
+    with pytest.raises(ValueError, match="different devices"):
+        wf.asarray([1.0]) + wf.asarray([1.0], device="reference")
+
+
+def test_weft_device_environment_variable(tmp_path):
+    env = dict(os.environ, WEFT_DEVICE="reference", WEFT_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", "import weft as wf; print(wf.current_device())"],
+        env=env, check=True, capture_output=True, text=True).stdout.strip()
+    assert out == "reference:0"
+
+
+def test_debug_logging_names_each_launch(tmp_path):
+    env = dict(os.environ, WEFT_DEBUG="1", WEFT_CACHE_DIR=str(tmp_path))
+    err = subprocess.run(
+        [sys.executable, "-c",
+         "import weft as wf; (wf.asarray([1.0]) * 2 + 1).eval(); wf.synchronize()"],
+        env=env, check=True, capture_output=True, text=True).stderr
+    assert "launch weft_multiply_add" in err and "n=1" in err
