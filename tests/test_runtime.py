@@ -154,3 +154,10 @@ def test_debug_logging_names_each_launch(tmp_path):
          "import weft as wf; (wf.asarray([1.0]) * 2 + 1).eval(); wf.synchronize()"],
         env=env, check=True, capture_output=True, text=True).stderr
     assert "launch weft_multiply_add" in err and "n=1" in err
+
+
+def test_out_of_memory_names_the_size(real_device):
+    huge = wf.zeros((1 << 20, 1 << 20))  # 8 TiB of float64: lazy, so building it is free
+    with pytest.raises(MemoryError, match="8796093022208 bytes"):
+        huge.eval()
+    assert huge.is_lazy  # the failed evaluation left the array as it was
