@@ -5,8 +5,9 @@ the fewest bytes each must move (every input read once, every output written onc
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -23,8 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import weft as wf  # noqa: E402
 from cases import CASES  # noqa: E402
+
+import weft as wf  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -7,6 +7,7 @@ without any system package, so the CPU always has a device.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
@@ -170,7 +171,11 @@ class OpenCLBackend:
         cl = h.cl
         # PyOpenCL's own source cache is bypassed: weft keeps its own, keyed by its version.
         program = cl.Program(cl._cl._Program(h.context, source))
-        program.build(options=self.build_options(device))
+        with warnings.catch_warnings():
+            # Drivers (NVIDIA's among them) print informational build logs for good kernels;
+            # PyOpenCL turns any log into a warning. A failed build still raises.
+            warnings.simplefilter("ignore", cl.CompilerWarning)
+            program.build(options=self.build_options(device))
         binaries = program.get_info(cl.program_info.BINARIES)
         return _Kernel(program, name), (bytes(binaries[0]) if binaries else None)
 
