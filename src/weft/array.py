@@ -22,8 +22,6 @@ from .devices import Device, current_device
 from .dtypes import DType
 from .ops import OPS, signature
 
-_STRUCTURES = ("general", "lower", "upper", "diagonal")
-
 
 class Array:
     """A weft array. Build with ``wf.asarray`` or a factory; combine like NumPy arrays.
