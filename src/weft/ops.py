@@ -99,10 +99,6 @@ def _sign(a):
     return np.sign(a)
 
 
-def _not_float(value: str) -> dict[str, str]:
-    return {"bui": value}
-
-
 FLOAT_ONLY = "f"
 _ALL = "buif"
 

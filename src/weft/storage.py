@@ -46,12 +46,6 @@ class Storage:
         self.write = (event, queue)
         self.reads = {}
 
-    def pending(self) -> list[Any]:
-        """Every event still associated with this buffer (last write and later reads)."""
-        events = [] if self.write is None else [self.write[0]]
-        events += [e for e, _ in self.reads.values()]
-        return [e for e in events if e is not None]
-
     def __del__(self) -> None:
         # A pooled buffer goes back to its pool now; work queued on another thread's queue
         # may still use it, so wait for that first (rare: cross-thread use of a dying array).

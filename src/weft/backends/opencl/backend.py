@@ -148,9 +148,7 @@ class OpenCLBackend:
         return out
 
     def release(self, device: Any, storage: Storage) -> None:
-        buf = storage.buffer
-        foreign = [e for e, q in ([storage.write] if storage.write else [])
-                   + list(storage.reads.values()) if q is not buf.queue and e is not None]
+        foreign = storage.events_before_write(storage.buffer.queue)
         if foreign:
             device.handle.cl.wait_for_events(foreign)
 
@@ -186,9 +184,6 @@ class OpenCLBackend:
         kernel = _Kernel(program, name)
         kernel.instance(h.cl)  # fails now, not at launch, if the binary is unusable
         return kernel
-
-    def compile_error(self) -> type[Exception]:
-        return self._import().RuntimeError
 
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
