@@ -256,8 +256,7 @@ class Array:
     def _inplace(self, name: str, other: Any) -> Array:
         exclusive = owns_buffer(self)
         result = apply_op(name, self, other)
-        if result.dtype is not self.dtype and _KIND_RANK[result.dtype.kind] > _KIND_RANK[
-                self.dtype.kind]:
+        if dt.KIND_ORDER[result.dtype.kind] > dt.KIND_ORDER[self.dtype.kind]:
             raise TypeError(
                 f"cannot write the {name} result of dtype {result.dtype} into an array of "
                 f"dtype {self.dtype} in place (NumPy's same-kind rule)"
@@ -282,8 +281,6 @@ class Array:
     def __invert__(self) -> Array:
         return apply_op("invert", self)
 
-
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
 
 _BINARY_DUNDERS = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",

@@ -159,7 +159,7 @@ class Weak:
         self.kind = kind
 
 
-_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2}
+KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2}
 
 
 def scalar_kind(value: Any) -> str:
@@ -181,7 +181,7 @@ def resolve(strong: list[DType], weak_kinds: list[str]) -> DType:
     for kind in weak_kinds:
         if result is None:
             result = {"b": bool_, "i": int64, "f": _default_real}[kind]
-        elif _KIND_ORDER[kind] > _KIND_ORDER[result.kind]:
+        elif KIND_ORDER[kind] > KIND_ORDER[result.kind]:
             result = int64 if kind == "i" else _default_real
     if result is None:
         raise TypeError("result_type needs at least one argument")
