@@ -107,7 +107,7 @@ def test_compile_failure_is_runtime_error_with_saved_source(real_device, monkeyp
     monkeypatch.setattr(type(real_device.backend), "dialect", broken)
     fresh = cache.KernelCache()
     x = wf.asarray([1.0])
-    ir, _ = lower.lower([((x * 2)._node, wf.realize.new_leaf(real_device, x._node))])
+    ir, *_ = lower.lower([((x * 2)._node, wf.realize.new_leaf(real_device, x._node))])
     with pytest.raises(RuntimeError, match="Source saved at") as info:
         fresh.program(real_device, ir)
     saved = Path(str(info.value).split("Source saved at ")[1].split("\n")[0])

@@ -41,6 +41,23 @@ from .dtypes import (
 )
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
+from .matrix import (
+    assign,
+    check,
+    concatenate,
+    diag,
+    diagonal,
+    hstack,
+    set_diagonal,
+    stack,
+    tril,
+    triu,
+    vstack,
+)
+from .reductions import FUNCTIONS as _REDUCTIONS
+from .reductions import logsumexp, reduce
+
+globals().update(_REDUCTIONS)
 
 __version__ = "0.1.0"
 
@@ -50,5 +67,7 @@ __all__ = [
     "device", "devices", "empty", "empty_like", "eval", "eye", "float32", "float64", "full",
     "full_like", "get_device", "int32", "int64", "kernel_source", "ones", "ones_like",
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
-    "uint32", "zeros", "zeros_like", *_function_names,
+    "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
+    "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce",
+    *_REDUCTIONS, *_function_names,
 ]

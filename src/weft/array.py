@@ -7,6 +7,10 @@ generated kernel and turns the array's node into a leaf over the result.
 Copy-on-write: ``copy()`` shares the buffer; a write into an array's buffer happens in place
 only when no other array and no live lazy expression can still read it, else the writer gets a
 new buffer and everyone else keeps the old contents.
+
+Views (``x[1:3, ::2]``, ``x.T``, ``wf.diagonal(x)``) are lazy index maps (indexing.py): reading
+one reads its source's value when the view was made; writing into one (``v[...] = e``,
+``wf.assign(v, e)``, ``v += 1``) writes the source's elements, in the same kernel as ``e``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from . import expr as ex
 from . import realize
 from .devices import Device, current_device
 from .dtypes import DType
+from .indexing import AffineMap, basic_map, is_whole, transpose_map
 from .ops import OPS, signature
 
 
@@ -32,7 +37,7 @@ class Array:
     [3.0, 5.0, 7.0]
     """
 
-    __slots__ = ("_node", "_device", "__weakref__")
+    __slots__ = ("_node", "_device", "_base", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators
     __hash__ = None  # type: ignore[assignment]  # == is element-wise
 
@@ -41,6 +46,7 @@ class Array:
             raise ValueError(f"weft arrays have at most 2 dimensions, not shape {node.shape}")
         self._node = node
         self._device = device
+        self._base: tuple[Array, AffineMap] | None = None  # writes go to base's elements
 
     # Attributes -----------------------------------------------------------------------
 
@@ -66,7 +72,13 @@ class Array:
 
     @property
     def structure(self) -> str:
-        return "general"
+        """``"general"``, ``"lower"``, ``"upper"`` or ``"diagonal"``: where it may be nonzero.
+
+        >>> import weft as wf
+        >>> wf.tril(wf.ones((3, 3))).structure
+        'lower'
+        """
+        return self._node.structure
 
     @property
     def is_lazy(self) -> bool:
@@ -235,12 +247,12 @@ class Array:
         return Array(ex.buffer(view.storage, new, view.offset), self._device)
 
     def __getitem__(self, key: Any) -> Array:
-        from .indexing import basic_view
+        from .gather import gather_key, split_key
 
-        self.eval()
-        view = self._node.attrs
-        shape, offset, strides = basic_view(self.shape, view.offset, view.strides, key)
-        return Array(ex.buffer(view.storage, shape, offset, strides), self._device)
+        if split_key(key, self.ndim) is not None:
+            return gather_key(self, key)
+        shape, m = basic_map(self.shape, key)
+        return view_of(self, shape, m)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         write(self, value, key)
@@ -266,7 +278,7 @@ class Array:
                 f"{name}: the result of shape {result.shape} does not fit in place into "
                 f"shape {self.shape}"
             )
-        write(self, result, exclusive=exclusive)
+        write(self, result, exclusive=exclusive if self._base is None else None)
         return self
 
     def __neg__(self) -> Array:
@@ -397,7 +409,7 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
 
 
 def transpose(x: Any) -> Array:
-    """The transpose (a view; 0-d and 1-d arrays are returned unchanged).
+    """The transpose: a lazy view, readable and assignable (0-d and 1-d arrays unchanged).
 
     >>> import weft as wf
     >>> wf.transpose(wf.asarray([[1, 2]])).shape
@@ -409,11 +421,15 @@ def transpose(x: Any) -> Array:
         x = asarray(x)
     if x.ndim < 2:
         return x
-    x.eval()
-    v = x._node.attrs
-    shape = (x.shape[1], x.shape[0])
-    return Array(ex.buffer(v.storage, shape, v.offset, (v.strides[1], v.strides[0])),
-                 x._device)
+    return view_of(x, (x.shape[1], x.shape[0]), transpose_map())
+
+
+def view_of(x: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
+    """``x``'s elements picked by ``m`` as a lazy view whose writes go to ``x``."""
+    base, to_base = (x, m) if x._base is None else (x._base[0], m.then(x._base[1]))
+    out = Array(ex.view(x._node, shape, m), x._device)
+    out._base = (base, to_base)
+    return out
 
 
 # Evaluation and writes -----------------------------------------------------------------
@@ -439,77 +455,186 @@ def evaluate(*arrays: Array) -> None:
         a._node = dest
 
 
-def owns_buffer(x: Array) -> bool:
-    """True when writing into ``x``'s buffer cannot change any other value (no copy needed)."""
-    node = x._node
-    return node.kind == ex.BUFFER and node.attrs.storage.leaves == 1 and node.parents == 0
+def owns_buffer(x: Array, ignoring: Array | None = None) -> bool:
+    """True when writing into ``x``'s buffer cannot change any other value (no copy needed).
 
-
-def write(dst: Array, value: Any, key: Any = None, exclusive: bool | None = None) -> None:
-    """Write ``value`` into ``dst``, or into its basic-index region ``dst[key]``.
-
-    Nothing is written if anything fails before the kernel runs (shape, dtype, device).
+    ``ignoring``: a view of ``x`` that is being written through (its old value is dropped).
     """
-    from .indexing import basic_view, is_whole
+    node = x._node
+    if node.kind != ex.BUFFER or node.parents != 0:
+        return False
+    leaves = node.attrs.storage.leaves
+    if ignoring is not None and ignoring is not x:
+        other = ignoring._node
+        if (other.kind == ex.BUFFER and other.parents == 0
+                and other.attrs.storage is node.attrs.storage):
+            leaves -= 1
+    return leaves == 1
 
-    if key is not None and is_whole(key, dst.ndim):
-        key = None
-    value = as_operand(value, dst._device)
+
+def scalar_node(value: Any, dtype: DType) -> ex.Node:
+    """A Python scalar written into an array of ``dtype``: same kind converts, a float into an
+    integer array stays a float (the cast truncates, as NumPy)."""
+    kind = dt.scalar_kind(value)
+    if kind == "f" and dtype.kind in "bui" or kind == "i" and dtype.kind == "b":
+        return ex.scalar(value, dt.resolve([], [kind]))
+    if dtype.kind in "ui" and kind == "i":
+        dt.check_int_fits(value, dtype)
+    return ex.scalar(value, dtype)
+
+
+def value_node(value: Any, device: Device, dtype: DType, shape: tuple[int, ...]) -> ex.Node:
+    """``value`` as a node of ``dtype`` broadcast to exactly ``shape`` (``ValueError`` else)."""
+    value = as_operand(value, device)
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, Array):
-        if value._device is not dst._device:
-            raise ValueError(f"cannot write an array on {value._device} into one on "
-                             f"{dst._device}")
+        if value._device is not device:
+            raise ValueError(f"cannot write an array on {value._device} into one on {device}")
         node = value._node
     else:
-        kind = dt.scalar_kind(value)
-        if kind == "f" and dst.dtype.kind in "bui" or kind == "i" and dst.dtype.kind == "b":
-            node = ex.scalar(value, dt.resolve([], [kind]))
-        else:
-            if dst.dtype.kind in "ui" and kind == "i":
-                dt.check_int_fits(value, dst.dtype)
-            node = ex.scalar(value, dst.dtype)
-    if key is None:
-        target_shape = dst.shape
-    else:
-        dst.eval()
-        v = dst._node.attrs
-        target_shape = basic_view(dst.shape, v.offset, v.strides, key)[0]
-    if node.shape != target_shape:
+        node = scalar_node(value, dtype)
+    if node.shape != shape:
         try:
-            shape = ex.broadcast_shapes("assignment", node.shape, target_shape)
+            broadcast = ex.broadcast_shapes("assignment", node.shape, shape)
         except ValueError:
-            shape = None
-        if shape != target_shape:
+            broadcast = None
+        if broadcast != shape:
             raise ValueError(
-                f"could not broadcast input array from shape {node.shape} into shape "
-                f"{target_shape}"
+                f"could not broadcast input array from shape {node.shape} into shape {shape}"
             )
-        node = ex.broadcast(node, target_shape)
-    node = ex.cast(node, dst.dtype)
-    if key is None and dst.is_lazy:
+        node = ex.broadcast(node, shape)
+    return ex.cast(node, dtype)
+
+
+class Target:
+    """Where a write lands: ``base``'s elements picked by ``map`` (a block, transpose or
+    diagonal of it), or by integer arrays (``scatter``: a gather spec and its index nodes)."""
+
+    def __init__(self, base: Array, shape: tuple[int, ...], m: AffineMap | None,
+                 view: Array | None = None, scatter: tuple[ex.Gather, tuple] | None = None
+                 ) -> None:
+        self.base = base
+        self.shape = shape
+        self.map = m  # None: the whole array
+        self.view = view  # the view Array written through, re-pointed afterwards
+        self.scatter = scatter
+
+    @property
+    def whole(self) -> bool:
+        return self.map is None and self.scatter is None
+
+    def destination(self, leaf: ex.Node) -> ex.Node:
+        """The destination node within ``leaf``, the base's buffer (or its copy)."""
+        if self.scatter is not None:
+            spec, indexes = self.scatter
+            return ex.gather(leaf, indexes, spec, self.shape)
+        if self.map is None:
+            return leaf
+        return ex.view(leaf, self.shape, self.map)
+
+
+def target_of(dst: Array, key: Any = None) -> Target:
+    """The ``Target`` of ``dst[key] = ...`` (``key=None``: all of ``dst``)."""
+    from .gather import scatter_target, split_key
+
+    if key is not None and is_whole(key, dst.ndim):
+        key = None
+    if key is not None and split_key(key, dst.ndim) is not None:
+        if dst._base is not None:
+            raise TypeError("integer-array assignment into a view is not supported: assign "
+                            "into the array itself")
+        return scatter_target(dst, key)
+    shape, m = (dst.shape, None) if key is None else basic_map(dst.shape, key)
+    if dst._base is None:
+        return Target(dst, shape, m)
+    base, to_base = dst._base
+    return Target(base, shape, to_base if m is None else m.then(to_base), view=dst)
+
+
+def _aligned_reads_only(value: ex.Node, dest: ex.Node) -> bool:
+    """Whether every read of ``dest``'s buffer in ``value`` is of the element being written
+    (so writing in place cannot be seen by another element's read)."""
+    storage = dest.attrs.storage if dest.kind == ex.BUFFER else None
+    stack = [(value, True)]
+    while stack:
+        node, aligned = stack.pop()
+        if node.kind == ex.REDUCE:
+            continue  # computed by an earlier kernel
+        if node.kind == ex.BUFFER:
+            if node.attrs.storage is (storage or dest.args[0].attrs.storage) and not (
+                    storage is not None and aligned and node.shape == dest.shape
+                    and node.attrs.same_elements(dest.attrs, node.shape)):
+                return False
+            continue
+        keeps = node.kind in (ex.MAP, ex.CAST, ex.CHECK)
+        for a in node.args:
+            stack.append((a, aligned and keeps and a.shape == node.shape))
+    return True
+
+
+def _fallible(values: list[ex.Node]) -> bool:
+    return ex.contains(values, (ex.CHECK, ex.GATHER), stop=(ex.REDUCE,))
+
+
+def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool | None = None
+                  ) -> None:
+    """Write each value into its target, all in as few kernels as the shapes allow.
+
+    Nothing changes if anything fails: a kernel that can fail (checks, integer indexes)
+    writes into fresh buffers that replace the destinations only after it succeeded.
+    """
+    for t in targets:
+        if t.base.is_lazy and not t.whole:
+            t.base.eval()
+    fallible = _fallible(values) or any(t.scatter is not None for t in targets)
+    leaves: dict[int, ex.Node] = {}
+    outputs: list[tuple[ex.Node, ex.Node]] = []
+    device = targets[0].base._device
+    for t, value in zip(targets, values):
+        base = t.base
+        if id(base) not in leaves:
+            own = exclusive if exclusive is not None else owns_buffer(base, t.view)
+            leaf = base._node if not base.is_lazy else None
+            if leaf is not None and own and not fallible and all(
+                    _aligned_reads_only(v, t2.destination(leaf))
+                    for t2 in targets if t2.base is base for v in values):
+                leaves[id(base)] = leaf
+            elif t.whole and all(t2.whole for t2 in targets if t2.base is base):
+                leaves[id(base)] = realize.new_leaf(device, base.shape, base.dtype)
+            else:
+                fresh = realize.new_leaf(device, leaf.shape, leaf.dtype, leaf.structure)
+                realize.execute(device, [(leaf, fresh)])
+                leaves[id(base)] = fresh
+        outputs.append((value, t.destination(leaves[id(base)])))
+    realize.execute(device, outputs)
+    for t, value in zip(targets, values):
+        leaf = leaves[id(t.base)]
+        old = t.base._node.structure
+        if t.whole:
+            structure = value.structure
+        elif t.map is not None and t.map.ri == 0 and t.map.ci == 0 and t.map.rj == t.map.cj \
+                and t.map.r0 == t.map.c0 and len(t.shape) == 1 and old != "general":
+            structure = old  # the diagonal lies inside every structure
+        else:
+            structure = "general"
+        v = leaf.attrs
+        t.base._node = ex.buffer(v.storage, leaf.shape, v.offset, v.strides, structure)
+        if t.view is not None:
+            t.view._node = ex.view(t.base._node, t.view.shape, t.view._base[1])
+
+
+def write(dst: Array, value: Any, key: Any = None, exclusive: bool | None = None) -> None:
+    """Write ``value`` into ``dst``, or into its region ``dst[key]``.
+
+    Nothing is written if anything fails (shape, dtype, device, a check, an index).
+    """
+    target = target_of(dst, key)
+    node = value_node(value, dst._device, dst.dtype, target.shape)
+    if target.whole and dst.is_lazy:
         dst._node = node  # nothing to write into yet: the array takes the new value lazily
         return
-    dst.eval()
-    if exclusive is None:
-        exclusive = owns_buffer(dst)
-    device = dst._device
-    leaf = dst._node
-    if key is None:
-        dest = leaf if exclusive else realize.new_leaf(device, leaf)
-        realize.execute(device, [(node, dest)])
-        dst._node = dest
-        return
-    if not exclusive:
-        # Others still read the old buffer: copy it whole, then write the region of the copy.
-        fresh = realize.new_leaf(device, leaf)
-        realize.execute(device, [(leaf, fresh)])
-        leaf = fresh
-    v = leaf.attrs
-    shape, offset, strides = basic_view(leaf.shape, v.offset, v.strides, key)
-    realize.execute(device, [(node, ex.buffer(v.storage, shape, offset, strides))])
-    dst._node = leaf
+    write_targets([target], [node], exclusive)
 
 
-__all__ = ["Array", "apply_op", "evaluate", "transpose", "write", "owns_buffer"]
+__all__ = ["Array", "apply_op", "evaluate", "transpose", "view_of", "write", "owns_buffer"]

@@ -1,10 +1,12 @@
 """Immutable expression nodes: the lazy graph behind every weft Array.
 
 A node is a leaf (a device buffer seen through a view, a runtime scalar, a row/column index) or
-an operation over other nodes (an op-table entry, a cast, a broadcast). Sizes, offsets and
-scalar values live in nodes but never reach cache keys: lowering turns them into kernel
-arguments. Equal subtrees are found by value numbering during lowering, so CSE holds whether
-or not two equal subtrees are the same Python object.
+an operation over other nodes: an op-table entry, a cast, a broadcast, an index map (block,
+transpose, diagonal: see indexing.py), a structure restriction (tril/triu/diag), a reduction,
+a gather by integer arrays, a concatenation or a fused check. Every node carries its matrix
+structure (structure.py). Sizes, offsets and scalar values live in nodes but never reach cache
+keys: lowering turns them into kernel arguments. Equal subtrees are found by value numbering
+during lowering, so CSE holds whether or not two equal subtrees are the same Python object.
 
 Buffer leaves count the live nodes that read them (``parents``): a write into an array's own
 buffer is done in place only when no lazy expression can still read the old contents
@@ -13,9 +15,12 @@ buffer is done in place only when no lazy expression can still read the old cont
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from . import structure as st
 from .dtypes import DType
+from .indexing import AffineMap, padded_strides, unpad_strides
 from .ops import Op
 
 Shape = tuple[int, ...]
@@ -26,12 +31,39 @@ INDEX = "index"
 MAP = "map"
 CAST = "cast"
 BROADCAST = "broadcast"
+VIEW = "view"  # attrs: AffineMap from this node's elements to its argument's
+RESTRICT = "restrict"  # attrs: structure; zero outside it
+REDUCE = "reduce"  # attrs: Reduction
+GATHER = "gather"  # args: (source leaf, index arrays...); attrs: Gather
+CONCAT = "concat"  # attrs: axis of the padded 2-D shape (0 rows, 1 columns)
+CHECK = "check"  # args: (value, predicate); attrs: message
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """``op`` (an op-table binary op with an identity) over ``axis`` of the padded 2-D operand:
+    1 within each row, 0 within each column, None over everything. ``scale`` multiplies the
+    final value (``mean``)."""
+
+    op: str
+    axis: int | None
+    scale: float | None = None
+
+
+@dataclass(frozen=True)
+class Gather:
+    """Where a gather's rows and columns come from: ``"array"`` (the next index argument) or an
+    affine (constant, i coefficient, j coefficient) of the result's element."""
+
+    rows: str | tuple[int, int, int]
+    cols: str | tuple[int, int, int]
 
 
 class Node:
     """One vertex of the expression DAG. Treat as immutable."""
 
-    __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "__weakref__")
+    __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
+                 "__weakref__")
 
     def __init__(
         self,
@@ -41,8 +73,10 @@ class Node:
         args: tuple[Node, ...] = (),
         op: Op | None = None,
         attrs: Any = None,
+        structure: str = "general",
     ) -> None:
         self.kind = kind
+        self.structure = structure
         self.op = op
         self.args = args
         self.dtype = dtype
@@ -75,6 +109,12 @@ class View:
         self.offset = offset
         self.strides = strides
 
+    def same_elements(self, other: View, shape: Shape) -> bool:
+        """Whether both views address the same elements in the same order."""
+        if self.storage is not other.storage or self.offset != other.offset:
+            return False
+        return all(size == 1 or a == b for size, a, b in zip(shape, self.strides, other.strides))
+
     def is_contiguous(self, shape: Shape) -> bool:
         expected = 1
         for size, stride in zip(reversed(shape), reversed(self.strides)):
@@ -93,12 +133,12 @@ def contiguous_strides(shape: Shape) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...] | None = None
-           ) -> Node:
+def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...] | None = None,
+           structure: str = "general") -> Node:
     """A leaf reading ``storage`` (row-major unless ``strides`` are given, in elements)."""
     storage.leaves += 1
     view = View(storage, offset, contiguous_strides(shape) if strides is None else strides)
-    return Node(BUFFER, storage.dtype, shape, attrs=view)
+    return Node(BUFFER, storage.dtype, shape, attrs=view, structure=structure)
 
 
 def scalar(value: Any, dtype: DType) -> Node:
@@ -116,7 +156,7 @@ def cast(node: Node, dtype: DType) -> Node:
         return node
     if node.kind == SCALAR:
         return scalar(node.attrs, dtype)
-    return Node(CAST, dtype, node.shape, (node,))
+    return Node(CAST, dtype, node.shape, (node,), structure=node.structure)
 
 
 def broadcast(node: Node, shape: Shape) -> Node:
@@ -125,9 +165,60 @@ def broadcast(node: Node, shape: Shape) -> Node:
     return Node(BROADCAST, node.dtype, shape, (node,))
 
 
+def _operand_structure(node: Node, shape: Shape) -> str:
+    # A broadcast operand is general: its zeros no longer lie on a diagonal.
+    return node.structure if node.shape == shape else "general"
+
+
 def apply(op: Op, args: tuple[Node, ...], dtype: DType, compute: DType, shape: Shape) -> Node:
     """``op`` over ``args`` (already in their computation dtypes); ``compute`` fills ``{T}``."""
-    return Node(MAP, dtype, shape, args, op=op, attrs=compute)
+    structure = "general"
+    if len(shape) == 2:
+        structure = st.of_op(op.zeros, [_operand_structure(a, shape) for a in args])
+    return Node(MAP, dtype, shape, args, op=op, attrs=compute, structure=structure)
+
+
+def view(node: Node, shape: Shape, m: AffineMap) -> Node:
+    """Elements of ``node`` picked by ``m`` (indexing.py); folds into a buffer leaf's view."""
+    structure = st.of_view(node.structure, m, len(shape))
+    if node.kind == BUFFER:
+        v = node.attrs
+        off, ci, cj = m.fold(v.offset, padded_strides(v.strides))
+        return buffer(v.storage, shape, off, unpad_strides(ci, cj, len(shape)), structure)
+    if node.kind == VIEW:
+        return view(node.args[0], shape, m.then(node.attrs))
+    return Node(VIEW, node.dtype, shape, (node,), attrs=m, structure=structure)
+
+
+def restrict(node: Node, structure: str) -> Node:
+    """``node`` with every element outside ``structure`` zero (tril, triu, diag)."""
+    combined = st.intersection(node.structure, structure)
+    if combined == node.structure:
+        return node
+    return Node(RESTRICT, node.dtype, node.shape, (node,), attrs=combined, structure=combined)
+
+
+def reduce(node: Node, reduction: Reduction, shape: Shape, dtype: DType) -> Node:
+    return Node(REDUCE, dtype, shape, (node,), attrs=reduction)
+
+
+def gather(source: Node, indexes: tuple[Node, ...], spec: Gather, shape: Shape) -> Node:
+    return Node(GATHER, source.dtype, shape, (source, *indexes), attrs=spec)
+
+
+def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:
+    return Node(CONCAT, dtype, shape, parts, attrs=axis)
+
+
+def check(value: Node, predicate: Node, message: str) -> Node:
+    return Node(CHECK, value.dtype, value.shape, (value, predicate), attrs=message,
+                structure=value.structure)
+
+
+def rebuild(node: Node, args: tuple[Node, ...]) -> Node:
+    """``node`` over new arguments of the same shapes and dtypes."""
+    return Node(node.kind, node.dtype, node.shape, args, op=node.op, attrs=node.attrs,
+                structure=node.structure)
 
 
 def broadcast_shapes(name: str, *shapes: Shape) -> Shape:
@@ -169,3 +260,32 @@ def walk(roots: list[Node]) -> list[Node]:
             if id(a) not in seen:
                 stack.append((a, False))
     return order
+
+
+def substitute(roots: list[Node], done: dict[int, Node]) -> list[Node]:
+    """``roots`` with every node whose id is in ``done`` replaced by its value there."""
+    memo: dict[int, Node] = {}
+    for node in walk(roots):
+        if id(node) in done:
+            memo[id(node)] = done[id(node)]
+        elif node.args and any(id(a) in memo and memo[id(a)] is not a for a in node.args):
+            memo[id(node)] = rebuild(node, tuple(memo.get(id(a), a) for a in node.args))
+        else:
+            memo[id(node)] = node
+    return [memo[id(r)] for r in roots]
+
+
+def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = ()) -> bool:
+    """Whether a node of one of ``kinds`` is reachable, not looking below ``stop`` kinds."""
+    stack = list(roots)
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.kind in kinds:
+            return True
+        if node.kind not in stop:
+            stack.extend(node.args)
+    return False

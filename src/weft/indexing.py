@@ -1,10 +1,98 @@
-"""Basic indexing (integers, slices with any step, ``...``, ``None`` is not supported) as
-arithmetic on a view's offset and strides.
+"""Index maps: blocks, steps, transposes and diagonals as data.
+
+Every array is seen as 2-D (``()`` as ``(1, 1)``, ``(n,)`` as ``(1, n)``, which is how NumPy
+broadcasting lines shapes up). A view is an affine map from the view's element ``(i, j)`` to
+its source's element ``(r, c)``::
+
+    r = r0 + ri * i + rj * j        c = c0 + ci * i + cj * j
+
+Slices (any step), integers that drop a dimension, transposes and diagonals are all such maps,
+and so are their compositions. Lowering pushes a map down an expression to its leaves, where it
+folds into the leaf's offset and strides: a block or a transpose of an expression is read in
+the same kernel as the expression, never copied first.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+Shape = tuple[int, ...]
+
+
+def as_2d(shape: Shape) -> tuple[int, int]:
+    if len(shape) == 0:
+        return (1, 1)
+    if len(shape) == 1:
+        return (1, shape[0])
+    return (shape[0], shape[1])
+
+
+@dataclass(frozen=True)
+class AffineMap:
+    r0: int = 0
+    ri: int = 1
+    rj: int = 0
+    c0: int = 0
+    ci: int = 0
+    cj: int = 1
+
+    def then(self, inner: AffineMap) -> AffineMap:
+        """The map that applies ``self`` and then ``inner`` (``inner`` maps self's target)."""
+        return AffineMap(
+            inner.r0 + inner.ri * self.r0 + inner.rj * self.c0,
+            inner.ri * self.ri + inner.rj * self.ci,
+            inner.ri * self.rj + inner.rj * self.cj,
+            inner.c0 + inner.ci * self.r0 + inner.cj * self.c0,
+            inner.ci * self.ri + inner.cj * self.ci,
+            inner.ci * self.rj + inner.cj * self.cj,
+        )
+
+    def row(self) -> tuple[int, int, int]:
+        return (self.r0, self.ri, self.rj)
+
+    def col(self) -> tuple[int, int, int]:
+        return (self.c0, self.ci, self.cj)
+
+    def fold(self, offset: int, strides: tuple[int, int]) -> tuple[int, int, int]:
+        """(offset, i coefficient, j coefficient) of the address through strides (s0, s1)."""
+        s0, s1 = strides
+        return (offset + s0 * self.r0 + s1 * self.c0, s0 * self.ri + s1 * self.ci,
+                s0 * self.rj + s1 * self.cj)
+
+
+IDENTITY = AffineMap()
+
+
+def broadcast_map(child: Shape, parent: Shape) -> AffineMap:
+    """Parent element -> child element for a child broadcast to ``parent``'s shape."""
+    cr, cc = as_2d(child)
+    pr, pc = as_2d(parent)
+    zero_rows = cr == 1 and pr != 1
+    zero_cols = cc == 1 and pc != 1
+    if not (zero_rows or zero_cols):
+        return IDENTITY
+    return AffineMap(0, 0 if zero_rows else 1, 0, 0, 0, 0 if zero_cols else 1)
+
+
+def padded_strides(strides: tuple[int, ...]) -> tuple[int, int]:
+    return tuple((0, 0, *strides)[-2:])  # type: ignore[return-value]
+
+
+def unpad_strides(i_coef: int, j_coef: int, ndim: int) -> tuple[int, ...]:
+    return ((), (j_coef,), (i_coef, j_coef))[ndim]
+
+
+def transpose_map() -> AffineMap:
+    return AffineMap(0, 0, 1, 0, 1, 0)
+
+
+def diagonal_map(shape: Shape, k: int = 0) -> tuple[Shape, AffineMap]:
+    """The 1-D diagonal ``k`` of a 2-D shape (``k > 0`` above the main one, as NumPy)."""
+    rows, cols = shape
+    r0, c0 = max(0, -k), max(0, k)
+    length = max(0, min(rows - r0, cols - c0))
+    return (length,), AffineMap(r0, 0, 1, c0, 0, 1)
 
 
 def is_whole(key: Any, ndim: int) -> bool:
@@ -17,14 +105,17 @@ def is_whole(key: Any, ndim: int) -> bool:
         return True
     full = slice(None)
     parts = [k for k in key if k is not Ellipsis]
-    return len(parts) <= ndim and all(k == full for k in parts)
+    return len(parts) <= ndim and all(isinstance(k, slice) and k == full for k in parts)
 
 
-def _normalize(key: Any, ndim: int) -> tuple[Any, ...]:
+def normalize(key: Any, ndim: int) -> tuple[Any, ...]:
+    """``key`` as exactly ``ndim`` parts, ``...`` expanded; ``IndexError`` for too many."""
     if not isinstance(key, tuple):
         key = (key,)
     if sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    if any(k is None for k in key):
+        raise IndexError("np.newaxis (None) is not supported in weft indexes: use reshape")
     if Ellipsis in key:
         at = key.index(Ellipsis)
         fill = ndim - (len(key) - 1)
@@ -37,28 +128,46 @@ def _normalize(key: Any, ndim: int) -> tuple[Any, ...]:
     return key + (slice(None),) * (ndim - len(key))
 
 
-def basic_view(shape: tuple[int, ...], offset: int, strides: tuple[int, ...], key: Any
-               ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
-    """The (shape, offset, strides) of ``view[key]``; integers drop a dimension."""
-    key = _normalize(key, len(shape))
-    new_shape: list[int] = []
-    new_strides: list[int] = []
-    for axis, (k, size, stride) in enumerate(zip(key, shape, strides)):
+def is_integer(k: Any) -> bool:
+    return hasattr(k, "__index__") and not isinstance(k, bool) and not hasattr(k, "shape")
+
+
+def integer_position(k: Any, size: int, axis: int) -> int:
+    i = k.__index__()
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {size}")
+    return i % size
+
+
+def basic_map(shape: Shape, key: Any) -> tuple[Shape, AffineMap]:
+    """The shape of ``x[key]`` and the map from its elements to ``x``'s (ints and slices)."""
+    parts = normalize(key, len(shape))
+    shape2 = as_2d(shape)
+    # (start, step) per padded axis and which axes survive
+    starts = [0, 0]
+    steps = [0, 0]
+    kept: list[tuple[int, int]] = []  # (padded axis, length)
+    first = 2 - len(shape)
+    for axis, k in enumerate(parts):
+        padded = first + axis
+        size = shape2[padded]
         if isinstance(k, slice):
             start, stop, step = k.indices(size)
             count = len(range(start, stop, step))
-            offset += start * stride if count else 0
-            new_shape.append(count)
-            new_strides.append(stride * step)
-        elif hasattr(k, "__index__") and not isinstance(k, bool):
-            i = k.__index__()
-            if not -size <= i < size:
-                raise IndexError(
-                    f"index {i} is out of bounds for axis {axis} with size {size}"
-                )
-            offset += (i % size) * stride
+            starts[padded] = start if count else 0
+            steps[padded] = step
+            kept.append((padded, count))
+        elif is_integer(k):
+            starts[padded] = integer_position(k, size, axis)
         else:
             raise IndexError(
-                f"only integers, slices and ... are valid indices here, not {type(k).__name__}"
+                "only integers, slices, ... and integer arrays are valid indices, not "
+                f"{type(k).__name__}"
             )
-    return tuple(new_shape), offset, tuple(new_strides)
+    out_shape = tuple(length for _, length in kept)
+    # The view's padded axes: the last kept axis is j, the one before it i.
+    coef = {0: [0, 0], 1: [0, 0]}  # source padded axis -> [coefficient of i, of j]
+    for slot, (padded, _) in zip((1,) if len(kept) == 1 else (0, 1), kept):
+        coef[padded][slot] = steps[padded]
+    return out_shape, AffineMap(starts[0], coef[0][0], coef[0][1], starts[1], coef[1][0],
+                                coef[1][1])

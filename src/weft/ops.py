@@ -44,6 +44,12 @@ class Op:
     zeros: str = GENERAL
     helpers: Mapping[str, str] = field(default_factory=dict)  # kinds -> helper name
     dialect_c: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    identity: str | None = None  # as a reduction: "zero" "one" "lowest" "highest" "false" "true"
+
+    @property
+    def preserves_zero(self) -> bool:
+        """Whether zero operands give zero (the op keeps triangular structure)."""
+        return self.zeros != GENERAL
 
     @property
     def accepts(self) -> str:
@@ -157,13 +163,13 @@ _add(Op("logaddexp", 2, REAL,
 # Arithmetic.
 _add(Op("add", 2, SAME,
         {"b": "({0} || {1})", "u": "({0} + {1})", "i": _wrap("({U}){0} + ({U}){1}"),
-         "f": "({0} + {1})"}, np.add, UNION))
+         "f": "({0} + {1})"}, np.add, UNION, identity="zero"))
 _add(Op("subtract", 2, SAME,
         {"u": "({0} - {1})", "i": _wrap("({U}){0} - ({U}){1}"), "f": "({0} - {1})"},
         np.subtract, UNION))
 _add(Op("multiply", 2, SAME,
         {"b": "({0} && {1})", "u": "({0} * {1})", "i": _wrap("({U}){0} * ({U}){1}"),
-         "f": "({0} * {1})"}, np.multiply, INTERSECTION))
+         "f": "({0} * {1})"}, np.multiply, INTERSECTION, identity="one"))
 _add(Op("divide", 2, REAL, {FLOAT_ONLY: "({0} / {1})"}, np.divide, GENERAL))
 _add(Op("floor_divide", 2, SAME,
         {"ui": "weft_floordiv_{S}({0}, {1})", "f": "weft_floordiv_{S}({0}, {1})"},
@@ -193,10 +199,10 @@ _add(Op("round", 1, SAME, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE))
 # Extremes: minimum/maximum propagate NaN like NumPy; fmin/fmax return the non-NaN operand.
 _add(Op("maximum", 2, SAME,
         {"bui": "({0} > {1} ? {0} : {1})", "f": "(({0} > {1} || isnan({0})) ? {0} : {1})"},
-        np.maximum, UNION))
+        np.maximum, UNION, identity="lowest"))
 _add(Op("minimum", 2, SAME,
         {"bui": "({0} < {1} ? {0} : {1})", "f": "(({0} < {1} || isnan({0})) ? {0} : {1})"},
-        np.minimum, UNION))
+        np.minimum, UNION, identity="highest"))
 _add(Op("fmax", 2, SAME, {"bui": "({0} > {1} ? {0} : {1})", "f": "fmax({0}, {1})"},
         np.fmax, UNION))
 _add(Op("fmin", 2, SAME, {"bui": "({0} < {1} ? {0} : {1})", "f": "fmin({0}, {1})"},
@@ -221,8 +227,10 @@ _add(Op("signbit", 1, PREDICATE, {"bu": "false", "i": "({0} < 0)", "f": "signbit
         np.signbit))
 
 # Logic and bits.
-_add(Op("logical_and", 2, LOGICAL, {"b": "({0} && {1})"}, np.logical_and, INTERSECTION))
-_add(Op("logical_or", 2, LOGICAL, {"b": "({0} || {1})"}, np.logical_or, UNION))
+_add(Op("logical_and", 2, LOGICAL, {"b": "({0} && {1})"}, np.logical_and, INTERSECTION,
+        identity="true"))
+_add(Op("logical_or", 2, LOGICAL, {"b": "({0} || {1})"}, np.logical_or, UNION,
+        identity="false"))
 _add(Op("logical_xor", 2, LOGICAL, {"b": "({0} != {1})"}, np.logical_xor, UNION))
 _add(Op("logical_not", 1, LOGICAL, {"b": "(!{0})"}, np.logical_not))
 _add(Op("bitwise_and", 2, SAME, {"bui": "({0} & {1})"}, np.bitwise_and, INTERSECTION))

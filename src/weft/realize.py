@@ -1,34 +1,58 @@
-"""Evaluation, the one entry point: outputs → schedule → per kernel: lower → cache → launch."""
+"""Evaluation, the one entry point: outputs → schedule → per kernel: lower → cache → launch.
+
+Reduction steps pick their walk here (rows, columns, or a flat run), split long walks so the
+device has enough work-groups, and combine the partial results with a second small pass of the
+same skeleton. Kernels with bounds checks or fused checks report through a small error buffer
+that is read back right after the kernel; a failure raises before anything later runs.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import config, schedule
 from . import expr as ex
 from .cache import CACHE
-from .lower import BufferParam, KernelIR, lower
+from .dtypes import DType
+from .errors import raise_kernel_error
+from .indexing import as_2d, padded_strides
+from .lower import (
+    REDUCE_COLS,
+    REDUCE_ROWS,
+    BufferParam,
+    ErrorInfo,
+    KernelIR,
+    ReducePlan,
+    lower,
+    lower_reduction,
+)
+from .ops import OPS
 from .render import render
+from .skeletons.reduce import WORK_GROUP
 from .storage import Storage
 
 
-def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None) -> ex.Node:
+def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str = "general"
+             ) -> ex.Node:
     """A fresh buffer (uninitialized) and a row-major leaf over it."""
     if isinstance(node_or_shape, ex.Node):
         shape, dtype = node_or_shape.shape, node_or_shape.dtype
+        structure = node_or_shape.structure
     else:
         shape = node_or_shape
     size = 1
     for s in shape:
         size *= s
     storage = device.backend.allocate(device, dtype, size)
-    return ex.buffer(storage, shape)
+    return ex.buffer(storage, shape, structure=structure)
 
 
 def _check_fp64(device: Any, ir: KernelIR) -> None:
     if device.supports_fp64:
         return
-    for item in (*ir.params, *ir.body):
+    for item in (*ir.params, *ir.body, *ir.reductions):
         dtype = getattr(item, "dtype", None)
         if dtype is not None and dtype.name == "float64":
             raise TypeError(
@@ -37,14 +61,14 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
             )
 
 
-def run_step(device: Any, step: schedule.Step) -> None:
-    """Lower, fetch or build, and launch one kernel."""
-    ir, args = lower(step.outputs)
-    n = args[-2]
-    if n == 0:
-        return
+def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
+            groups: int | None = None) -> None:
     _check_fp64(device, ir)
     program = CACHE.program(device, ir)
+    error_buffer = None
+    if ir.checked:
+        error_buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
+        args = [error_buffer if a is None else a for a in args]
     inputs: list[Storage] = []
     outputs: list[Storage] = []
     for param, arg in zip(ir.params, args):
@@ -57,29 +81,184 @@ def run_step(device: Any, step: schedule.Step) -> None:
         config.log.debug("launch %s on %s: n=%d, %d input(s), %d output(s)",
                          getattr(program, "name", "reference"), device, n, len(inputs),
                          len(outputs))
-    device.backend.launch(device, program, args, n, outputs, inputs)
+    device.backend.launch(device, program, args, n, outputs, inputs, groups)
+    if error_buffer is not None:
+        record = device.backend.download(error_buffer)
+        if record[0]:
+            raise_kernel_error(errors[int(record[1])], record)
+
+
+def run_step(device: Any, step: schedule.Step) -> None:
+    """Lower, fetch or build, and launch one step's kernel(s)."""
+    if step.reductions:
+        _run_reductions(device, step.reductions, step.elementwise)
+        return
+    ir, args, errors = lower(step.outputs)
+    n = args[-2]
+    if n == 0:
+        return
+    _launch(device, ir, args, errors, n)
+
+
+# Reductions -----------------------------------------------------------------------------
+
+
+def _pow2_at_least(n: int) -> int:
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def plan_reduction(mode: str, rows: int, cols: int, target_groups: int) -> ReducePlan:
+    """Lanes per team and splits of the reduced axis, for enough work-groups on the device."""
+    if mode == REDUCE_ROWS:
+        segments, length = rows, cols
+        lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
+        per_group = WORK_GROUP // lanes
+        base_groups = _ceil_div(rows, per_group)
+    else:
+        segments, length = cols, rows
+        width = min(32, _pow2_at_least(max(cols, 1)))
+        lanes = WORK_GROUP // width
+        per_group = 1
+        base_groups = _ceil_div(cols, width)
+    splits = 1
+    if length and base_groups < target_groups:
+        wanted = _ceil_div(target_groups * (per_group if mode == REDUCE_ROWS else 1),
+                           max(segments if mode == REDUCE_ROWS else base_groups, 1))
+        splits = max(1, min(wanted, _ceil_div(length, lanes * 4)))
+    chunk = _ceil_div(length, splits) if length else 0
+    if chunk:
+        chunk = _ceil_div(chunk, lanes) * lanes
+        splits = _ceil_div(length, chunk)
+    if mode == REDUCE_ROWS:
+        groups = _ceil_div(rows * splits, per_group)
+    else:
+        groups = base_groups * splits
+    return ReducePlan(mode, rows, cols, lanes, splits, chunk, groups)
+
+
+def _flattenable(node: ex.Node, shape: tuple[int, ...]) -> bool:
+    """Whether ``node`` can be walked as one contiguous run (every leaf row-major, same shape,
+    nothing that needs its row and column)."""
+    for n in ex.walk([node]):
+        if n.kind == ex.BUFFER:
+            if n.shape != shape or not n.attrs.is_contiguous(shape) or n.structure != "general":
+                return False
+        elif n.kind not in (ex.SCALAR, ex.MAP, ex.CAST):
+            return False
+        elif n.kind == ex.MAP and any(a.shape != shape and a.kind != ex.SCALAR for a in n.args):
+            return False
+    return True
+
+
+def _skips_zeros(node: ex.Node) -> bool:
+    return OPS[node.attrs.op].identity in ("zero", "false")
+
+
+def _out_strides(dest: ex.Node, segments: int) -> tuple[int, int, int]:
+    v = dest.attrs
+    s0, s1 = padded_strides(v.strides)
+    rows, _ = as_2d(dest.shape)
+    seg = s0 if (rows == segments and segments != 1) else s1
+    return (v.offset, seg, 0)
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape)) if shape else 1
+
+
+def _prepare_reductions(device: Any, reductions: list[schedule.Output],
+                        elementwise: list[schedule.Output]) -> tuple | None:
+    """The first kernel of a reduction step and the combining passes that follow it."""
+    operand_shape = reductions[0][0].args[0].shape
+    axis = reductions[0][0].attrs.axis
+    rows, cols = as_2d(operand_shape)
+    if _size(reductions[0][1].shape) == 0:
+        return None
+    grid: tuple[int, ...] = operand_shape
+    if axis == 1 or (axis is None and rows == 1):
+        mode = REDUCE_ROWS
+    elif axis == 0:
+        mode = REDUCE_COLS
+    elif not elementwise and all(_flattenable(r.args[0], operand_shape) for r, _ in reductions):
+        mode, grid, rows, cols = REDUCE_ROWS, (rows * cols,), 1, rows * cols
+    else:
+        mode = REDUCE_ROWS if cols >= rows else REDUCE_COLS
+    structures = {r.args[0].structure for r, _ in reductions}
+    range_structure = "general"
+    if (len(structures) == 1 and not elementwise and len(grid) == 2
+            and all(_skips_zeros(r) for r, _ in reductions)):
+        range_structure = structures.pop()
+    plan = plan_reduction(mode, rows, cols, device.backend.reduction_groups(device))
+    final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
+    segments = rows if mode == REDUCE_ROWS else cols
+    specs = []
+    out_strides = []
+    followups = []
+    for root, dest in reductions:
+        red: ex.Reduction = root.attrs
+        acc: DType = root.dtype
+        if final_pass:
+            specs.append((root.args[0], red.op, acc, dest, red.scale))
+            out_strides.append(_out_strides(dest, segments))
+            continue
+        part_shape = (rows, plan.splits) if mode == REDUCE_ROWS else (plan.splits, cols)
+        partial = new_leaf(device, part_shape, acc)
+        specs.append((root.args[0], red.op, acc, partial, None))
+        out_strides.append((0, plan.splits, 1) if mode == REDUCE_ROWS else (0, 1, cols))
+        combine = ex.reduce(partial, ex.Reduction(red.op, axis, red.scale), dest.shape, acc)
+        followups.append((combine, dest))
+    ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
+                                       out_strides)
+    return ir, args, errors, plan, followups
+
+
+def _run_reductions(device: Any, reductions: list[schedule.Output],
+                    elementwise: list[schedule.Output]) -> None:
+    prepared = _prepare_reductions(device, reductions, elementwise)
+    if prepared is None:
+        return
+    ir, args, errors, plan, followups = prepared
+    if plan.groups:
+        _launch(device, ir, args, errors, plan.rows * plan.cols, plan.groups)
+    for combine, dest in followups:
+        _run_reductions(device, [(combine, dest)], [])
+
+
+# Whole evaluations ----------------------------------------------------------------------
 
 
 def plan(device: Any, outputs: list[schedule.Output]) -> list[schedule.Step]:
+    temporary = lambda node: new_leaf(device, node)  # noqa: E731
     if config.fuse_enabled():
-        return schedule.fused(outputs)
-    return schedule.unfused(outputs, lambda node: new_leaf(device, node))
+        return schedule.fused(outputs, temporary)
+    return schedule.unfused(outputs, temporary)
 
 
 def execute(device: Any, outputs: list[schedule.Output]) -> None:
-    """Compute every ``(expression, destination leaf)`` pair on ``device``."""
+    """Compute every ``(expression, destination)`` pair on ``device``."""
     for step in plan(device, outputs):
         run_step(device, step)
 
 
 def sources(device: Any, outputs: list[schedule.Output]) -> str:
-    """The source of every kernel evaluating ``outputs`` would run, without running them."""
+    """The source of every kernel evaluating ``outputs`` would run (first passes only for
+    reductions), without running them."""
     texts = []
     dialect = device.backend.dialect
     for step in plan(device, outputs):
-        ir, _ = lower(step.outputs)
-        if dialect is None:
-            texts.append(repr(ir))
+        if step.reductions:
+            prepared = _prepare_reductions(device, step.reductions, step.elementwise)
+            if prepared is None:
+                continue
+            ir = prepared[0]
         else:
-            texts.append(render(ir, dialect)[0])
+            ir = lower(step.outputs)[0]
+        texts.append(repr(ir) if dialect is None else render(ir, dialect)[0])
     return "\n".join(texts)

@@ -2,17 +2,19 @@
 
 OpenCL C and CUDA C differ by a handful of strings; a ``Dialect`` holds them, and this one
 renderer reads it. Op C text comes from the op table (ops.py), helper functions from
-skeletons/helpers.py, the kernel's frame from a skeleton with named slots.
+skeletons/helpers.py, the kernel's frame from a skeleton with named slots (skeletons/).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import lower as lw
 from .dtypes import DType
 from .ops import OPS
-from .skeletons import elementwise
+from .skeletons import checks, elementwise, reduce
 from .skeletons.helpers import HELPERS
 
 
@@ -28,9 +30,15 @@ class Dialect:
     index_t: str
     fp64_preamble: str
     function_qualifier: str  # before helper functions: "" in OpenCL, "__device__ " in CUDA
+    local_qualifier: str  # work-group memory
+    barrier: str
+    local_id: str
+    group_id: str
+    claim: str  # an atomic test-and-set of the int at {0}: true for the first caller only
     storage_types: dict[str, str] = field(default_factory=dict)  # dtype name -> buffer type
     compute_types: dict[str, str] = field(default_factory=dict)  # dtype name -> C type
     unsigned_types: dict[str, str] = field(default_factory=dict)  # dtype name -> unsigned
+    float_bits: dict[str, str] = field(default_factory=dict)  # dtype name -> bits of {0}
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -41,17 +49,49 @@ def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     )
 
 
+def c_literal(value: float | int | bool, dtype: DType) -> str:
+    """``value`` as a C constant of ``dtype`` (infinities included)."""
+    if dtype.name == "bool":
+        return "true" if value else "false"
+    if dtype.is_float:
+        if np.isinf(value):
+            return "INFINITY" if value > 0 else "-INFINITY"
+        text = repr(float(value))
+        return text + ("f" if dtype.name == "float32" else "")
+    value = int(value)
+    if dtype.name == "int64" and value == np.iinfo(np.int64).min:
+        return "(-9223372036854775807L - 1)"
+    suffix = {"int64": "L", "uint32": "u"}.get(dtype.name, "")
+    return f"{value}{suffix}"
+
+
+def identity(op: str, dtype: DType) -> float | int | bool:
+    """The identity of op-table op ``op`` as a reduction over ``dtype``."""
+    name = OPS[op].identity
+    if name == "lowest":
+        return -np.inf if dtype.is_float else (False if dtype.name == "bool"
+                                              else int(np.iinfo(dtype.numpy).min))
+    if name == "highest":
+        return np.inf if dtype.is_float else (True if dtype.name == "bool"
+                                             else int(np.iinfo(dtype.numpy).max))
+    return {"zero": 0, "one": 1, "false": False, "true": True}[name]
+
+
 class _Renderer:
     def __init__(self, ir: lw.KernelIR, dialect: Dialect) -> None:
         self.ir = ir
         self.d = dialect
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
+        self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
             self.uses_fp64 = True
         return self.d.compute_types[dtype.name]
+
+    def storage(self, dtype: DType) -> str:
+        return self.d.storage_types[dtype.name]
 
     def address(self, access: str, view: str) -> str:
         if access == lw.FLAT:
@@ -64,11 +104,10 @@ class _Renderer:
         if isinstance(p, lw.BufferParam):
             const = "" if p.written else "const "
             self.ctype(p.dtype)
-            base = self.d.storage_types[p.dtype.name]
-            return f"{self.d.global_ptr}{const}{base}* {self.d.restrict} {p.name}"
+            return f"{self.d.global_ptr}{const}{self.storage(p.dtype)}* {self.d.restrict} {p.name}"
         if isinstance(p, lw.ScalarParam):
             self.ctype(p.dtype)
-            return f"const {self.d.storage_types[p.dtype.name]} {p.name}"
+            return f"const {self.storage(p.dtype)} {p.name}"
         return f"const {self.d.index_t} {p.name}"
 
     @staticmethod
@@ -76,48 +115,100 @@ class _Renderer:
         # bool is stored as a byte: read it as a C bool so ! and ?: behave.
         return f"({text} != 0)" if dtype.name == "bool" else text
 
+    def guarded(self, guard: str | None, text: str) -> str:
+        return text if guard is None else f"{guard} && {text}"
+
+    def affine(self, view: str) -> str:
+        return f"({view}_0 + {view}_i * i + {view}_j * j)"
+
     def statement(self, s: lw.Statement) -> str:
         if isinstance(s, lw.Store):
-            storage = self.d.storage_types[self._buffer_dtype(s.buffer).name]
-            return f"{s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};"
+            storage = self.storage(self.types[s.buffer])
+            return f"    {s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};\n"
+        if isinstance(s, lw.Scatter):
+            storage = self.storage(self.types[s.buffer])
+            index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
+            report = self.report("!" + inside, s.error, f"{s.var}_r", f"{s.var}_c", "0")
+            return index + report + checks.SCATTER.format(inside=inside, target=target,
+                                                          storage=storage, var=s.var)
+        if isinstance(s, lw.Check):
+            bits = self.bits(s.value, s.dtype)
+            condition = self.guarded(s.guard, f"!{s.ok}")
+            return self.report(condition, s.error, s.row, s.col, bits)
+        if isinstance(s, lw.Gather):
+            t = self.ctype(s.dtype)
+            index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
+            report = self.report(self.guarded(s.guard, f"!{s.var}_ok"), s.error, f"{s.var}_r",
+                                 f"{s.var}_c", "0")
+            guard = "" if s.guard is None else f"{s.guard} && "
+            read = self.to_bool_if(s.dtype, target)
+            return index + checks.GATHER.format(var=s.var, inside=inside, T=t, guard=guard,
+                                                read=read) + report
         t = self.ctype(s.dtype)
+        comment = ""
         if isinstance(s, lw.Load):
             value = self.to_bool_if(s.dtype, f"{s.buffer}[{self.address(s.access, s.view)}]")
-            comment = ""
+            if s.guard is not None:
+                value = f"{s.guard} ? {value} : ({t})0"
         elif isinstance(s, lw.ReadScalar):
             value = self.to_bool_if(s.dtype, s.param)
-            comment = ""
         elif isinstance(s, lw.ReadIndex):
             value = f"({t}){s.axis}"
-            comment = ""
+        elif isinstance(s, lw.AffineIndex):
+            value = f"({t}){self.affine(s.view)}"
+        elif isinstance(s, lw.AffinePredicate):
+            d = self.affine(s.view)
+            value = {"le0": f"{d} <= 0", "ge0": f"{d} >= 0", "eq0": f"{d} == 0",
+                     "range": f"{d} >= 0 && {d} < {s.view}_n"}[s.relation]
+        elif isinstance(s, lw.Select):
+            value = f"{s.cond} ? {s.value} : ({t})0"
         elif isinstance(s, lw.Cast):
             value = f"(({s.arg}) != 0)" if s.dtype.name == "bool" else f"(({t}){s.arg})"
             comment = "  // cast"
         else:
-            value = self.apply(s)
+            value = self.apply(s.op, s.compute, s.args)
             comment = f"  // {s.op}"
-        return f"const {t} {s.var} = {value};{comment}"
+        return f"    const {t} {s.var} = {value};{comment}\n"
 
-    def _buffer_dtype(self, name: str) -> DType:
-        for p in self.ir.params:
-            if p.name == name:
-                return p.dtype
-        raise KeyError(name)
+    def element(self, buffer: str, view: str, row: str | None, col: str | None, var: str
+                ) -> tuple[str, str, str]:
+        """Index setup, the in-bounds test and the element of a gather or scatter."""
+        index = ""
+        for name, value, extent in ((f"{var}_r", row, f"{view}_rows"),
+                                    (f"{var}_c", col, f"{view}_cols")):
+            index += checks.INDEX.format(index_t=self.d.index_t, var=name,
+                                         value=value if value is not None else "0",
+                                         extent=extent)
+        inside = (f"({var}_r >= 0 && {var}_r < {view}_rows && {var}_c >= 0 && "
+                  f"{var}_c < {view}_cols)")
+        target = f"{buffer}[{view}_off + {var}_r * {view}_s0 + {var}_c * {view}_s1]"
+        return index, inside, target
 
-    def apply(self, s: lw.Apply) -> str:
-        op = OPS[s.op]
-        kind = s.compute.kind
+    def bits(self, var: str, dtype: DType) -> str:
+        if dtype.is_float:
+            self.ctype(dtype)
+            return self.d.float_bits[dtype.name].format(var)
+        return var
+
+    def report(self, condition: str, error: int, a: str, b: str, bits: str) -> str:
+        claim = self.d.claim.format(lw.ERROR_BUFFER)
+        return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
+                                    bits=bits).replace("(long)", f"({self.d.index_t})")
+
+    def apply(self, op_name: str, compute: DType, args: tuple[str, ...]) -> str:
+        op = OPS[op_name]
+        kind = compute.kind
         helper = op.helper(kind)
         if helper is not None:
-            key = f"{helper}:{s.compute.name}"
+            key = f"{helper}:{compute.name}"
             if key not in self.helpers:
-                self.helpers[key] = _helper_source(helper, s.compute, self.d)
+                self.helpers[key] = _helper_source(helper, compute, self.d)
         return op.template(kind, self.d.name).format(
-            *s.args,
-            T=self.ctype(s.compute),
-            U=self.d.unsigned_types.get(s.compute.name, self.ctype(s.compute)),
-            S=s.compute.short,
-            BITS=s.compute.itemsize * 8,
+            *args,
+            T=self.ctype(compute),
+            U=self.d.unsigned_types.get(compute.name, self.ctype(compute)),
+            S=compute.short,
+            BITS=compute.itemsize * 8,
         )
 
     def index_setup(self) -> str:
@@ -137,24 +228,75 @@ class _Renderer:
         suffix = "_".join(names[:4]) + ("_etc" if len(names) > 4 else "")
         return f"weft_{suffix}"
 
-    def render(self) -> tuple[str, str]:
+    def frame(self) -> dict[str, str]:
         params = ",\n    ".join(self.param(p) for p in self.ir.params)
-        body = "".join(f"    {self.statement(s)}\n" for s in self.ir.body)
-        name = self.kernel_name()
+        return dict(kernel_qualifier=self.d.kernel_qualifier, name=self.kernel_name(),
+                    params="\n    " + params, index_t=self.d.index_t)
+
+    def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
         helpers = "".join(h + "\n" for h in self.helpers.values())
-        source = elementwise.ELEMENTWISE.format(
-            preamble=preamble,
-            helpers=helpers,
-            kernel_qualifier=self.d.kernel_qualifier,
-            name=name,
-            params="\n    " + params,
-            index_t=self.d.index_t,
-            global_id=self.d.global_id,
-            index_setup=self.index_setup(),
-            body=body,
-        )
-        return source, name
+        return template.format(preamble=preamble, helpers=helpers, **slots)
+
+    def render_elementwise(self) -> str:
+        slots = self.frame()
+        slots["body"] = "".join(self.statement(s) for s in self.ir.body)
+        slots["global_id"] = self.d.global_id
+        slots["index_setup"] = self.index_setup()
+        return self.finish(elementwise.ELEMENTWISE, slots)
+
+    def local_read(self, k: int, dtype: DType, index: str) -> str:
+        return self.to_bool_if(dtype, f"red{k}[{index}]")
+
+    def render_reduction(self) -> str:
+        slots = self.frame()
+        body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
+                       for s in self.ir.body)
+        local_decls = acc_init = accumulate = tree_start = combines = stores = ""
+        for k, r in enumerate(self.ir.reductions):
+            t = self.ctype(r.dtype)
+            storage = self.storage(r.dtype)
+            local_decls += reduce.LOCAL_DECL.format(local=self.d.local_qualifier,
+                                                    storage=storage, k=k, wg=reduce.WORK_GROUP)
+            init = c_literal(identity(r.op, r.dtype), r.dtype)
+            if r.compensated:
+                acc_init += reduce.ACC_INIT_COMPENSATED.format(T=t, k=k, identity=init)
+                accumulate += reduce.ACCUMULATE_COMPENSATED.format(T=t, k=k, var=r.var)
+            else:
+                acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
+                combine = self.apply(r.op, r.dtype, (f"acc{k}", r.var))
+                accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
+            tree_start += reduce.TREE_START.format(k=k, storage=storage)
+            combines += reduce.TREE_COMBINE.format(
+                T=t, k=k, storage=storage,
+                read_a=self.local_read(k, r.dtype, "lid"),
+                read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
+                combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
+            value = self.local_read(k, r.dtype, "lid")
+            if r.scale is not None:
+                value = f"{value} * {r.scale}"
+            stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
+                                              storage=self.storage(self.types[r.buffer]),
+                                              value=value)
+        tree = tree_start + reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
+                                               combines=combines)
+        mode = self.ir.skeleton
+        segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
+        slots.update(
+            local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
+            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
+                                                               ""),
+            acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
+            write=reduce.WRITE.format(segments=segments, stores=stores))
+        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
+        return self.finish(template, slots)
+
+    def render(self) -> tuple[str, str]:
+        if self.ir.skeleton == lw.ELEMENTWISE:
+            source = self.render_elementwise()
+        else:
+            source = self.render_reduction()
+        return source, self.kernel_name()
 
 
 def render(ir: lw.KernelIR, dialect: Dialect) -> tuple[str, str]:

@@ -30,8 +30,8 @@ extern "C" __global__ void weft_floor_divide_remainder(
     const int v0 = b0[w0_off + gid];
     const int v1 = s0;
     const int v2 = weft_floordiv_i32(v0, v1);  // floor_divide
-    b1[w1_off + gid] = (int)v2;
     const int v3 = s1;
     const int v4 = weft_mod_i32(v0, v3);  // remainder
+    b1[w1_off + gid] = (int)v2;
     b2[w2_off + gid] = (int)v4;
 }

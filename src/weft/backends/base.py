@@ -48,9 +48,14 @@ class Backend(Protocol):
     def from_ir(self, device: Any, ir: KernelIR) -> Any:
         """A program straight from IR (backends without a dialect)."""
 
+    def reduction_groups(self, device: Any) -> int:
+        """How many work-groups a reduction should aim for (0: never split a walk)."""
+
     def launch(self, device: Any, program: Any, args: list[Any], n: int,
-               outputs: list[Storage], inputs: list[Storage]) -> None:
-        """Enqueue ``program`` over ``n`` elements, recording events on the storages."""
+               outputs: list[Storage], inputs: list[Storage], groups: int | None = None
+               ) -> None:
+        """Enqueue ``program`` over ``n`` elements (element-wise) or ``groups`` work-groups of
+        the reduction skeleton's size, recording events on the storages."""
 
     def synchronize(self, device: Any) -> None:
         """Wait for all work the calling thread queued on ``device``."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage
 from .dialect import OPENCL
 
@@ -40,6 +41,7 @@ class CLDevice:
         self.is_cpu = bool(device.type & cl.device_type.CPU)
         self.max_alloc = int(device.max_mem_alloc_size)
         self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
+        self.compute_units = int(device.max_compute_units)
         self.context = cl.Context([device])
         self._local = threading.local()
 
@@ -188,8 +190,14 @@ class OpenCLBackend:
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
 
+    def reduction_groups(self, device: Any) -> int:
+        """Work-groups a reduction should have to keep every compute unit busy."""
+        h = device.handle
+        return h.compute_units * (2 if h.is_cpu else 8)
+
     def launch(self, device: Any, program: _Kernel, args: list[Any], n: int,
-               outputs: list[Storage], inputs: list[Storage]) -> None:
+               outputs: list[Storage], inputs: list[Storage], groups: int | None = None
+               ) -> None:
         h = device.handle
         cl = h.cl
         q = h.queue()
@@ -210,8 +218,12 @@ class OpenCLBackend:
             wait += s.events_before_write(q)
         kernel = program.instance(cl)
         kernel.set_args(*values)
-        local = h.local_size
-        global_size = (n + local - 1) // local * local
+        if groups is None:
+            local = h.local_size
+            global_size = (n + local - 1) // local * local
+        else:
+            local = WORK_GROUP
+            global_size = groups * local
         try:
             event = cl.enqueue_nd_range_kernel(q, kernel, (global_size,), (local,),
                                                wait_for=wait or None)

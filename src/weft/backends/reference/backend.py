@@ -2,7 +2,8 @@
 
 It runs the same lowered IR as the device backends, with each op's NumPy reference from the op
 table, so a disagreement with a device points at the renderer or the device, not at lowering.
-Work runs at once; events are never pending.
+Reductions are interpreted per (segment, split) with NumPy's ``reduceat``. Work runs at once;
+events are never pending.
 """
 
 from __future__ import annotations
@@ -13,12 +14,133 @@ import numpy as np
 
 from ... import lower as lw
 from ...ops import OPS, reference
+from ...render import identity
 from ...storage import Storage
+
+_UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
+           "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and}
+_RANGES = {"lower": lambda i, j: j <= i, "upper": lambda i, j: i <= j,
+           "diagonal": lambda i, j: i == j}
 
 
 class _Handle:
     name = "NumPy reference interpreter"
     supports_fp64 = True
+
+
+def _bits(value: Any) -> int:
+    value = np.asarray(value)
+    if value.dtype == np.float32:
+        return int(value.view(np.int32))
+    if value.dtype == np.float64:
+        return int(value.view(np.int64))
+    return int(value)
+
+
+class _Run:
+    """One interpretation of a kernel over the elements (i, j, gid) it visits."""
+
+    def __init__(self, program: lw.KernelIR, values: dict[str, Any], i: np.ndarray,
+                 j: np.ndarray, gid: np.ndarray) -> None:
+        self.p = program
+        self.values = values
+        self.i, self.j, self.gid = i, j, gid
+        self.count = len(gid)
+        self.env: dict[str, np.ndarray] = {}
+        self.stores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.err = values.get(lw.ERROR_BUFFER)
+
+    def address(self, access: str, view: str) -> np.ndarray:
+        off = self.values[f"{view}_off"]
+        if access == lw.FLAT:
+            return off + self.gid
+        if access == lw.SCALAR_ACCESS:
+            return np.full(self.count, off)
+        return off + self.i * self.values[f"{view}_s0"] + self.j * self.values[f"{view}_s1"]
+
+    def affine(self, view: str) -> np.ndarray:
+        v = self.values
+        return v[f"{view}_0"] + v[f"{view}_i"] * self.i + v[f"{view}_j"] * self.j
+
+    def report(self, failed: np.ndarray, error: int, a: np.ndarray, b: np.ndarray,
+               values: np.ndarray | None) -> None:
+        record = self.err.buffer
+        if record[0] or not failed.any():
+            return
+        k = int(np.argmax(failed))
+        record[:5] = (1, error, int(a[k]), int(b[k]),
+                      0 if values is None else _bits(values[k]))
+
+    def element(self, s: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        v = self.values
+        zero = np.zeros(self.count, dtype=np.int64)
+        raw_r = zero if s.row is None else self.env[s.row].astype(np.int64)
+        raw_c = zero if s.col is None else self.env[s.col].astype(np.int64)
+        rows, cols = v[f"{s.view}_rows"], v[f"{s.view}_cols"]
+        r = np.where(raw_r < 0, raw_r + rows, raw_r)
+        c = np.where(raw_c < 0, raw_c + cols, raw_c)
+        ok = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+        where = v[f"{s.view}_off"] + r * v[f"{s.view}_s0"] + c * v[f"{s.view}_s1"]
+        return raw_r, raw_c, ok, np.where(ok, where, 0)
+
+    def guard(self, name: str | None) -> np.ndarray:
+        return np.ones(self.count, dtype=bool) if name is None else self.env[name]
+
+    def statement(self, s: lw.Statement) -> None:
+        env, values = self.env, self.values
+        if isinstance(s, lw.Load):
+            data = values[s.buffer].buffer
+            where = self.address(s.access, s.view)
+            if s.guard is None:
+                env[s.var] = data[where]
+            else:
+                g = env[s.guard]
+                picked = data[np.where(g, where, 0)] if data.size else np.zeros(self.count)
+                env[s.var] = np.where(g, picked, 0).astype(s.dtype.numpy)
+        elif isinstance(s, lw.ReadScalar):
+            env[s.var] = np.full(self.count, values[s.param], dtype=s.dtype.numpy)
+        elif isinstance(s, lw.ReadIndex):
+            axis = {"i": self.i, "j": self.j, "0": np.zeros(self.count, dtype=np.int64)}
+            env[s.var] = axis[s.axis].astype(s.dtype.numpy)
+        elif isinstance(s, lw.AffineIndex):
+            env[s.var] = self.affine(s.view).astype(s.dtype.numpy)
+        elif isinstance(s, lw.AffinePredicate):
+            d = self.affine(s.view)
+            env[s.var] = {"le0": lambda: d <= 0, "ge0": lambda: d >= 0, "eq0": lambda: d == 0,
+                          "range": lambda: (d >= 0) & (d < values[f"{s.view}_n"])}[s.relation]()
+        elif isinstance(s, lw.Select):
+            env[s.var] = np.where(env[s.cond], env[s.value], 0).astype(s.dtype.numpy)
+        elif isinstance(s, lw.Cast):
+            with np.errstate(all="ignore"):
+                env[s.var] = env[s.arg].astype(s.dtype.numpy)
+        elif isinstance(s, lw.Apply):
+            env[s.var] = reference(OPS[s.op], [env[a] for a in s.args], s.dtype)
+        elif isinstance(s, lw.Gather):
+            raw_r, raw_c, ok, where = self.element(s)
+            g = self.guard(s.guard)
+            self.report(g & ~ok, s.error, raw_r, raw_c, None)
+            data = values[s.buffer].buffer
+            picked = data[where] if data.size else np.zeros(self.count, dtype=data.dtype)
+            env[s.var] = np.where(g & ok, picked, 0).astype(s.dtype.numpy)
+        elif isinstance(s, lw.Check):
+            failed = self.guard(s.guard) & ~env[s.ok].astype(bool)
+            self.report(failed, s.error, env[s.row], env[s.col], env[s.value])
+        elif isinstance(s, lw.Scatter):
+            raw_r, raw_c, ok, where = self.element(s)
+            self.report(~ok, s.error, raw_r, raw_c, None)
+            self.stores.append((values[s.buffer].buffer, where[ok], env[s.var][ok]))
+        else:
+            self.stores.append((values[s.buffer].buffer, self.address(s.access, s.view),
+                                env[s.var]))
+
+    def run(self) -> None:
+        for s in self.p.body:
+            self.statement(s)
+        if self.err is not None and self.err.buffer[0]:
+            return  # a failed kernel's writes are never looked at
+        # Stores land after every load, as in a kernel where each thread reads first.
+        for target, where, value in self.stores:
+            target[where] = value.astype(target.dtype)
 
 
 class ReferenceBackend:
@@ -54,45 +176,56 @@ class ReferenceBackend:
     def from_ir(self, device: Any, ir: lw.KernelIR) -> lw.KernelIR:
         return ir
 
+    def reduction_groups(self, device: Any) -> int:
+        return 0
+
     def launch(self, device: Any, program: lw.KernelIR, args: list[Any], n: int,
-               outputs: list[Storage], inputs: list[Storage]) -> None:
+               outputs: list[Storage], inputs: list[Storage], groups: int | None = None
+               ) -> None:
         values = {p.name: a for p, a in zip(program.params, args)}
-        gid = np.arange(n, dtype=np.int64)
-        cols = values["cols"]
-        if program.ndim == 2:
-            i, j = gid // cols, gid % cols
-        else:
-            i, j = np.zeros_like(gid), gid
-        axis = {"i": i, "j": j, "0": np.zeros_like(gid)}
-        env: dict[str, np.ndarray] = {}
-        stores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-
-        def address(access: str, view: str) -> np.ndarray:
-            off = values[f"{view}_off"]
-            if access == lw.FLAT:
-                return off + gid
-            if access == lw.SCALAR_ACCESS:
-                return np.full(n, off)
-            return off + i * values[f"{view}_s0"] + j * values[f"{view}_s1"]
-
-        for s in program.body:
-            if isinstance(s, lw.Load):
-                env[s.var] = values[s.buffer].buffer[address(s.access, s.view)]
-            elif isinstance(s, lw.ReadScalar):
-                env[s.var] = np.full(n, values[s.param], dtype=s.dtype.numpy)
-            elif isinstance(s, lw.ReadIndex):
-                env[s.var] = axis[s.axis].astype(s.dtype.numpy)
-            elif isinstance(s, lw.Cast):
-                with np.errstate(all="ignore"):
-                    env[s.var] = env[s.arg].astype(s.dtype.numpy)
-            elif isinstance(s, lw.Apply):
-                env[s.var] = reference(OPS[s.op], [env[a] for a in s.args], s.dtype)
+        if program.skeleton == lw.ELEMENTWISE:
+            gid = np.arange(n, dtype=np.int64)
+            if program.ndim == 2:
+                i, j = gid // values["cols"], gid % values["cols"]
             else:
-                target = values[s.buffer].buffer
-                stores.append((target, address(s.access, s.view), env[s.var]))
-        # Stores land after every load, as in a kernel where each thread reads before it writes.
-        for target, where, value in stores:
-            target[where] = value.astype(target.dtype)
+                i, j = np.zeros_like(gid), gid
+            _Run(program, values, i, j, gid).run()
+            return
+        rows, cols = values["rows"], values["cols"]
+        gid = np.arange(rows * cols, dtype=np.int64)
+        i, j = gid // max(cols, 1), gid % max(cols, 1)
+        inside = _RANGES.get(program.range_structure)
+        if inside is not None:
+            keep = inside(i, j)
+            i, j, gid = i[keep], j[keep], gid[keep]
+        run = _Run(program, values, i, j, gid)
+        run.run()
+        if run.err is not None and run.err.buffer[0]:
+            return
+        rows_mode = program.skeleton == lw.REDUCE_ROWS
+        segment, along = (i, j) if rows_mode else (j, i)
+        segments = rows if rows_mode else cols
+        splits, chunk = values["splits"], values["chunk"]
+        split = along // chunk if chunk else np.zeros_like(along)
+        key = segment * splits + split
+        order = np.argsort(key, kind="stable")
+        for acc in program.reductions:
+            # Compensated float32 sums are as accurate as float64 ones: the oracle uses those.
+            work = np.float64 if acc.compensated else acc.dtype.numpy
+            data = run.env[acc.var][order].astype(work)
+            out = np.full(segments * splits, identity(acc.op, acc.dtype), dtype=work)
+            present, starts = np.unique(key[order], return_index=True)
+            if len(present):
+                with np.errstate(all="ignore"):
+                    out[present] = _UFUNCS[acc.op].reduceat(data, starts)
+            if acc.scale is not None:
+                with np.errstate(all="ignore"):
+                    out = out * values[acc.scale]
+            seg_idx, split_idx = np.divmod(np.arange(segments * splits), splits)
+            where = (values[f"{acc.view}_off"] + seg_idx * values[f"{acc.view}_seg"]
+                     + split_idx * values[f"{acc.view}_split"])
+            target = values[acc.buffer].buffer
+            target[where] = out.astype(target.dtype)
 
     def synchronize(self, device: Any) -> None:
         pass

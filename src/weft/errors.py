@@ -1,0 +1,47 @@
+"""Errors a kernel reports through its error buffer, worded on the host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .lower import ErrorInfo
+
+
+def _position(shape: tuple[int, ...], row: int, col: int) -> str:
+    if len(shape) == 2:
+        return f"[{row}, {col}]"
+    if len(shape) == 1:
+        return f"[{col}]"
+    return ""
+
+
+def _value(bits: int, dtype: Any) -> Any:
+    if dtype.name == "float32":
+        return float(np.array([bits & 0xFFFFFFFF], dtype=np.uint32).view(np.float32)[0])
+    if dtype.name == "float64":
+        return float(np.array([bits], dtype=np.int64).view(np.float64)[0])
+    if dtype.name == "bool":
+        return bool(bits)
+    return int(bits)
+
+
+def raise_kernel_error(info: ErrorInfo, record: np.ndarray) -> None:
+    """Raise the error that ``record`` ([flag, error, a, b, bits, ...]) describes."""
+    a, b, bits = int(record[2]), int(record[3]), int(record[4])
+    if info.kind == "index":
+        shape = info.shape
+        if len(shape) == 2:
+            rows, cols = shape
+            if not -rows <= a < rows:
+                raise IndexError(f"index {a} is out of bounds for axis 0 with size {rows}")
+            raise IndexError(f"index {b} is out of bounds for axis 1 with size {cols}")
+        size = shape[0] if shape else 1
+        raise IndexError(f"index {b} is out of bounds for axis 0 with size {size}")
+    index = _position(info.shape, a, b)
+    value = _value(bits, info.dtype)
+    message = info.message
+    if "{index}" in message or "{value}" in message:
+        raise ValueError(message.format(index=index, value=value))
+    raise ValueError(f"{message}: element {index or '()'} = {value}")

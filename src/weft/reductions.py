@@ -1,0 +1,167 @@
+"""Reductions: ``sum prod max min mean count_nonzero any all`` and ``logsumexp``.
+
+Each is an op-table binary op with an identity (ops.py) over a producer expression; the
+reduction node fuses with that producer (``(exp(X) * 2 - X).sum()`` reads X once) and is
+scheduled by schedule.py. Axes follow NumPy: ``None`` (everything), ``0``/``-2`` (down each
+column of a matrix), ``1``/``-1`` (along each row); ``keepdims`` keeps size-1 axes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dtypes as dt
+from . import expr as ex
+from .array import Array, apply_op
+from .creation import asarray
+from .indexing import AffineMap
+
+# name: (op-table op, NumPy name for errors)
+_REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
+               "mean": "add", "count_nonzero": "add", "any": "logical_or", "all": "logical_and"}
+
+
+def _axis(name: str, axis: Any, ndim: int) -> int | None:
+    """The padded-2-D axis reduced: None for everything, 1 along rows, 0 down columns."""
+    if isinstance(axis, tuple):
+        if sorted(a % max(ndim, 1) for a in axis) == list(range(ndim)):
+            return None
+        if len(axis) == 1:
+            axis = axis[0]
+        else:
+            raise ValueError(f"{name}: axis {axis} is not valid for an array of {ndim} dims")
+    if axis is None:
+        return None
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+    axis %= ndim
+    if ndim == 1:
+        return None
+    return 0 if axis == 0 else 1
+
+
+def _shapes(shape: tuple[int, ...], axis: int | None) -> tuple[tuple[int, ...],
+                                                                tuple[int, ...], int]:
+    """(result shape, keepdims shape, number of elements reduced into each result)."""
+    if axis is None:
+        size = 1
+        for s in shape:
+            size *= s
+        return (), (1,) * len(shape), size
+    rows, cols = shape
+    if axis == 0:
+        return (cols,), (1, cols), rows
+    return (rows,), (rows, 1), cols
+
+
+def _result_dtype(name: str, x: Array, dtype: Any) -> dt.DType:
+    if dtype is not None:
+        return dt.to_dtype(dtype)
+    if name in ("any", "all"):
+        return dt.bool_
+    if name == "count_nonzero":
+        return dt.int64
+    if name in ("sum", "prod"):
+        return dt.int64 if x.dtype.kind in "bui" else x.dtype
+    if name == "mean":
+        return x.dtype if x.dtype.is_float else dt.default_real()
+    return x.dtype
+
+
+def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None
+           ) -> Array:
+    """``name`` in sum prod max min mean count_nonzero any all, lazily, NumPy's axes.
+
+    >>> import weft as wf
+    >>> wf.reduce("sum", wf.asarray([[1, 2], [3, 4]]), axis=0).tolist()
+    [4, 6]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    red_axis = _axis(name, axis, x.ndim)
+    shape, keep_shape, count = _shapes(x.shape, red_axis)
+    result = _result_dtype(name, x, dtype)
+    op = _REDUCTIONS[name]
+    if name in ("max", "min") and count == 0 and 0 not in shape:
+        raise ValueError(f"{name}: zero-size array to reduction operation "
+                         f"{'maximum' if name == 'max' else 'minimum'} which has no identity")
+    if name in ("any", "all", "count_nonzero"):
+        if x.dtype.kind == "b":
+            producer = x
+        else:
+            producer = apply_op("not_equal", x, 0)
+        if name == "count_nonzero":
+            producer = producer.astype(result)
+    else:
+        producer = x.astype(result)
+    scale = None
+    if name == "mean":
+        scale = 1.0 / count if count else float("nan")
+    node = ex.reduce(producer._node, ex.Reduction(op, red_axis, scale),
+                     keep_shape if keepdims else shape, result)
+    return Array(node, x.device)
+
+
+def squeeze(x: Array, keep_shape: tuple[int, ...], shape: tuple[int, ...]) -> Array:
+    """A keepdims result viewed without its size-1 axes (no copy, no kernel)."""
+    if keep_shape == shape:
+        return x
+    if len(shape) == 0:
+        m = AffineMap(0, 0, 0, 0, 0, 0)
+    elif keep_shape[1] == 1:
+        m = AffineMap(0, 0, 1, 0, 0, 0)  # (rows, 1) -> (rows,)
+    else:
+        m = AffineMap(0, 0, 0, 0, 0, 1)  # (1, cols) -> (cols,)
+    return Array(ex.view(x._node, shape, m), x.device)
+
+
+def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """``log(sum(exp(x)))`` without overflow: the maximum is taken out first.
+
+    >>> import weft as wf
+    >>> round(wf.logsumexp(wf.asarray([0.0, 0.0])).item(), 6)
+    0.693147
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    if not x.dtype.is_float:
+        x = x.astype(dt.default_real())
+    red_axis = _axis("logsumexp", axis, x.ndim)
+    shape, keep_shape, _ = _shapes(x.shape, red_axis)
+    top = reduce("max", x, axis, keepdims=True)
+    top = apply_op("where", apply_op("isfinite", top), top, 0)
+    total = reduce("sum", apply_op("exp", x - top), axis, keepdims=True)
+    out = apply_op("log", total) + top
+    return out if keepdims else squeeze(out, keep_shape, shape)
+
+
+def _method(name: str):
+    def method(self: Array, axis: Any = None, keepdims: bool = False, dtype: Any = None
+               ) -> Array:
+        return reduce(name, self, axis, keepdims, dtype)
+
+    method.__name__ = name
+    method.__doc__ = f"``wf.{name}`` of this array (see ``wf.reduce``)."
+    return method
+
+
+for _name in _REDUCTIONS:
+    setattr(Array, _name, _method(_name))
+
+
+def _function(name: str):
+    def function(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Array:
+        return reduce(name, x, axis, keepdims, dtype)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f"``{name}`` over ``axis`` (None, 0, 1, -1, -2), lazily, fused with its operand.\n\n"
+        f"``keepdims`` keeps the reduced axes as size 1; ``dtype`` is the result and "
+        f"accumulation type.\n\n    >>> import weft as wf\n"
+        f"    >>> y = wf.{name}(wf.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=0)\n"
+    )
+    return function
+
+
+FUNCTIONS = {name: _function(name) for name in _REDUCTIONS}
+globals().update(FUNCTIONS)

@@ -1,0 +1,106 @@
+"""Reduction kernel skeletons: teams of ``lanes`` threads, one team per (segment, split).
+
+``reduce_rows`` gives one result per row: a team walks its row's columns (adjacent lanes read
+adjacent elements). ``reduce_cols`` gives one result per column: ``WG / lanes`` adjacent
+columns share a work-group, each lane walks every ``lanes``-th row, so a warp reads
+consecutive addresses. A split walks one ``chunk`` of the reduced axis and writes a partial
+result that a second, small pass combines. ``range`` narrows the walk to a triangular
+structure, so a triangle costs what it stores.
+
+Named slots: ``preamble helpers kernel_qualifier name params`` as in the element-wise
+skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_init``, ``body``
+(loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``.
+"""
+
+WORK_GROUP = 256
+
+REDUCE_ROWS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{local_decls}    const {index_t} lid = {local_id};
+    const {index_t} seg_local = lid / lanes;
+    const {index_t} lane = lid - seg_local * lanes;
+    const {index_t} task = ({index_t}){group_id} * ({wg} / lanes) + seg_local;
+    const {index_t} i = task / splits;
+    const {index_t} split = task - i * splits;
+    const {index_t} segment = i;
+    const {index_t} partner_step = 1;
+    {index_t} begin = split * chunk;
+    {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+    if (i >= rows) end = begin;
+{range}{acc_init}    for ({index_t} j = begin + lane; j < end; j += lanes) {{
+        const {index_t} gid = i * cols + j;
+{body}{accumulate}    }}
+{tree}{write}}}
+"""
+
+REDUCE_COLS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{local_decls}    const {index_t} lid = {local_id};
+    const {index_t} width = {wg} / lanes;
+    const {index_t} lane = lid / width;
+    const {index_t} seg_local = lid - lane * width;
+    const {index_t} col_blocks = (cols + width - 1) / width;
+    const {index_t} split = ({index_t}){group_id} / col_blocks;
+    const {index_t} j = (({index_t}){group_id} - split * col_blocks) * width + seg_local;
+    const {index_t} segment = j;
+    const {index_t} partner_step = width;
+    {index_t} begin = split * chunk;
+    {index_t} end = begin + chunk < rows ? begin + chunk : rows;
+    if (j >= cols) end = begin;
+{range}{acc_init}    for ({index_t} i = begin + lane; i < end; i += lanes) {{
+        const {index_t} gid = i * cols + j;
+{body}{accumulate}    }}
+{tree}{write}}}
+"""
+
+# The walk's range within a structure, per mode (lower: column <= row, upper: row <= column).
+RANGES = {
+    ("reduce_rows", "lower"): "    if (end > i + 1) end = i + 1;\n",
+    ("reduce_rows", "upper"): "    if (begin < i) begin = i;\n",
+    ("reduce_rows", "diagonal"):
+        "    if (begin < i) begin = i;\n    if (end > i + 1) end = i + 1;\n",
+    ("reduce_cols", "lower"): "    if (begin < j) begin = j;\n",
+    ("reduce_cols", "upper"): "    if (end > j + 1) end = j + 1;\n",
+    ("reduce_cols", "diagonal"):
+        "    if (begin < j) begin = j;\n    if (end > j + 1) end = j + 1;\n",
+}
+
+LOCAL_DECL = "    {local} {storage} red{k}[{wg}];\n"
+
+ACC_INIT = "    {T} acc{k} = {identity};\n"
+ACC_INIT_COMPENSATED = "    {T} acc{k} = {identity};\n    {T} comp{k} = 0;\n"
+
+ACCUMULATE = "        acc{k} = {combine};\n"
+# Kahan: keep the rounding error of each addition; an infinite sum has none to keep.
+ACCUMULATE_COMPENSATED = """\
+        {{
+            const {T} y = {var} - comp{k};
+            const {T} t = acc{k} + y;
+            comp{k} = isfinite(t) ? (t - acc{k}) - y : ({T})0;
+            acc{k} = t;
+        }}
+"""
+
+TREE_START = "    red{k}[lid] = ({storage})acc{k};\n"
+TREE = """\
+    {barrier};
+    for ({index_t} s = lanes >> 1; s > 0; s >>= 1) {{
+        if (lane < s) {{
+{combines}        }}
+        {barrier};
+    }}
+"""
+TREE_COMBINE = """\
+            const {T} lhs{k} = {read_a};
+            const {T} rhs{k} = {read_b};
+            red{k}[lid] = ({storage}){combine};
+"""
+
+WRITE = """\
+    if (lane == 0 && segment < {segments}) {{
+{stores}    }}
+"""
+WRITE_ONE = ("        {buffer}[{out}_off + segment * {out}_seg + split * {out}_split]"
+             " = ({storage}){value};\n")
