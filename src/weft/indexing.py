@@ -116,8 +116,8 @@ def normalize(key: Any, ndim: int) -> tuple[Any, ...]:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if any(k is None for k in key):
         raise IndexError("np.newaxis (None) is not supported in weft indexes: use reshape")
-    if Ellipsis in key:
-        at = key.index(Ellipsis)
+    at = next((n for n, k in enumerate(key) if k is Ellipsis), None)
+    if at is not None:
         fill = ndim - (len(key) - 1)
         key = key[:at] + (slice(None),) * fill + key[at + 1:]
     if len(key) > ndim:

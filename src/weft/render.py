@@ -128,7 +128,8 @@ class _Renderer:
         if isinstance(s, lw.Scatter):
             storage = self.storage(self.types[s.buffer])
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
-            report = self.report("!" + inside, s.error, f"{s.var}_r", f"{s.var}_c", "0")
+            report = self.report("!" + inside, s.error, f"{s.var}_r_raw", f"{s.var}_c_raw",
+                                 "0")
             return index + report + checks.SCATTER.format(inside=inside, target=target,
                                                           storage=storage, var=s.var)
         if isinstance(s, lw.Check):
@@ -138,8 +139,8 @@ class _Renderer:
         if isinstance(s, lw.Gather):
             t = self.ctype(s.dtype)
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
-            report = self.report(self.guarded(s.guard, f"!{s.var}_ok"), s.error, f"{s.var}_r",
-                                 f"{s.var}_c", "0")
+            report = self.report(self.guarded(s.guard, f"!{s.var}_ok"), s.error,
+                                 f"{s.var}_r_raw", f"{s.var}_c_raw", "0")
             guard = "" if s.guard is None else f"{s.guard} && "
             read = self.to_bool_if(s.dtype, target)
             return index + checks.GATHER.format(var=s.var, inside=inside, T=t, guard=guard,

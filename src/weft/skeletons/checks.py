@@ -12,8 +12,8 @@ REPORT = """\
 """
 
 INDEX = """\
-    {index_t} {var} = {value};
-    if ({var} < 0) {var} += {extent};
+    const {index_t} {var}_raw = {value};
+    const {index_t} {var} = {var}_raw < 0 ? {var}_raw + {extent} : {var}_raw;
 """
 
 GATHER = """\

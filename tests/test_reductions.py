@@ -1,0 +1,187 @@
+"""Reductions against NumPy: every op, axis and keepdims over a sweep of shapes, transposed and
+sliced operands, structure, fusion with producers, accuracy, dtypes, NaN and empty cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+SIZES = [1, 2, 63, 64, 65, 4095, 4096, 16384]
+SHAPES = [(r, c) for r in SIZES for c in SIZES if r * c <= 10**6]
+OPS = ["sum", "prod", "max", "min", "mean", "count_nonzero", "any", "all"]
+
+
+def _numpy(name, a, axis, keepdims=False):
+    if name == "count_nonzero":
+        out = np.count_nonzero(a, axis=axis, keepdims=keepdims)
+        return np.asarray(out)
+    return getattr(np, name)(a, axis=axis, keepdims=keepdims)
+
+
+def _data(shape, rng, name):
+    if name == "prod":  # near 1 so products neither overflow nor vanish
+        return 1 + rng.uniform(-1e-3, 1e-3, shape)
+    a = rng.standard_normal(shape)
+    if name in ("count_nonzero", "any", "all"):
+        a[rng.random(shape) < 0.3] = 0
+    return a
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_sum_max_over_a_sweep_of_shapes(device, shape, axis):
+    rng = np.random.default_rng(sum(shape))
+    a = rng.standard_normal(shape)
+    x = wf.asarray(a)
+    s, m = wf.eval(x.sum(axis=axis), x.max(axis=axis))
+    np.testing.assert_allclose(s.to_numpy(), a.sum(axis=axis), rtol=1e-10, atol=1e-9)
+    np.testing.assert_array_equal(m.to_numpy(), a.max(axis=axis))
+
+
+@pytest.mark.parametrize("name", OPS)
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 5), (130, 3), (2, 700)], ids=str)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, -2])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_every_reduction_axis_and_keepdims(device, name, shape, axis, keepdims):
+    if axis is not None and not -len(shape) <= axis < len(shape):
+        with pytest.raises(ValueError, match="out of bounds"):
+            wf.reduce(name, wf.zeros(shape), axis=axis)
+        return
+    rng = np.random.default_rng(len(shape))
+    a = _data(shape, rng, name)
+    got = wf.reduce(name, wf.asarray(a), axis=axis, keepdims=keepdims)
+    want = _numpy(name, a, axis, keepdims)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-12)
+    assert got.to_numpy().dtype == want.dtype
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_transposed_sliced_and_expression_operands(device, axis):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((300, 129))
+    x = wf.asarray(a)
+    cases = [(x.T, a.T), (x[3:250:2, ::-3], a[3:250:2, ::-3]), (x[5], a[5]),
+             (wf.exp(x.T) * 2 - x.T, np.exp(a.T) * 2 - a.T)]
+    for got, want in cases:
+        np.testing.assert_allclose(got.sum(axis=axis if got.ndim == 2 else None).to_numpy(),
+                                   want.sum(axis=axis if want.ndim == 2 else None), rtol=1e-10)
+
+
+def test_nan_propagates_through_max_and_min(device):
+    a = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+    x = wf.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_array_equal(x.max(axis=axis).to_numpy(), a.max(axis=axis))
+        np.testing.assert_array_equal(x.min(axis=axis).to_numpy(), a.min(axis=axis))
+
+
+def test_empty_reductions(device):
+    empty = wf.zeros((0, 3))
+    np.testing.assert_array_equal(empty.sum(axis=0).to_numpy(), np.zeros(3))
+    assert empty.sum(axis=1).shape == (0,)
+    assert empty.prod().item() == 1.0
+    assert np.isnan(wf.zeros(0).mean().item())
+    assert not wf.zeros(0, dtype=wf.bool_).any().item()
+    assert wf.zeros(0, dtype=wf.bool_).all().item()
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        empty.max(axis=0)
+    with pytest.raises(ValueError, match="minimum"):
+        wf.zeros(0).min()
+
+
+def test_dtype_sets_result_and_accumulation(device):
+    a = np.arange(10, dtype=np.int32)
+    x = wf.asarray(a)
+    assert x.sum().dtype == wf.int64 and x.sum().item() == 45
+    assert x.mean().dtype == wf.default_real()
+    assert x.sum(dtype=wf.float32).dtype == wf.float32
+    big = wf.full(3, 2**31 - 1, dtype=wf.int32)
+    assert big.sum().item() == 3 * (2**31 - 1)  # int64 accumulation, as NumPy
+    assert wf.asarray([True, True]).sum().item() == 2
+
+
+def test_float32_sum_keeps_1e_6_relative_accuracy_on_10_million(real_device):
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0, 1, 10**7).astype(np.float32)
+    got = wf.asarray(a).sum().item()
+    want = a.astype(np.float64).sum()
+    assert abs(got - want) / want < 1e-6
+    a2 = a.reshape(2500, 4000)
+    for axis in (0, 1):
+        got = wf.asarray(a2).sum(axis=axis).to_numpy().astype(np.float64)
+        want = a2.astype(np.float64).sum(axis=axis)
+        assert np.max(np.abs(got - want) / want) < 1e-6
+
+
+def test_logsumexp(device):
+    from scipy.special import logsumexp
+
+    a = np.array([[1000.0, 1000.0, -np.inf], [0.0, 1.0, 2.0]])
+    x = wf.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(wf.logsumexp(x, axis=axis).to_numpy(),
+                                   logsumexp(a, axis=axis), rtol=1e-12)
+    np.testing.assert_allclose(wf.logsumexp(x, axis=1, keepdims=True).to_numpy(),
+                               logsumexp(a, axis=1, keepdims=True))
+    assert wf.logsumexp(wf.full(2, -np.inf)).item() == -np.inf
+
+
+def test_reduction_fuses_with_its_producer(real_device):
+    a = np.random.default_rng(2).standard_normal((256, 300))
+    x = wf.asarray(a)
+    source = wf.kernel_source((wf.exp(x) * 2 - x).sum())
+    assert source.count("__kernel") == 1 and source.count("b0[") == 1  # X read once
+    np.testing.assert_allclose((wf.exp(x) * 2 - x).sum().item(), (np.exp(a) * 2 - a).sum())
+
+
+def test_reduction_feeding_elementwise_work_is_scheduled(device):
+    a = np.random.default_rng(3).standard_normal((50, 40))
+    x = wf.asarray(a)
+    np.testing.assert_allclose((x - x.mean(axis=0)).to_numpy(), a - a.mean(axis=0))
+    np.testing.assert_allclose((x / x.sum(axis=1, keepdims=True)).to_numpy(),
+                               a / a.sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(((x - x.mean()) ** 2).mean().item(), a.var())
+
+
+def test_elementwise_outputs_share_the_reduction_kernel(real_device):
+    a = np.random.default_rng(4).standard_normal((40, 64))
+    x = wf.asarray(a)
+    assert wf.kernel_source(x * 2, x.sum(axis=0)).count("__kernel") == 1
+    doubled, sums = wf.eval(x * 2, x.sum(axis=0))
+    np.testing.assert_allclose(doubled.to_numpy(), a * 2)
+    np.testing.assert_allclose(sums.to_numpy(), a.sum(axis=0))
+
+
+def test_reduction_kernels_are_keyed_by_structure_not_size(real_device):
+    wf.asarray(np.ones((30, 40))).sum(axis=1).eval()
+    before = wf.cache_info()["misses"]
+    for shape in [(31, 41), (500, 7), (3, 3000)]:
+        np.testing.assert_allclose(wf.asarray(np.ones(shape)).sum(axis=1).to_numpy(),
+                                   np.full(shape[0], shape[1]))
+    # the first passes all hit; only a second combining pass may be new
+    assert wf.cache_info()["misses"] - before <= 1
+
+
+def test_lower_triangular_sum_skips_the_upper_triangle(device):
+    a = np.random.default_rng(5).standard_normal((70, 70))
+    lower = wf.tril(wf.asarray(a))
+    assert lower.structure == "lower"
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(lower.sum(axis=axis).to_numpy(), np.tril(a).sum(axis=axis))
+        np.testing.assert_allclose(wf.triu(wf.asarray(a)).sum(axis=axis).to_numpy(),
+                                   np.triu(a).sum(axis=axis))
+    # max over a triangle still sees its zeros
+    np.testing.assert_array_equal(lower.min(axis=1).to_numpy(), np.tril(a).min(axis=1))
+    if device.kind != "reference":
+        assert "if (end > i + 1) end = i + 1;" in wf.kernel_source(lower.sum(axis=1))
+
+
+def test_unfused_mode_gives_the_same_reductions(device):
+    a = np.random.default_rng(6).standard_normal((20, 30))
+    x = wf.asarray(a)
+    with wf.config(fuse=False):
+        np.testing.assert_allclose((x * 2).sum(axis=0).to_numpy(), (a * 2).sum(axis=0))
+        np.testing.assert_allclose((x - x.mean()).to_numpy(), a - a.mean())
