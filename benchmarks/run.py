@@ -67,15 +67,18 @@ def bench(sizes: list[int], repeat: int) -> list[dict]:
             for case in CASES:
                 host = case.inputs(rng, n, dtype)
                 dev = {k: wf.asarray(v) for k, v in host.items()}
-                expected = case.numpy(**host)
-                nbytes = (len(host) + case.outputs) * n * itemsize
+                # checked against float64 NumPy: float32 NumPy sums are the less accurate side
+                expected = case.numpy(**{k: v.astype(np.float64) for k, v in host.items()})
+                elements = next(iter(host.values())).size
+                fraction = case.read_fraction(host) if case.read_fraction else 1.0
+                nbytes = (len(host) * fraction + case.outputs) * elements * itemsize
 
                 def weft_run(case=case, dev=dev):
                     case.weft(**dev).eval()
                     wf.synchronize()
 
                 got = case.weft(**dev).to_numpy()
-                rtol = 1e-5 if dtype == np.float32 else 1e-12
+                rtol = 1e-4 if dtype == np.float32 else 1e-10
                 np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol)
                 impls = {"weft": weft_run}
 
@@ -87,7 +90,7 @@ def bench(sizes: list[int], repeat: int) -> list[dict]:
                 if numexpr is not None and case.numexpr:
                     local = dict(host)
                     np.testing.assert_allclose(numexpr.evaluate(case.numexpr, local_dict=local),
-                                               expected, rtol=rtol, atol=rtol)
+                                               expected, rtol=10 * rtol, atol=rtol)
                     impls["numexpr"] = lambda e=case.numexpr, d=local: numexpr.evaluate(
                         e, local_dict=d)
                 for impl, fn in impls.items():
@@ -99,13 +102,13 @@ def bench(sizes: list[int], repeat: int) -> list[dict]:
 
 
 def table(records: list[dict]) -> str:
-    lines = [f"{'case':<12} {'dtype':<8} {'n':>10} {'impl':<13} {'ms':>9} {'GB/s':>8} "
+    lines = [f"{'case':<16} {'dtype':<8} {'n':>10} {'impl':<13} {'ms':>9} {'GB/s':>8} "
              f"{'of copy':>8} {'vs numpy':>9}"]
     numpy_ms = {(r["case"], r["dtype"], r["n"]): r["ms"] for r in records if r["impl"] == "numpy"}
     for r in records:
         ref = numpy_ms.get((r["case"], r["dtype"], r["n"]))
         speedup = f"{ref / r['ms']:8.2f}x" if ref else ""
-        lines.append(f"{r['case']:<12} {r['dtype']:<8} {r['n']:>10} {r['impl']:<13} "
+        lines.append(f"{r['case']:<16} {r['dtype']:<8} {r['n']:>10} {r['impl']:<13} "
                      f"{r['ms']:9.2f} {r['gbps']:8.2f} {r['frac_copy']:8.2f} {speedup:>9}")
     return "\n".join(lines)
 
