@@ -35,16 +35,16 @@ def matrix_shape(n: int) -> tuple[int, int]:
 
 
 def _matrix(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
-    return {"A": rng.uniform(-1.0, 1.0, matrix_shape(n)).astype(dtype)}
+    return {"a": rng.uniform(-1.0, 1.0, matrix_shape(n)).astype(dtype)}
 
 
 def _square(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
     side = 1 << (max(n.bit_length() - 1, 0) // 2)
-    return {"A": rng.uniform(-1.0, 1.0, (side, side)).astype(dtype)}
+    return {"a": rng.uniform(-1.0, 1.0, (side, side)).astype(dtype)}
 
 
 def _triangle_fraction(host: dict[str, np.ndarray]) -> float:
-    rows, cols = host["A"].shape
+    rows, cols = host["a"].shape
     k = min(rows, cols)
     return (k * (k + 1) / 2 + (rows - k) * cols) / (rows * cols)
 
@@ -95,15 +95,15 @@ CASES = [
          lambda y, mu, sigma: _lpdf_terms(wf.log, y, mu, sigma).sum(),
          lambda y, mu, sigma: _lpdf_terms(np.log, y, mu, sigma).sum(),
          f"sum(-0.5 * ((y - mu) / sigma)**2 - log(sigma) - {LOG_SQRT_2PI!r})", outputs=0),
-    Case("colwise_sum", _matrix, lambda A: A.sum(axis=0), lambda A: A.sum(axis=0), None,
+    Case("colwise_sum", _matrix, lambda a: a.sum(axis=0), lambda a: a.sum(axis=0), None,
          outputs=0),
-    Case("rowwise_sum", _matrix, lambda A: A.sum(axis=1), lambda A: A.sum(axis=1), None,
+    Case("rowwise_sum", _matrix, lambda a: a.sum(axis=1), lambda a: a.sum(axis=1), None,
          outputs=0),
-    # wf.multiply(.., 1) materializes the view (A.T alone is an O(1) view, like the copy case)
-    Case("transpose", _matrix, lambda A: wf.multiply(A.T, 1), lambda A: np.ascontiguousarray(A.T),
+    # wf.multiply(.., 1) materializes the view (a.T alone is an O(1) view, like the copy case)
+    Case("transpose", _matrix, lambda a: wf.multiply(a.T, 1), lambda a: np.ascontiguousarray(a.T),
          None),
-    Case("exp(A.T)+A", lambda rng, n, dtype: _square(rng, n, dtype), lambda A: wf.exp(A.T) + A,
-         lambda A: np.exp(A.T) + A, None),
-    Case("tril_sum", _matrix, lambda A: wf.tril(A).sum(), lambda A: np.tril(A).sum(), None,
+    Case("exp(A.T)+A", lambda rng, n, dtype: _square(rng, n, dtype), lambda a: wf.exp(a.T) + a,
+         lambda a: np.exp(a.T) + a, None),
+    Case("tril_sum", _matrix, lambda a: wf.tril(a).sum(), lambda a: np.tril(a).sum(), None,
          outputs=0, read_fraction=_triangle_fraction),
 ]

@@ -16,7 +16,7 @@ import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
 from weft.lower import lower
-from weft.realize import new_leaf
+from weft.realize import _prepare_reductions, new_leaf, plan
 from weft.render import render
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -29,6 +29,9 @@ def _cases():
         m = wf.asarray(np.ones((3, 4)))
         col = wf.asarray(np.ones((3, 1)))
         i = wf.asarray(np.ones(4, np.int32))
+        sq = wf.asarray(np.ones((3, 3)))
+        sq32 = wf.asarray(np.ones((3, 3), np.float32))
+        idx = wf.asarray(np.array([3, 0, 1, 2], np.int32))
         z = (y - mu) / sigma
         return {
             "scaled_sum_f32": [2.0 * (a32 + b32)],
@@ -37,6 +40,11 @@ def _cases():
             "int_floordiv_mod": [i // 3, i % 3],
             "where_compare": [wf.where(y > mu, y, wf.maximum(mu, sigma))],
             "index_eye": [wf.eye(3, 4, k=1)],
+            "colwise_sum_of_exp": [(wf.exp(m) * 2 - m).sum(axis=0)],
+            "tril_rowwise_sum_f32": [wf.tril(sq32).sum(axis=1)],
+            "transposed_block_lower": [wf.exp(sq.T)[1:3, ::-1] + wf.tril(sq)[1:3, :]],
+            "gather_checked": [y[idx] * wf.check(mu, lambda s: s > 0, "mu must be positive")],
+            "concatenate_scaled": [wf.concatenate([wf.tril(sq), sq.T]) * 2],
         }
 
 
@@ -48,7 +56,14 @@ CASES = _cases()
 def test_generated_source_matches_golden(name, dialect):
     device = wf.get_device("reference")
     outputs = [(x._node, new_leaf(device, x._node)) for x in CASES[name]]
-    source, _ = render(lower(outputs)[0], dialect)
+    texts = []
+    for step in plan(device, outputs):
+        if step.reductions:
+            ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
+        else:
+            ir = lower(step.outputs)[0]
+        texts.append(render(ir, dialect)[0])
+    source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)

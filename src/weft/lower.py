@@ -553,6 +553,7 @@ class ReducePlan:
     splits: int
     chunk: int
     groups: int
+    contiguous: int = 0  # rows mode: each lane walks a contiguous run (CPUs)
 
 
 def lower_reduction(
@@ -588,4 +589,6 @@ def lower_reduction(
     extra = [(IndexParam(name), value) for name, value in (
         ("rows", plan.rows), ("cols", plan.cols), ("lanes", plan.lanes),
         ("splits", plan.splits), ("chunk", plan.chunk))]
+    if plan.mode == REDUCE_ROWS:
+        extra.append((IndexParam("contiguous"), plan.contiguous))
     return lw.finish(plan.mode, extra, tuple(accs), range_structure)

@@ -1,9 +1,11 @@
 """Reduction kernel skeletons: teams of ``lanes`` threads, one team per (segment, split).
 
-``reduce_rows`` gives one result per row: a team walks its row's columns (adjacent lanes read
-adjacent elements). ``reduce_cols`` gives one result per column: ``WG / lanes`` adjacent
-columns share a work-group, each lane walks every ``lanes``-th row, so a warp reads
-consecutive addresses. A split walks one ``chunk`` of the reduced axis and writes a partial
+``reduce_rows`` gives one result per row: a team walks its row's columns, interleaved
+(adjacent lanes read adjacent elements: coalesced on GPUs) or, when ``contiguous`` is set
+(CPUs), each lane a contiguous run, so one core streams through memory. ``reduce_cols``
+gives one result per column: ``WG / lanes`` adjacent columns share a work-group, each lane
+walks every ``lanes``-th row, so a warp reads consecutive addresses. A split walks one
+``chunk`` of the reduced axis and writes a partial
 result that a second, small pass combines. ``range`` narrows the walk to a triangular
 structure, so a triangle costs what it stores.
 
@@ -28,7 +30,11 @@ REDUCE_ROWS = """\
     {index_t} begin = split * chunk;
     {index_t} end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-{range}{acc_init}    for ({index_t} j = begin + lane; j < end; j += lanes) {{
+{range}    const {index_t} span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    const {index_t} first = begin + lane * span;
+    const {index_t} last = contiguous && first + span < end ? first + span : end;
+    const {index_t} step = contiguous ? 1 : lanes;
+{acc_init}    for ({index_t} j = first; j < last; j += step) {{
         const {index_t} gid = i * cols + j;
 {body}{accumulate}    }}
 {tree}{write}}}

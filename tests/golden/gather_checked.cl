@@ -1,0 +1,46 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_greater_multiply(
+    __global const int* restrict b0,
+    __global const double* restrict b1,
+    __global const double* restrict b2,
+    __global double* restrict b3,
+    __global long* restrict err,
+    const double s0,
+    const long w0_off,
+    const long w1_off,
+    const long w1_s0,
+    const long w1_s1,
+    const long w1_rows,
+    const long w1_cols,
+    const long w2_off,
+    const long w3_off,
+    const long n,
+    const long cols)
+{
+    const long gid = get_global_id(0);
+    if (gid >= n) return;
+    const long i = 0;
+    const long j = gid;
+    const int v0 = b0[w0_off + gid];
+    const long v1 = ((long)v0);  // cast
+    const long v2_r_raw = 0;
+    const long v2_r = v2_r_raw < 0 ? v2_r_raw + w1_rows : v2_r_raw;
+    const long v2_c_raw = v1;
+    const long v2_c = v2_c_raw < 0 ? v2_c_raw + w1_cols : v2_c_raw;
+    const bool v2_ok = (v2_r >= 0 && v2_r < w1_rows && v2_c >= 0 && v2_c < w1_cols);
+    const double v2 = (v2_ok) ? b1[w1_off + v2_r * w1_s0 + v2_c * w1_s1] : (double)0;
+    if (!v2_ok && atomic_cmpxchg((volatile __global int*)err, 0, 1) == 0) {
+        err[1] = 0; err[2] = (long)v2_r_raw; err[3] = (long)v2_c_raw; err[4] = (long)0;
+    }
+    const double v3 = b2[w2_off + gid];
+    const double v4 = s0;
+    const bool v5 = (v3 > v4);  // greater
+    const long v6 = (long)0;
+    const long v7 = (long)j;
+    if (!v5 && atomic_cmpxchg((volatile __global int*)err, 0, 1) == 0) {
+        err[1] = 1; err[2] = (long)v6; err[3] = (long)v7; err[4] = (long)as_long(v3);
+    }
+    const double v8 = (v2 * v3);  // multiply
+    b3[w3_off + gid] = (double)v8;
+}

@@ -1,0 +1,44 @@
+extern "C" __global__ void weft_greater_multiply(
+    const int* __restrict__ b0,
+    const double* __restrict__ b1,
+    const double* __restrict__ b2,
+    double* __restrict__ b3,
+    long long* __restrict__ err,
+    const double s0,
+    const long long w0_off,
+    const long long w1_off,
+    const long long w1_s0,
+    const long long w1_s1,
+    const long long w1_rows,
+    const long long w1_cols,
+    const long long w2_off,
+    const long long w3_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const long long i = 0;
+    const long long j = gid;
+    const int v0 = b0[w0_off + gid];
+    const long long v1 = ((long long)v0);  // cast
+    const long long v2_r_raw = 0;
+    const long long v2_r = v2_r_raw < 0 ? v2_r_raw + w1_rows : v2_r_raw;
+    const long long v2_c_raw = v1;
+    const long long v2_c = v2_c_raw < 0 ? v2_c_raw + w1_cols : v2_c_raw;
+    const bool v2_ok = (v2_r >= 0 && v2_r < w1_rows && v2_c >= 0 && v2_c < w1_cols);
+    const double v2 = (v2_ok) ? b1[w1_off + v2_r * w1_s0 + v2_c * w1_s1] : (double)0;
+    if (!v2_ok && atomicCAS((int*)err, 0, 1) == 0) {
+        err[1] = 0; err[2] = (long long)v2_r_raw; err[3] = (long long)v2_c_raw; err[4] = (long long)0;
+    }
+    const double v3 = b2[w2_off + gid];
+    const double v4 = s0;
+    const bool v5 = (v3 > v4);  // greater
+    const long long v6 = (long long)0;
+    const long long v7 = (long long)j;
+    if (!v5 && atomicCAS((int*)err, 0, 1) == 0) {
+        err[1] = 1; err[2] = (long long)v6; err[3] = (long long)v7; err[4] = (long long)__double_as_longlong(v3);
+    }
+    const double v8 = (v2 * v3);  // multiply
+    b3[w3_off + gid] = (double)v8;
+}
