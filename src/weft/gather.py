@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 from . import expr as ex
-from .array import Array, Target
+from .array import Array
 from .creation import asarray
 from .indexing import AffineMap, as_2d, integer_position, is_integer, normalize
+from .writes import Target
 
 
 def _is_index_array(k: Any) -> bool:

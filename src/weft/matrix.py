@@ -12,9 +12,10 @@ from typing import Any
 
 from . import dtypes as dt
 from . import expr as ex
-from .array import Array, Target, apply_op, target_of, value_node, view_of, write_targets
+from .array import Array, apply_op, view_of
 from .creation import asarray, col_index, row_index
 from .indexing import AffineMap, diagonal_map
+from .writes import Target, target_of, value_node, write_targets
 
 
 def _array(x: Any) -> Array:
