@@ -7,6 +7,7 @@ A refactor that changes generated code shows up here as a diff. To accept intend
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -45,10 +46,13 @@ def _cases():
             "transposed_block_lower": [wf.exp(sq.T)[1:3, ::-1] + wf.tril(sq)[1:3, :]],
             "gather_checked": [y[idx] * wf.check(mu, lambda s: s > 0, "mu must be positive")],
             "concatenate_scaled": [wf.concatenate([wf.tril(sq), sq.T]) * 2],
+            "rowwise_max": [m.max(axis=1)],
+            "four_per_thread_transposed": [wf.exp(sq.T) + sq],
         }
 
 
 CASES = _cases()
+PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
@@ -61,7 +65,7 @@ def test_generated_source_matches_golden(name, dialect):
         if step.reductions:
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
         else:
-            ir = lower(step.outputs)[0]
+            ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1))
         texts.append(render(ir, dialect)[0])
     source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"

@@ -161,3 +161,16 @@ def test_out_of_memory_names_the_size(real_device):
     with pytest.raises(MemoryError, match="8796093022208 bytes"):
         huge.eval()
     assert huge.is_lazy  # the failed evaluation left the array as it was
+
+
+def test_several_elements_per_thread_give_the_same_values(real_device, monkeypatch):
+    """The GPU launch shape (4 elements per thread, coalesced) on every device, tails included."""
+    monkeypatch.setattr(real_device.backend, "elementwise_per_thread", lambda dev, n: 4,
+                        raising=False)
+    rng = np.random.default_rng(7)
+    for n in (1, 255, 1024, 1025, 4097):
+        a = rng.standard_normal(n)
+        np.testing.assert_array_equal((wf.asarray(a) * 2 - 1).to_numpy(), a * 2 - 1)
+    m = rng.standard_normal((67, 131))
+    np.testing.assert_allclose((wf.exp(wf.asarray(m).T) + 1).to_numpy(), np.exp(m.T) + 1)
+    assert "k < 4" in wf.kernel_source(wf.asarray(m) * 3)

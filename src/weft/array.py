@@ -218,12 +218,47 @@ class Array:
         for k in range(self.shape[0]):
             yield self[k]
 
+    def _foreign(self) -> Any:
+        """A CuPy array over this array's device memory (CUDA devices only)."""
+        self.eval()
+        view = self._node.attrs
+        return self._device.backend.foreign_view(view.storage, self.shape, view.offset,
+                                                 view.strides)
+
     def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._device.kind == "cuda":
+            # Zero-copy: the consumer sees this memory once pending writes have finished.
+            return self._foreign().__dlpack__(*args, **kwargs)
         # OpenCL memory has no DLPack consumers: export a host copy.
         return self.to_numpy().__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
+        if self._device.kind == "cuda":
+            return (2, self._device.handle.index)  # kDLCUDA
         return (1, 0)  # kDLCPU: the host copy above
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The CUDA array interface (version 3) of a CUDA array, without copying.
+
+        ``stream`` names the stream whose pending write a consumer must wait for.
+        """
+        if self._device.kind != "cuda":
+            raise AttributeError(
+                f"__cuda_array_interface__: this array lives on {self._device}, not a CUDA device"
+            )
+        self.eval()
+        view = self._node.attrs
+        storage = view.storage
+        item = self.dtype.itemsize
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.numpy.str,
+            "data": (int(storage.buffer.mem.ptr) + view.offset * item, False),
+            "strides": tuple(s * item for s in view.strides),
+            "version": 3,
+            "stream": self._device.backend.pending_stream(storage),
+        }
 
     # Views ----------------------------------------------------------------------------
 

@@ -17,14 +17,27 @@ def _device(device: Any) -> Device:
     return current_device() if device is None else get_device(device)
 
 
-def _from_host(obj: Any) -> np.ndarray:
+_KDL_CPU, _KDL_CUDA = 1, 2
+
+
+def _on_gpu(obj: Any) -> bool:
+    """Whether ``obj`` is an array in CUDA device memory (CuPy, torch, JAX, Numba, ...)."""
+    if isinstance(obj, (np.ndarray, Array)):
+        return False
+    if hasattr(obj, "__cuda_array_interface__"):
+        return True
+    if hasattr(obj, "__dlpack_device__"):
+        return obj.__dlpack_device__()[0] != _KDL_CPU
+    return False
+
+
+def _from_host(obj: Any, dev: Device) -> np.ndarray:
+    if _on_gpu(obj):
+        raise TypeError(
+            f"{type(obj).__name__} lives in GPU memory and {dev} ({dev.name}) cannot read it: "
+            "use a cuda device (wf.asarray(x, device='cuda')) or copy it to the host first"
+        )
     if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
-        kind = obj.__dlpack_device__()[0] if hasattr(obj, "__dlpack_device__") else 1
-        if kind != 1:  # not kDLCPU
-            raise TypeError(
-                f"{type(obj).__name__} lives on a GPU (DLPack device {kind}); this weft device "
-                "reads host memory: copy it to the host first, or use a cuda device"
-            )
         return np.from_dlpack(obj)
     if isinstance(obj, (str, bytes)) or (isinstance(obj, complex)):
         raise TypeError(f"cannot make a weft array from {type(obj).__name__} {obj!r}")
@@ -49,7 +62,9 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
             out = asarray(obj.to_numpy(), device=dev)
         return out if target is None or target is out.dtype else out.astype(target)
     dev = _device(device)
-    data = _from_host(obj)
+    if dev.kind == "cuda" and _on_gpu(obj):
+        return _adopt(obj, dev, target)
+    data = _from_host(obj, dev)
     if data.ndim > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {data.shape}")
     if data.dtype.kind in "OUSVc":
@@ -61,6 +76,15 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
     data = np.require(np.asarray(data, dtype=target.numpy), requirements='C')  # keeps 0-d
     storage = dev.backend.upload(dev, data)
     return Array(ex.buffer(storage, data.shape), dev)
+
+
+def _adopt(obj: Any, dev: Device, target: dt.DType | None) -> Array:
+    """An Array over a CUDA array's memory: zero-copy on the same GPU, a peer copy otherwise."""
+    storage, shape, offset, strides = dev.backend.adopt(dev, obj)
+    if len(shape) > 2:
+        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
+    out = Array(ex.buffer(storage, shape, offset, strides), dev)
+    return out if target is None or target is out.dtype else out.astype(target)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

@@ -207,6 +207,7 @@ class KernelIR:
     reductions: tuple[Accumulate, ...] = ()
     range_structure: str = "general"  # reductions visit only this structure's elements
     checked: bool = False  # has an error buffer
+    per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
 
     @property
     def uses_rows(self) -> bool:

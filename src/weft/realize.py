@@ -8,6 +8,7 @@ that is read back right after the kernel; a failure raises before anything later
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -94,11 +95,21 @@ def run_step(device: Any, step: schedule.Step) -> None:
     if step.reductions:
         _run_reductions(device, step.reductions, step.elementwise)
         return
-    ir, args, errors = lower(step.outputs)
+    ir, args, errors, groups = _prepare_elementwise(device, step.outputs)
     n = args[-2]
-    if n == 0:
-        return
-    _launch(device, ir, args, errors, n)
+    if n:
+        _launch(device, ir, args, errors, n, groups)
+
+
+def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
+                         ) -> tuple[KernelIR, list[Any], list[ErrorInfo], int | None]:
+    """An element-wise kernel and its launch: ``groups`` None means one thread per element."""
+    ir, args, errors = lower(outputs)
+    n = args[-2]
+    per_thread = device.backend.elementwise_per_thread(device, n)
+    if per_thread == 1:
+        return ir, args, errors, None
+    return replace(ir, per_thread=per_thread), args, errors, _ceil_div(n, WORK_GROUP * per_thread)
 
 
 # Reductions -----------------------------------------------------------------------------
@@ -266,6 +277,6 @@ def sources(device: Any, outputs: list[schedule.Output]) -> str:
                 continue
             ir = prepared[0]
         else:
-            ir = lower(step.outputs)[0]
+            ir = _prepare_elementwise(device, step.outputs)[0]
         texts.append(repr(ir) if dialect is None else render(ir, dialect)[0])
     return "\n".join(texts)

@@ -7,6 +7,7 @@ skeletons/helpers.py, the kernel's frame from a skeleton with named slots (skele
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +40,9 @@ class Dialect:
     compute_types: dict[str, str] = field(default_factory=dict)  # dtype name -> C type
     unsigned_types: dict[str, str] = field(default_factory=dict)  # dtype name -> unsigned
     float_bits: dict[str, str] = field(default_factory=dict)  # dtype name -> bits of {0}
+    # Names the dialect's compiler does not predefine: name -> its definition, emitted before
+    # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
+    definitions: dict[str, str] = field(default_factory=dict)
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -217,7 +221,7 @@ class _Renderer:
         if not (self.ir.uses_rows or axes - {"0"}):
             return ""
         text = elementwise.ROWS_AND_COLS if self.ir.ndim == 2 else elementwise.COLS_ONLY
-        return text.format(index_t=self.d.index_t)
+        return text.format(index_t=self.d.index_t, u32=self.d.unsigned_types["int32"])
 
     def kernel_name(self) -> str:
         names: list[str] = []
@@ -237,14 +241,27 @@ class _Renderer:
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
         helpers = "".join(h + "\n" for h in self.helpers.values())
-        return template.format(preamble=preamble, helpers=helpers, **slots)
+        source = template.format(preamble="{preamble}", helpers=helpers, **slots)
+        used = [text for name, text in self.d.definitions.items()
+                if re.search(rf"\b{name}\b", source)]
+        if used:
+            preamble += "".join(used) + "\n"
+        return source.replace("{preamble}", preamble, 1)
 
     def render_elementwise(self) -> str:
         slots = self.frame()
-        slots["body"] = "".join(self.statement(s) for s in self.ir.body)
+        body = "".join(self.statement(s) for s in self.ir.body)
         slots["global_id"] = self.d.global_id
         slots["index_setup"] = self.index_setup()
-        return self.finish(elementwise.ELEMENTWISE, slots)
+        k = self.ir.per_thread
+        if k == 1:
+            slots["body"] = body
+            return self.finish(elementwise.ELEMENTWISE, slots)
+        slots.update(
+            body=_indent(body), index_setup=_indent(slots["index_setup"]), per_thread=str(k),
+            group=str(reduce.WORK_GROUP), span=str(reduce.WORK_GROUP * k),
+            group_id=self.d.group_id, local_id=self.d.local_id)
+        return self.finish(elementwise.SEVERAL_PER_THREAD, slots)
 
     def local_read(self, k: int, dtype: DType, index: str) -> str:
         return self.to_bool_if(dtype, f"red{k}[{index}]")
@@ -298,6 +315,11 @@ class _Renderer:
         else:
             source = self.render_reduction()
         return source, self.kernel_name()
+
+
+def _indent(text: str) -> str:
+    return "".join("    " + line if line.strip() else line
+                   for line in text.splitlines(keepends=True))
 
 
 def render(ir: lw.KernelIR, dialect: Dialect) -> tuple[str, str]:

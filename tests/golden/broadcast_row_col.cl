@@ -18,7 +18,7 @@ __kernel void weft_multiply_add(
 {
     const long gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = gid / cols;
+    const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
     const long j = gid - i * cols;
     const double v0 = b0[w0_off + gid];
     const double v1 = b1[w1_off + i * w1_s0 + j * w1_s1];

@@ -16,7 +16,7 @@ extern "C" __global__ void weft_multiply_add(
 {
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = gid / cols;
+    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
     const long long j = gid - i * cols;
     const double v0 = b0[w0_off + gid];
     const double v1 = b1[w1_off + i * w1_s0 + j * w1_s1];

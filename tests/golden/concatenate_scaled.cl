@@ -25,7 +25,7 @@ __kernel void weft_logical_and_where_multiply(
 {
     const long gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = gid / cols;
+    const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
     const long j = gid - i * cols;
     const bool v0 = (w0_0 + w0_i * i + w0_j * j) >= 0 && (w0_0 + w0_i * i + w0_j * j) < w0_n;
     const bool v1 = (w1_0 + w1_i * i + w1_j * j) <= 0;

@@ -23,7 +23,7 @@ extern "C" __global__ void weft_logical_and_where_multiply(
 {
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = gid / cols;
+    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
     const long long j = gid - i * cols;
     const bool v0 = (w0_0 + w0_i * i + w0_j * j) >= 0 && (w0_0 + w0_i * i + w0_j * j) < w0_n;
     const bool v1 = (w1_0 + w1_i * i + w1_j * j) <= 0;

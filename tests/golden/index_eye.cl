@@ -9,7 +9,7 @@ __kernel void weft_subtract_equal(
 {
     const long gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = gid / cols;
+    const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
     const long j = gid - i * cols;
     const long v0 = (long)j;
     const long v1 = (long)i;

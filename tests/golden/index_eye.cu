@@ -7,7 +7,7 @@ extern "C" __global__ void weft_subtract_equal(
 {
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = gid / cols;
+    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
     const long long j = gid - i * cols;
     const long long v0 = (long long)j;
     const long long v1 = (long long)i;

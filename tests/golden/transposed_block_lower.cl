@@ -16,7 +16,7 @@ __kernel void weft_exp_add(
 {
     const long gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = gid / cols;
+    const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
     const long j = gid - i * cols;
     const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
     const double v1 = exp(v0);  // exp

@@ -14,7 +14,7 @@ extern "C" __global__ void weft_exp_add(
 {
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = gid / cols;
+    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
     const long long j = gid - i * cols;
     const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
     const double v1 = exp(v0);  // exp

@@ -48,6 +48,9 @@ class Backend(Protocol):
     def from_ir(self, device: Any, ir: KernelIR) -> Any:
         """A program straight from IR (backends without a dialect)."""
 
+    def elementwise_per_thread(self, device: Any, n: int) -> int:
+        """Elements each thread of an element-wise kernel computes (1: one per thread)."""
+
     def reduction_groups(self, device: Any) -> int:
         """How many work-groups a reduction should aim for (0: never split a walk)."""
 

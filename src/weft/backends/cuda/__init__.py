@@ -1,1 +1,6 @@
-"""CUDA backend (through CuPy). Only the dialect exists yet; the backend is a later issue."""
+"""CUDA backend (CuPy + NVRTC): the optional ``cuda`` extra, the default device when CuPy sees
+a GPU."""
+
+from .backend import CUDABackend
+
+BACKEND = CUDABackend()

@@ -23,4 +23,5 @@ CUDA = Dialect(
     unsigned_types={"bool": "unsigned char", "uint32": "unsigned int", "int32": "unsigned int",
                     "int64": "unsigned long long"},
     float_bits={"float32": "__float_as_int({0})", "float64": "__double_as_longlong({0})"},
+    definitions={"INFINITY": "#define INFINITY __int_as_float(0x7f800000)\n"},
 )

@@ -190,6 +190,11 @@ class OpenCLBackend:
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
 
+    def elementwise_per_thread(self, device: Any, n: int) -> int:
+        """Elements per work-item: several on large GPU grids (loads in flight); one on CPUs,
+        where PoCL vectorizes across work-items itself."""
+        return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
+
     def reduction_groups(self, device: Any) -> int:
         """Work-groups a reduction should have to keep every compute unit busy."""
         h = device.handle

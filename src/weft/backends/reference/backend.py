@@ -176,6 +176,9 @@ class ReferenceBackend:
     def from_ir(self, device: Any, ir: lw.KernelIR) -> lw.KernelIR:
         return ir
 
+    def elementwise_per_thread(self, device: Any, n: int) -> int:
+        return 1
+
     def reduction_groups(self, device: Any) -> int:
         return 0
 

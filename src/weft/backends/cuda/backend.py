@@ -1,0 +1,359 @@
+"""The CUDA backend: CuPy for memory, streams and module loading, NVRTC for compiling.
+
+One non-blocking stream per host thread and device. Memory comes from CuPy's default memory
+pool (NumBirch's pooled device memory), which hands a freed block back only to the stream that
+allocated it, so work stays ordered without waiting. Ordering across streams uses *marks*: a
+kernel records which stream wrote or read a buffer, and a CUDA event is recorded only when
+another stream (or the host) has to wait for it. That keeps a launch to a few microseconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...skeletons.reduce import WORK_GROUP
+from ...storage import Storage
+from .dialect import CUDA
+
+_BLOCK = 256
+
+
+class _Mark:
+    """A point in one stream's work. Its event is recorded on first need: later work on the
+    stream is then waited for too, which is conservative and always correct."""
+
+    __slots__ = ("stream", "_event")
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self._event: Any = None
+
+    def event(self) -> Any:
+        if self._event is None:
+            import cupy
+
+            event = cupy.cuda.Event(block=False, disable_timing=True)
+            event.record(self.stream)
+            self._event = event
+        return self._event
+
+
+class _Buffer:
+    """Device memory: a pooled block (``owner`` None) or memory another library owns."""
+
+    __slots__ = ("mem", "stream", "owner")
+
+    def __init__(self, mem: Any, stream: Any, owner: Any = None) -> None:
+        self.mem = mem  # cupy.cuda.MemoryPointer
+        self.stream = stream  # the allocating stream: the pool gives the block back to it
+        self.owner = owner  # keeps foreign memory alive (a CuPy array over it)
+
+
+class CUDADevice:
+    """One CUDA device and, per host thread, its stream."""
+
+    def __init__(self, cupy: Any, index: int) -> None:
+        runtime = cupy.cuda.runtime
+        props = runtime.getDeviceProperties(index)
+        name = props["name"]
+        self.cupy = cupy
+        self.index = index
+        self.name = (name.decode() if isinstance(name, bytes) else str(name)).strip()
+        self.supports_fp64 = True
+        self.is_cpu = False
+        self.compute_units = int(props["multiProcessorCount"])
+        self.capability = int(props["major"]) * 10 + int(props["minor"])
+        self.max_alloc = int(props["totalGlobalMem"])
+        self._local = threading.local()
+
+    def active(self) -> Any:
+        """A context that makes this device current (free when it already is)."""
+        if self.cupy.cuda.runtime.getDevice() == self.index:
+            return contextlib.nullcontext()
+        return self.cupy.cuda.Device(self.index)
+
+    def stream(self) -> Any:
+        s = getattr(self._local, "stream", None)
+        if s is None:
+            with self.active():
+                s = self.cupy.cuda.Stream(non_blocking=True)
+            self._local.stream = s
+        return s
+
+
+class _Kernel:
+    __slots__ = ("module", "function", "name")
+
+    def __init__(self, module: Any, name: str) -> None:
+        self.module = module
+        self.function = module.get_function(name)
+        self.name = name
+
+
+def _wait(stream: Any, marks: list[_Mark]) -> None:
+    for mark in marks:
+        stream.wait_event(mark.event())
+
+
+class CUDABackend:
+    kind = "cuda"
+    dialect = CUDA
+
+    def __init__(self) -> None:
+        self._cupy: Any = None
+        self._arch_cache: dict[int, int] = {}
+        # Launch tuning (benchmarks/tune_launch.py sets these; see benchmarks/NOTES.md).
+        self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
+        self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
+
+    def _import(self) -> Any:
+        if self._cupy is None:
+            import cupy
+
+            self._cupy = cupy
+        return self._cupy
+
+    def discover(self) -> list[CUDADevice]:
+        try:
+            cupy = self._import()
+            count = cupy.cuda.runtime.getDeviceCount()
+        except Exception:  # noqa: BLE001 - no CuPy, no driver or no GPU: no CUDA devices
+            return []
+        if not count:
+            return []
+        try:
+            from cupy_backends.cuda.libs import nvrtc
+
+            nvrtc.getVersion()
+        except Exception as e:  # noqa: BLE001 - said aloud: the GPU is there but unusable
+            warnings.warn(f"CuPy sees {count} GPU(s) but NVRTC cannot be loaded ({e}); weft "
+                          "will not use CUDA devices. Install the CUDA runtime libraries "
+                          "(e.g. pip install 'cupy-cuda12x[ctk]')", RuntimeWarning, stacklevel=2)
+            return []
+        return [CUDADevice(cupy, i) for i in range(count)]
+
+    # Memory ---------------------------------------------------------------------------
+
+    def allocate(self, device: Any, dtype: Any, size: int) -> Storage:
+        h = device.handle
+        cupy = h.cupy
+        nbytes = max(size, 1) * dtype.itemsize
+        stream = h.stream()
+        try:
+            with h.active(), stream:
+                mem = cupy.get_default_memory_pool().malloc(nbytes)
+        except cupy.cuda.memory.OutOfMemoryError as e:
+            raise MemoryError(
+                f"out of device memory allocating {nbytes} bytes on {device} ({h.name})"
+            ) from e
+        return Storage(device, _Buffer(mem, stream), dtype, size)
+
+    def upload(self, device: Any, data: np.ndarray) -> Storage:
+        from ...dtypes import from_numpy_dtype
+
+        storage = self.allocate(device, from_numpy_dtype(data.dtype), data.size)
+        if data.size:
+            h = device.handle
+            runtime = h.cupy.cuda.runtime
+            stream = h.stream()
+            # From pageable memory the call returns once ``data`` is staged: it may go away.
+            with h.active():
+                runtime.memcpyAsync(storage.buffer.mem.ptr, data.ctypes.data, data.nbytes,
+                                    runtime.memcpyHostToDevice, stream.ptr)
+            storage.record_write(_Mark(stream), stream)
+        return storage
+
+    def download(self, storage: Storage) -> np.ndarray:
+        out = np.empty(storage.size, dtype=storage.dtype.numpy)
+        if storage.size:
+            h = storage.device.handle
+            runtime = h.cupy.cuda.runtime
+            stream = h.stream()
+            with h.active():
+                _wait(stream, storage.events_before_read(stream))
+                runtime.memcpyAsync(out.ctypes.data, storage.buffer.mem.ptr, out.nbytes,
+                                    runtime.memcpyDeviceToHost, stream.ptr)
+                stream.synchronize()
+        return out
+
+    def release(self, device: Any, storage: Storage) -> None:
+        buffer = storage.buffer
+        if buffer.owner is not None:
+            # Foreign memory goes back to its owner, which knows nothing of our streams.
+            for mark in storage.events_before_write(None):
+                mark.event().synchronize()
+            return
+        foreign = storage.events_before_write(buffer.stream)
+        if foreign:
+            # The pool reuses the block only on its stream: make that stream wait, not the host.
+            _wait(buffer.stream, foreign)
+
+    # Sharing memory with CuPy, torch, JAX ----------------------------------------------
+
+    def adopt(self, device: Any, obj: Any) -> tuple[Storage, tuple[int, ...], int,
+                                                    tuple[int, ...]]:
+        """Wrap a CUDA array (``__cuda_array_interface__`` or DLPack) without copying.
+
+        Returns the storage, the shape, the element offset and the element strides. The
+        producer's pending work is ordered before ours by the protocols' stream handshake.
+        """
+        from ...dtypes import from_numpy_dtype
+
+        h = device.handle
+        cupy = h.cupy
+        with h.active(), h.stream():
+            if hasattr(obj, "__cuda_array_interface__"):
+                arr = cupy.asarray(obj)
+            else:
+                arr = cupy.from_dlpack(obj)
+        if arr.device.id != h.index:
+            with h.active():
+                arr = cupy.array(arr, copy=True)  # peer copy to this device
+        dtype = from_numpy_dtype(arr.dtype)
+        if dtype.numpy != arr.dtype:  # int8, float16, ...: widened, so copied
+            with h.active(), h.stream():
+                arr = arr.astype(dtype.numpy)
+        item = arr.itemsize
+        if any(s % item for s in arr.strides):
+            arr = cupy.ascontiguousarray(arr)
+        strides = tuple(s // item for s in arr.strides)
+        # The buffer starts at the lowest element the array reaches.
+        low = sum(st * (n - 1) for st, n in zip(strides, arr.shape) if st < 0 and n)
+        high = sum(st * (n - 1) for st, n in zip(strides, arr.shape) if st > 0 and n)
+        span = (high - low + 1) if arr.size else 0
+        mem = arr.data + low * item
+        stream = h.stream()
+        storage = Storage(device, _Buffer(mem, stream, owner=arr), dtype, span)
+        return storage, tuple(arr.shape), -low, strides
+
+    def foreign_view(self, storage: Storage, shape: tuple[int, ...], offset: int,
+                     strides: tuple[int, ...]) -> Any:
+        """A CuPy array over the same memory, after every pending write has finished."""
+        h = storage.device.handle
+        cupy = h.cupy
+        for mark in storage.events_before_read(None):
+            mark.event().synchronize()
+        item = storage.dtype.itemsize
+        mem = storage.buffer.mem + offset * item
+        with h.active():
+            return cupy.ndarray(shape, dtype=storage.dtype.numpy, memptr=mem,
+                                strides=tuple(s * item for s in strides))
+
+    def pending_stream(self, storage: Storage) -> int | None:
+        """The stream a consumer must wait on before reading ``storage`` (None: nothing)."""
+        w = storage.write
+        if w is None:
+            return None
+        mark = w[0]
+        return None if mark.event().done else int(mark.stream.ptr)
+
+    # Programs ---------------------------------------------------------------------------
+
+    def _arch(self, device: Any) -> int:
+        """The newest architecture NVRTC supports that does not exceed the device's."""
+        h = device.handle
+        arch = self._arch_cache.get(h.capability)
+        if arch is None:
+            from cupy_backends.cuda.libs import nvrtc
+
+            try:
+                supported = [int(a) for a in nvrtc.getSupportedArchs()]
+            except Exception:  # noqa: BLE001 - old NVRTC without the query
+                supported = [h.capability]
+            fitting = [a for a in supported if a <= h.capability]
+            arch = max(fitting) if fitting else h.capability
+            self._arch_cache[h.capability] = arch
+        return arch
+
+    def fingerprint(self, device: Any) -> str:
+        from cupy_backends.cuda.libs import nvrtc
+
+        h = device.handle
+        runtime = h.cupy.cuda.runtime
+        return "|".join([
+            "cuda", h.name, f"sm_{h.capability}", f"driver {runtime.driverGetVersion()}",
+            "nvrtc {}.{}".format(*nvrtc.getVersion()),
+        ])
+
+    def build_options(self, device: Any) -> list[str]:
+        return [f"--gpu-architecture=sm_{self._arch(device)}", "--std=c++17"]
+
+    def compile(self, device: Any, source: str, name: str) -> tuple[_Kernel, bytes]:
+        from cupy_backends.cuda.libs import nvrtc
+
+        program = nvrtc.createProgram(source, f"{name}.cu", (), ())
+        try:
+            try:
+                nvrtc.compileProgram(program, self.build_options(device))
+            except nvrtc.NVRTCError as e:
+                raise RuntimeError(f"{e}\n{nvrtc.getProgramLog(program)}") from None
+            cubin = nvrtc.getCUBIN(program)
+        finally:
+            nvrtc.destroyProgram(program)
+        return self.load_binary(device, cubin, name), cubin
+
+    def load_binary(self, device: Any, binary: bytes, name: str) -> _Kernel:
+        h = device.handle
+        with h.active():
+            module = h.cupy.cuda.function.Module()
+            module.load(binary)
+            return _Kernel(module, name)
+
+    def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
+        raise NotImplementedError
+
+    def elementwise_per_thread(self, device: Any, n: int) -> int:
+        """Several elements per thread on large grids, so each thread has loads in flight;
+        one per thread on small ones, where latency, not bandwidth, decides."""
+        if self.per_thread_override:
+            return self.per_thread_override
+        return 4 if n >= (1 << 20) else 1
+
+    def reduction_groups(self, device: Any) -> int:
+        """Blocks a reduction should have: enough resident blocks to fill every SM."""
+        return device.handle.compute_units * 8
+
+    def launch(self, device: Any, program: _Kernel, args: list[Any], n: int,
+               outputs: list[Storage], inputs: list[Storage], groups: int | None = None
+               ) -> None:
+        h = device.handle
+        stream = h.stream()
+        values = []
+        for a in args:
+            if isinstance(a, Storage):
+                values.append(a.buffer.mem)
+            elif isinstance(a, int):
+                values.append(np.int64(a))
+            elif isinstance(a, np.bool_):
+                values.append(np.uint8(a))
+            else:
+                values.append(a)
+        if groups is None:
+            block = self.block
+            grid = (n + block - 1) // block
+        else:
+            block, grid = WORK_GROUP, groups
+        with h.active():
+            for s in inputs:
+                _wait(stream, s.events_before_read(stream))
+            for s in outputs:
+                _wait(stream, s.events_before_write(stream))
+            program.function((grid,), (block,), values, stream=stream)
+        mark = _Mark(stream)
+        for s in inputs:
+            s.record_read(mark, stream)
+        for s in outputs:
+            s.record_write(mark, stream)
+
+    def synchronize(self, device: Any) -> None:
+        device.handle.stream().synchronize()
+
+    def is_ready(self, storage: Storage) -> bool:
+        w = storage.write
+        return w is None or bool(w[0].event().done)

@@ -1,0 +1,27 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_exp_add(
+    __global const double* restrict b0,
+    __global double* restrict b1,
+    const long w0_off,
+    const long w0_s0,
+    const long w0_s1,
+    const long w1_off,
+    const long w2_off,
+    const long n,
+    const long cols)
+{
+    const long first = (long)get_group_id(0) * 1024 + get_local_id(0);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long gid = first + k * 256;
+        if (gid >= n) return;
+        const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
+        const long j = gid - i * cols;
+        const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
+        const double v1 = exp(v0);  // exp
+        const double v2 = b0[w1_off + gid];
+        const double v3 = (v1 + v2);  // add
+        b1[w2_off + gid] = (double)v3;
+    }
+}

@@ -1,0 +1,25 @@
+extern "C" __global__ void weft_exp_add(
+    const double* __restrict__ b0,
+    double* __restrict__ b1,
+    const long long w0_off,
+    const long long w0_s0,
+    const long long w0_s1,
+    const long long w1_off,
+    const long long w2_off,
+    const long long n,
+    const long long cols)
+{
+    const long long first = (long long)blockIdx.x * 1024 + (long long)threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long long gid = first + k * 256;
+        if (gid >= n) return;
+        const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
+        const long long j = gid - i * cols;
+        const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
+        const double v1 = exp(v0);  // exp
+        const double v2 = b0[w1_off + gid];
+        const double v3 = (v1 + v2);  // add
+        b1[w2_off + gid] = (double)v3;
+    }
+}

@@ -1,0 +1,52 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_maximum_reduce(
+    __global const double* restrict b0,
+    __global double* restrict b1,
+    const long w0_off,
+    const long w1_off,
+    const long w1_seg,
+    const long w1_split,
+    const long rows,
+    const long cols,
+    const long lanes,
+    const long splits,
+    const long chunk,
+    const long contiguous)
+{
+    __local double red0[256];
+    const long lid = get_local_id(0);
+    const long seg_local = lid / lanes;
+    const long lane = lid - seg_local * lanes;
+    const long task = (long)get_group_id(0) * (256 / lanes) + seg_local;
+    const long i = task / splits;
+    const long split = task - i * splits;
+    const long segment = i;
+    const long partner_step = 1;
+    long begin = split * chunk;
+    long end = begin + chunk < cols ? begin + chunk : cols;
+    if (i >= rows) end = begin;
+    const long span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    const long first = begin + lane * span;
+    const long last = contiguous && first + span < end ? first + span : end;
+    const long step = contiguous ? 1 : lanes;
+    double acc0 = -INFINITY;
+    for (long j = first; j < last; j += step) {
+        const long gid = i * cols + j;
+        const double v0 = b0[w0_off + gid];
+        acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
+    }
+    red0[lid] = (double)acc0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (long s = lanes >> 1; s > 0; s >>= 1) {
+        if (lane < s) {
+            const double lhs0 = red0[lid];
+            const double rhs0 = red0[lid + s * partner_step];
+            red0[lid] = (double)((lhs0 > rhs0 || isnan(lhs0)) ? lhs0 : rhs0);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && segment < rows) {
+        b1[w1_off + segment * w1_seg + split * w1_split] = (double)red0[lid];
+    }
+}

@@ -1,0 +1,52 @@
+#define INFINITY __int_as_float(0x7f800000)
+
+extern "C" __global__ void weft_maximum_reduce(
+    const double* __restrict__ b0,
+    double* __restrict__ b1,
+    const long long w0_off,
+    const long long w1_off,
+    const long long w1_seg,
+    const long long w1_split,
+    const long long rows,
+    const long long cols,
+    const long long lanes,
+    const long long splits,
+    const long long chunk,
+    const long long contiguous)
+{
+    __shared__ double red0[256];
+    const long long lid = (long long)threadIdx.x;
+    const long long seg_local = lid / lanes;
+    const long long lane = lid - seg_local * lanes;
+    const long long task = (long long)blockIdx.x * (256 / lanes) + seg_local;
+    const long long i = task / splits;
+    const long long split = task - i * splits;
+    const long long segment = i;
+    const long long partner_step = 1;
+    long long begin = split * chunk;
+    long long end = begin + chunk < cols ? begin + chunk : cols;
+    if (i >= rows) end = begin;
+    const long long span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    const long long first = begin + lane * span;
+    const long long last = contiguous && first + span < end ? first + span : end;
+    const long long step = contiguous ? 1 : lanes;
+    double acc0 = -INFINITY;
+    for (long long j = first; j < last; j += step) {
+        const long long gid = i * cols + j;
+        const double v0 = b0[w0_off + gid];
+        acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
+    }
+    red0[lid] = (double)acc0;
+    __syncthreads();
+    for (long long s = lanes >> 1; s > 0; s >>= 1) {
+        if (lane < s) {
+            const double lhs0 = red0[lid];
+            const double rhs0 = red0[lid + s * partner_step];
+            red0[lid] = (double)((lhs0 > rhs0 || isnan(lhs0)) ? lhs0 : rhs0);
+        }
+        __syncthreads();
+    }
+    if (lane == 0 && segment < rows) {
+        b1[w1_off + segment * w1_seg + split * w1_split] = (double)red0[lid];
+    }
+}

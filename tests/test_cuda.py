@@ -1,0 +1,180 @@
+"""The CUDA backend: sharing memory with CuPy/torch/JAX, streams per thread, the cubin disk
+cache, several elements per thread. Skipped without CuPy and a GPU; the rest of the suite
+runs on CUDA devices through the ``device`` fixture like on any other device.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+CUDA_DEVICES = [d for d in wf.devices() if d.kind == "cuda"]
+pytestmark = pytest.mark.skipif(not CUDA_DEVICES, reason="needs CuPy and an NVIDIA GPU")
+
+cp = pytest.importorskip("cupy") if CUDA_DEVICES else None
+
+
+@pytest.fixture
+def gpu():
+    with wf.device(CUDA_DEVICES[0]) as d:
+        yield d
+
+
+def _ptr(x) -> int:
+    return x.__cuda_array_interface__["data"][0]
+
+
+def test_cuda_is_the_default_device_when_cupy_sees_a_gpu():
+    assert wf.devices()[0].kind == "cuda"
+    if "WEFT_DEVICE" not in os.environ:
+        assert wf.current_device().kind == "cuda"
+
+
+def test_cupy_arrays_come_in_without_a_copy(gpu):
+    c = cp.arange(12, dtype=cp.float64).reshape(3, 4)
+    x = wf.asarray(c)
+    assert x.device is gpu and x.shape == (3, 4) and x.dtype == wf.float64
+    assert _ptr(x) == c.data.ptr
+    np.testing.assert_array_equal((x * 2 + 1).to_numpy(), cp.asnumpy(c) * 2 + 1)
+
+
+def test_strided_cupy_arrays_keep_their_strides(gpu):
+    base = cp.arange(20, dtype=cp.float32).reshape(4, 5)
+    for c in (base.T, base[::2, ::-1], base[1:, 2]):
+        x = wf.asarray(c)
+        np.testing.assert_array_equal(x.to_numpy(), cp.asnumpy(c))
+        np.testing.assert_array_equal(wf.exp(x).to_numpy(), np.exp(cp.asnumpy(c)))
+
+
+def test_narrow_dtypes_are_widened_on_the_device(gpu):
+    c = cp.asarray(np.array([1.5, -2.25], np.float16))
+    x = wf.asarray(c)
+    assert x.dtype == wf.float32
+    np.testing.assert_array_equal(x.to_numpy(), [1.5, -2.25])
+
+
+def test_weft_arrays_go_out_without_a_copy(gpu):
+    a = np.random.default_rng(0).standard_normal((64, 33))
+    y = wf.exp(wf.asarray(a)) - 1
+    c = cp.asarray(y)  # __cuda_array_interface__
+    assert c.data.ptr == _ptr(y)
+    np.testing.assert_allclose(cp.asnumpy(c), np.exp(a) - 1)
+    d = cp.from_dlpack(y)  # DLPack
+    assert d.data.ptr == _ptr(y)
+    assert y.__dlpack_device__() == (2, gpu.handle.index)
+    t = wf.asarray(a).T[1:5, ::2]
+    np.testing.assert_array_equal(cp.asnumpy(cp.asarray(t)), a.T[1:5, ::2])
+
+
+def test_torch_round_trip(gpu):
+    torch = pytest.importorskip("torch")
+    t = torch.arange(10, dtype=torch.float32, device="cuda") * 0.5
+    x = wf.asarray(t)
+    assert _ptr(x) == t.data_ptr()
+    back = torch.from_dlpack(wf.sin(x))
+    np.testing.assert_allclose(back.cpu().numpy(), np.sin(np.arange(10) * 0.5, dtype=np.float32),
+                               rtol=1e-6)
+
+
+def test_jax_round_trip(gpu):
+    jnp = pytest.importorskip("jax.numpy")
+    import jax
+
+    if not any(d.platform == "gpu" for d in jax.devices()):
+        pytest.skip("JAX has no GPU here")
+    j = jnp.arange(6.0, dtype=jnp.float32).reshape(2, 3)
+    x = wf.asarray(j)
+    np.testing.assert_array_equal((x + 1).to_numpy(), np.arange(6.0).reshape(2, 3) + 1)
+    back = jax.dlpack.from_dlpack(x * 2)
+    np.testing.assert_array_equal(np.asarray(back), np.arange(6.0).reshape(2, 3) * 2)
+
+
+def test_writes_into_an_adopted_array_land_in_the_shared_memory(gpu):
+    c = cp.zeros(8, dtype=cp.float64)
+    x = wf.asarray(c)
+    x[2:5] = wf.asarray(np.array([1.0, 2.0, 3.0]))
+    wf.synchronize()
+    # weft wrote in place only if nothing else could read the old value; either way x is right
+    np.testing.assert_array_equal(x.to_numpy(), [0, 0, 1, 2, 3, 0, 0, 0])
+
+
+def test_opencl_device_refuses_gpu_memory_with_a_clear_error():
+    cl = [d for d in wf.devices() if d.kind == "opencl"]
+    if not cl:
+        pytest.skip("no OpenCL device")
+    with pytest.raises(TypeError, match="GPU memory"):
+        wf.asarray(cp.ones(3), device=cl[0])
+
+
+def test_several_elements_per_thread_cover_every_tail(gpu):
+    rng = np.random.default_rng(3)
+    for n in ((1 << 20) + 37, (1 << 20) + 1024, 3 << 20):
+        a = rng.standard_normal(n)
+        got = (wf.asarray(a) * 2 + 1).to_numpy()
+        np.testing.assert_array_equal(got, a * 2 + 1)
+    m = rng.standard_normal((1025, 1031))
+    np.testing.assert_allclose((wf.exp(wf.asarray(m).T) * 3).to_numpy(), np.exp(m.T) * 3)
+
+
+def test_threads_have_their_own_streams_and_results_cross_threads(gpu):
+    rng = np.random.default_rng(4)
+    data = [rng.standard_normal(1 << 18) for _ in range(8)]
+    made: dict[int, wf.Array] = {}
+    streams = set()
+    errors = []
+
+    def produce(k):
+        try:
+            with wf.device(gpu):
+                made[k] = wf.exp(wf.asarray(data[k])) + k
+                made[k].eval()
+                streams.add(gpu.handle.stream().ptr)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=produce, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(streams) == 8
+    # this thread consumes what the others produced, without waiting on the host first
+    total = sum((made[k] * 2 for k in range(8)), wf.zeros(1 << 18))
+    expected = sum((np.exp(data[k]) + k) * 2 for k in range(8))
+    np.testing.assert_allclose(total.to_numpy(), expected, rtol=1e-12)
+
+
+def test_ready_turns_true_after_synchronize(gpu):
+    x = wf.exp(wf.asarray(np.ones(1 << 22)))
+    x.eval()
+    wf.synchronize()
+    assert x.ready
+
+
+def test_cubins_are_loaded_from_the_disk_cache_in_a_new_process(gpu, tmp_path):
+    script = (
+        "import weft as wf, numpy as np\n"
+        f"wf.set_device('{gpu}')\n"
+        "x = wf.asarray(np.arange(5.0))\n"
+        "print(float((wf.sinh(x) * 3 - x).sum()), wf.cache_info()['disk_hits'])\n"
+    )
+    env = dict(os.environ, WEFT_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    expected = float((np.sinh(np.arange(5.0)) * 3 - np.arange(5.0)).sum())
+    assert float(runs[0][0]) == pytest.approx(expected)
+    assert runs[0][1] == "0" and int(runs[1][1]) >= 1
+    assert any(p.suffix == ".bin" for p in tmp_path.rglob("*"))
+
+
+def test_out_of_memory_is_a_memory_error(gpu):
+    with pytest.raises(MemoryError, match="out of device memory"):
+        wf.zeros(1 << 45, dtype=wf.float64).eval()
