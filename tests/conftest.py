@@ -1,5 +1,6 @@
 """Shared fixtures: every test that takes ``device`` runs on every device weft finds, plus the
-NumPy reference interpreter. Kernels are cached in a per-session temporary directory.
+NumPy reference interpreter (or those ``WEFT_TEST_DEVICES`` names). Kernels are cached in a
+per-session temporary directory.
 """
 
 from __future__ import annotations
@@ -13,7 +14,19 @@ os.environ.setdefault("WEFT_CACHE_DIR", tempfile.mkdtemp(prefix="weft-test-cache
 
 import weft as wf  # noqa: E402 - the cache directory must be set first
 
-DEVICES = [*wf.devices(), wf.get_device("reference")]
+
+def _selected(devices: list) -> list:
+    """``WEFT_TEST_DEVICES=cuda:0,reference`` limits the per-device tests to those devices
+    (scripts/gpu-check runs the suite once per GPU device that way)."""
+    wanted = os.environ.get("WEFT_TEST_DEVICES")
+    if not wanted:
+        return devices
+    names = {w.strip() for w in wanted.split(",")}
+    return [d for d in devices if str(d) in names or d.kind in names]
+
+
+DEVICES = _selected([*wf.devices(), wf.get_device("reference")])
+REAL_DEVICES = _selected(wf.devices())
 
 
 @pytest.fixture(params=DEVICES, ids=[str(d) for d in DEVICES])
@@ -22,7 +35,7 @@ def device(request):
         yield d
 
 
-@pytest.fixture(params=wf.devices(), ids=[str(d) for d in wf.devices()])
+@pytest.fixture(params=REAL_DEVICES, ids=[str(d) for d in REAL_DEVICES])
 def real_device(request):
     """Devices that compile generated source (not the reference interpreter)."""
     with wf.device(request.param) as d:
