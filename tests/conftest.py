@@ -6,6 +6,7 @@ per-session temporary directory.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
 import pytest
@@ -40,6 +41,11 @@ def real_device(request):
     """Devices that compile generated source (not the reference interpreter)."""
     with wf.device(request.param) as d:
         yield d
+
+
+def kernel_count(source: str) -> int:
+    """Kernels defined in generated source, OpenCL or CUDA."""
+    return len(re.findall(r"(?:__kernel|__global__) void", source))
 
 
 def launches() -> int:

@@ -241,7 +241,15 @@ def test_asarray_sources(device):
                                   [0, 1, 2])
     x = wf.asarray([1.0])
     assert wf.asarray(x) is x
-    np.testing.assert_array_equal(np.from_dlpack(wf.asarray([1.0, 2.0])), [1.0, 2.0])
+    exported = wf.asarray([1.0, 2.0])
+    if device.kind == "cuda":  # device memory: NumPy asks for a host copy explicitly
+        assert exported.__dlpack_device__()[0] == 2
+        with pytest.raises(BufferError):
+            np.from_dlpack(exported)
+        host = np.from_dlpack(exported.__dlpack__(dl_device=(1, 0)))
+        np.testing.assert_array_equal(host, [1.0, 2.0])
+    else:
+        np.testing.assert_array_equal(np.from_dlpack(exported), [1.0, 2.0])
     with pytest.raises(ValueError, match="at most 2"):
         wf.asarray(np.zeros((2, 2, 2)))
     with pytest.raises(TypeError):

@@ -225,12 +225,14 @@ class Array:
         return self._device.backend.foreign_view(view.storage, self.shape, view.offset,
                                                  view.strides)
 
-    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._device.kind == "cuda":
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        host = dl_device is not None and dl_device[0] == 1  # the consumer asks for kDLCPU
+        if self._device.kind == "cuda" and not host:
             # Zero-copy: the consumer sees this memory once pending writes have finished.
-            return self._foreign().__dlpack__(*args, **kwargs)
+            return self._foreign().__dlpack__(stream=stream, max_version=max_version)
         # OpenCL memory has no DLPack consumers: export a host copy.
-        return self.to_numpy().__dlpack__(*args, **kwargs)
+        return self.to_numpy().__dlpack__(max_version=max_version)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         if self._device.kind == "cuda":
