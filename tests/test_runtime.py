@@ -174,3 +174,20 @@ def test_several_elements_per_thread_give_the_same_values(real_device, monkeypat
     m = rng.standard_normal((67, 131))
     np.testing.assert_allclose((wf.exp(wf.asarray(m).T) + 1).to_numpy(), np.exp(m.T) + 1)
     assert "k < 4" in wf.kernel_source(wf.asarray(m) * 3)
+
+
+def test_remembered_plans_take_new_buffers_and_new_scalar_values(device):
+    """The per-call fast path (memo.py) reuses structure, never data."""
+    from weft.memo import MEMO
+
+    rng = np.random.default_rng(11)
+    for k in range(4):
+        a, b = rng.standard_normal(50), rng.standard_normal(50)
+        x, y = wf.asarray(a), wf.asarray(b)
+        np.testing.assert_allclose((x * (k + 0.5) + y * k).to_numpy(), a * (k + 0.5) + b * k)
+        # same structure, other aliasing: x read twice
+        np.testing.assert_allclose((x * (k + 0.5) + x * k).to_numpy(), a * (k + 0.5) + a * k)
+        x += k  # in place, through the same path
+        np.testing.assert_allclose(x.to_numpy(), a + k)
+    if device.kind != "reference":
+        assert MEMO.plans  # the loop above was served from remembered plans

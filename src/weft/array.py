@@ -412,6 +412,19 @@ def as_operand(value: Any, device: Device) -> Array | Any:
     return asarray(value, device=device)
 
 
+_TYPING: dict[tuple, tuple[list[DType], DType, DType]] = {}  # (op, operand types) -> types
+
+
+def _typing(op: Any, operands: list[Any], explicit: DType | None
+            ) -> tuple[list[DType], DType, DType]:
+    # A Python scalar takes the type it would have next to the strong operands it combines
+    # with (for where: the two value operands, not the condition).
+    values = operands[1:] if op.rule == "where" else operands
+    strong = [_strong_dtype(a) for a in values if _strong_dtype(a) is not None]
+    resolved = [_strong_dtype(a) or dt.resolve(strong, [dt.scalar_kind(a)]) for a in operands]
+    return signature(op, resolved, explicit)
+
+
 def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
     """``OPS[name]`` over ``args`` (Arrays, array-likes or Python scalars), lazily.
 
@@ -424,13 +437,13 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
         raise TypeError(f"{name} takes {op.arity} argument(s), got {len(args)}")
     device = _device_of(args, name)
     operands = [as_operand(a, device) for a in args]
-    # A Python scalar takes the type it would have next to the strong operands it combines
-    # with (for where: the two value operands, not the condition).
-    values = operands[1:] if op.rule == "where" else operands
-    strong = [_strong_dtype(a) for a in values if _strong_dtype(a) is not None]
     explicit = dt.to_dtype(dtype) if dtype is not None else None
-    resolved = [_strong_dtype(a) or dt.resolve(strong, [dt.scalar_kind(a)]) for a in operands]
-    arg_types, result, compute = signature(op, resolved, explicit)
+    tags = tuple(_strong_dtype(a) or dt.scalar_kind(a) for a in operands)
+    key = (name, tags, explicit, dt.default_real())
+    typing = _TYPING.get(key)
+    if typing is None:
+        typing = _TYPING[key] = _typing(op, operands, explicit)
+    arg_types, result, compute = typing
     nodes = []
     for a, want in zip(operands, arg_types):
         if isinstance(a, Array):

@@ -88,8 +88,11 @@ class KernelCache:
         return program
 
     def clear(self, disk: bool = False) -> None:
+        from .memo import MEMO  # remembered plans hold programs: forget them too
+
         with self._lock:
             self._memory.clear()
+            MEMO.clear()
             for k in self.stats:
                 self.stats[k] = 0
         if disk:

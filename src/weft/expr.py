@@ -223,6 +223,9 @@ def rebuild(node: Node, args: tuple[Node, ...]) -> Node:
 
 def broadcast_shapes(name: str, *shapes: Shape) -> Shape:
     """NumPy broadcasting of up to 2-D shapes; ``ValueError`` naming ``name`` and the shapes."""
+    sized = [s for s in shapes if s]
+    if sized and all(s == sized[0] for s in sized):
+        return sized[0]  # the common case: equal shapes, maybe with 0-d scalars
     ndim = max(len(s) for s in shapes)
     result = []
     for axis in range(-ndim, 0):

@@ -285,7 +285,9 @@ class _Lowering:
 
     def scalar(self, value: Any, dtype: DType) -> str:
         param = ScalarParam(f"s{len(self.scalar_params)}", dtype)
-        self.scalar_params.append((param, dtype.numpy.type(value)))
+        # The node's own value object when it already has the type: memo.py finds it by identity.
+        kind = dtype.numpy.type
+        self.scalar_params.append((param, value if type(value) is kind else kind(value)))
         return param.name
 
     def access(self, off: int, ki: int, kj: int, storage: Any) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import config, schedule
+from . import config, memo, schedule
 from . import dtypes as dt
 from . import expr as ex
 from .cache import CACHE
@@ -64,9 +64,10 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
 
 
 def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
-            groups: int | None = None) -> None:
-    _check_fp64(device, ir)
-    program = CACHE.program(device, ir)
+            groups: int | None = None, program: Any = None) -> None:
+    if program is None:
+        _check_fp64(device, ir)
+        program = CACHE.program(device, ir)
     error_buffer = None
     if ir.checked:
         error_buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
@@ -261,8 +262,42 @@ def plan(device: Any, outputs: list[schedule.Output]) -> list[schedule.Step]:
 
 def execute(device: Any, outputs: list[schedule.Output]) -> None:
     """Compute every ``(expression, destination)`` pair on ``device``."""
+    if len(outputs) == 1 and outputs[0][1].kind == ex.BUFFER and config.fuse_enabled():
+        root, dest = outputs[0]
+        key, leaves = memo.signature(root, dest)
+        if key is not None:
+            _execute_remembered(device, (device, key), leaves, outputs)
+            return
     for step in plan(device, outputs):
         run_step(device, step)
+
+
+def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
+                        outputs: list[schedule.Output]) -> None:
+    """One output with a structural key: run its remembered plan, or make and remember one."""
+    dest = outputs[0][1].attrs.storage
+    remembered = memo.MEMO.get(key)
+    if remembered is not None:
+        CACHE.stats["hits"] += 1
+        _launch(device, remembered.ir, remembered.arguments(leaves, dest), [], remembered.n,
+                remembered.groups, remembered.program)
+        return
+    steps = plan(device, outputs)
+    if len(steps) != 1 or steps[0].reductions:
+        for step in steps:
+            run_step(device, step)
+        return
+    ir, args, errors, groups = _prepare_elementwise(device, steps[0].outputs)
+    n = args[-2]
+    if not n:
+        return
+    _check_fp64(device, ir)
+    program = CACHE.program(device, ir)
+    _launch(device, ir, args, errors, n, groups, program)
+    if not ir.checked:
+        made = memo.make_plan(ir, program, args, leaves, dest, n, groups)
+        if made is not None:
+            memo.MEMO.put(key, made)
 
 
 def sources(device: Any, outputs: list[schedule.Output]) -> str:

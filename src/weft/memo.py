@@ -1,0 +1,145 @@
+"""Evaluation plans remembered by expression structure: the per-call fast path.
+
+Lowering an expression costs far more Python time than launching its kernel. A repeated
+expression (a loop body, a benchmark, a log density evaluated at new parameters) has the same
+structure every time: the same ops, dtypes, shapes, views and aliasing of its leaves, with new
+buffers and new scalar values. ``signature`` walks the DAG once to get that structure as a key
+plus the leaves in order; a remembered ``Plan`` then says where each kernel argument comes from
+(a leaf's buffer, a scalar leaf's value, the new output, or a constant), so a hit skips
+scheduling, lowering and the kernel-cache lookup. Only single-kernel element-wise evaluations
+are remembered; everything else takes the general path, which is always correct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import expr as ex
+from .storage import Storage
+
+# Node kinds whose attrs are plain hashable structure (no nodes, no values).
+_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT}
+_LIMIT = 4096
+_DEST = ("dest",)
+
+
+class Plan:
+    """One remembered evaluation: the kernel, its launch, and where its arguments come from."""
+
+    __slots__ = ("ir", "program", "sources", "n", "groups")
+
+    def __init__(self, ir: Any, program: Any, sources: list[tuple], n: int,
+                 groups: int | None) -> None:
+        self.ir = ir
+        self.program = program
+        self.sources = sources
+        self.n = n
+        self.groups = groups
+
+    def arguments(self, leaves: list[ex.Node], dest: Storage) -> list[Any]:
+        args = []
+        for source in self.sources:
+            tag = source[0]
+            if tag == "leaf":
+                args.append(leaves[source[1]].attrs.storage)
+            elif tag == "scalar":
+                args.append(leaves[source[1]].attrs)
+            elif tag == "dest":
+                args.append(dest)
+            else:
+                args.append(source[1])
+        return args
+
+
+def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
+    """The structural key of writing ``root`` into the leaf ``dest`` (None when it is not
+    remembered) and the leaves of ``root``. The destination's view and its aliasing with
+    the leaves are part of the key: writes into views and in place lower differently."""
+    # Iterative post-order (a recursive closure would form a reference cycle that keeps the
+    # leaves alive, and leaf counts decide copy-on-write).
+    index: dict[int, int] = {}
+    entries: list[tuple] = []
+    leaves: list[ex.Node] = []
+    storages: dict[int, int] = {}
+    stack: list[tuple[ex.Node, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in index:
+            continue
+        kind = node.kind
+        if kind == ex.BUFFER:
+            view = node.attrs
+            alias = storages.setdefault(id(view.storage), len(storages))
+            entry: tuple = (kind, node.dtype.name, node.shape, node.structure, view.offset,
+                            view.strides, alias, len(leaves))
+            leaves.append(node)
+        elif kind == ex.SCALAR:
+            entry = (kind, node.dtype.name, len(leaves))
+            leaves.append(node)
+        elif kind not in _SIMPLE:
+            return None, []
+        elif not expanded:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in reversed(node.args))
+            continue
+        else:
+            entry = (kind, node.op.name if node.op is not None else None, node.attrs,
+                     node.dtype.name, node.shape, node.structure,
+                     tuple(index[id(arg)] for arg in node.args))
+        index[id(node)] = len(entries)
+        entries.append(entry)
+    out = dest.attrs
+    entries.append((dest.dtype.name, dest.shape, dest.structure, out.offset, out.strides,
+                    storages.get(id(out.storage), -1)))
+    return tuple(entries), leaves
+
+
+def make_plan(ir: Any, program: Any, args: list[Any], leaves: list[ex.Node], dest: Storage,
+              n: int, groups: int | None) -> Plan | None:
+    """Where each of ``args`` came from, or None when one cannot be traced to its source."""
+    by_storage: dict[int, int] = {}
+    by_scalar: dict[int, int] = {}
+    for k, leaf in enumerate(leaves):
+        if leaf.kind == ex.BUFFER:
+            by_storage.setdefault(id(leaf.attrs.storage), k)
+        else:
+            by_scalar[id(leaf.attrs)] = k
+    sources: list[tuple] = []
+    for a in args:
+        if isinstance(a, Storage):
+            if a is dest:
+                sources.append(_DEST)
+            elif id(a) in by_storage:
+                sources.append(("leaf", by_storage[id(a)]))
+            else:
+                return None
+        elif isinstance(a, np.generic):
+            if id(a) not in by_scalar:
+                return None
+            sources.append(("scalar", by_scalar[id(a)]))
+        elif a is None or isinstance(a, (int, float)):
+            sources.append(("const", a))
+        else:
+            return None
+    return Plan(ir, program, sources, n, groups)
+
+
+class Memo:
+    def __init__(self) -> None:
+        self.plans: dict[tuple, Plan] = {}
+
+    def get(self, key: tuple) -> Plan | None:
+        return self.plans.get(key)
+
+    def put(self, key: tuple, plan: Plan) -> None:
+        if len(self.plans) >= _LIMIT:
+            self.plans.clear()  # rare: many distinct structures; start over
+        self.plans[key] = plan
+
+    def clear(self) -> None:
+        self.plans.clear()
+
+
+MEMO = Memo()
