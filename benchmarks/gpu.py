@@ -617,6 +617,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--small", action="store_true",
                         help="tiny sizes, CPU OpenCL allowed: checks the harness, not speed")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the records of latest.json that this run does not measure "
+                             "(one benchmark split over several calls of the same machine)")
     args = parser.parse_args()
     impls, missing = find_impls(set(args.impls) if args.impls else None, args.small)
     if not impls:
@@ -630,6 +633,13 @@ def main() -> None:
     wanted = set(args.cases) if args.cases else None
     records: list[dict] = []
     skipped: list[str] = []
+    previous = RESULTS / slug / "latest.json"
+    if args.merge and previous.exists():
+        old = json.loads(previous.read_text())
+        records = [r for r in old["records"] if r["dtype"] not in args.dtypes
+                   and r["case"] not in ("overhead_3op", "first_compile", "disk_cache_load")]
+        skipped = [x for x in old["meta"].get("skipped", [])
+                   if not any(f" {d} " in x for d in args.dtypes)]
     rng = np.random.default_rng(0)
     print(f"weft GPU benchmark on {title}; implementations: {[i.name for i in impls]}")
     for dtype in (np.dtype(d).type for d in args.dtypes):
