@@ -246,7 +246,10 @@ def test_asarray_sources(device):
         assert exported.__dlpack_device__()[0] == 2
         with pytest.raises(BufferError):
             np.from_dlpack(exported)
-        host = np.from_dlpack(exported.__dlpack__(dl_device=(1, 0)))
+        try:  # NumPy >= 2.1 asks the producer for a host copy with dl_device
+            host = np.from_dlpack(exported, device="cpu")
+        except TypeError:
+            pytest.skip("this NumPy cannot ask DLPack producers for a host copy")
         np.testing.assert_array_equal(host, [1.0, 2.0])
     else:
         np.testing.assert_array_equal(np.from_dlpack(exported), [1.0, 2.0])
