@@ -19,6 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 import gpu  # noqa: E402
+from peers import WeftImpl  # noqa: E402
 
 import weft as wf  # noqa: E402
 
@@ -32,7 +33,7 @@ def main() -> None:
     device = cuda[0]
     wf.set_device(device)
     backend = device.backend
-    impl = gpu.WeftImpl("weft", device)
+    impl = WeftImpl("weft", device)
     rng = np.random.default_rng(0)
     variants = [(k, 256) for k in (1, 2, 4, 8)] + [(1, b) for b in (128, 512, 1024)]
     records = []

@@ -241,12 +241,12 @@ class _Renderer:
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
         helpers = "".join(h + "\n" for h in self.helpers.values())
-        source = template.format(preamble="{preamble}", helpers=helpers, **slots)
+        filled = helpers + "".join(slots.values())
         used = [text for name, text in self.d.definitions.items()
-                if re.search(rf"\b{name}\b", source)]
+                if re.search(rf"\b{name}\b", filled)]
         if used:
             preamble += "".join(used) + "\n"
-        return source.replace("{preamble}", preamble, 1)
+        return template.format(preamble=preamble, helpers=helpers, **slots)
 
     def render_elementwise(self) -> str:
         slots = self.frame()

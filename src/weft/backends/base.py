@@ -13,6 +13,22 @@ from ..render import Dialect
 from ..storage import Storage
 
 
+def kernel_values(args: list[Any]) -> list[Any]:
+    """Kernel arguments as the drivers take them: a storage's memory object, Python ints as
+    64-bit indexes, bools as the byte they are stored in; scalars already typed pass as is."""
+    values = []
+    for a in args:
+        if isinstance(a, Storage):
+            values.append(a.buffer.mem)
+        elif isinstance(a, int):
+            values.append(np.int64(a))
+        elif isinstance(a, np.bool_):
+            values.append(np.uint8(a))
+        else:
+            values.append(a)
+    return values
+
+
 class DeviceHandle(Protocol):
     """What a backend knows about one of its devices."""
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage
+from ..base import kernel_values
 from .dialect import CUDA
 
 _BLOCK = 256
@@ -324,16 +325,7 @@ class CUDABackend:
                ) -> None:
         h = device.handle
         stream = h.stream()
-        values = []
-        for a in args:
-            if isinstance(a, Storage):
-                values.append(a.buffer.mem)
-            elif isinstance(a, int):
-                values.append(np.int64(a))
-            elif isinstance(a, np.bool_):
-                values.append(np.uint8(a))
-            else:
-                values.append(a)
+        values = kernel_values(args)
         if groups is None:
             block = self.block
             grid = (n + block - 1) // block

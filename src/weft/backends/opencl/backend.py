@@ -14,6 +14,7 @@ import numpy as np
 
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage
+from ..base import kernel_values
 from .dialect import OPENCL
 
 _LOCAL_SIZE = 256
@@ -206,16 +207,7 @@ class OpenCLBackend:
         h = device.handle
         cl = h.cl
         q = h.queue()
-        values = []
-        for a in args:
-            if isinstance(a, Storage):
-                values.append(a.buffer.mem)
-            elif isinstance(a, int):
-                values.append(np.int64(a))
-            elif isinstance(a, np.bool_):
-                values.append(np.uint8(a))
-            else:
-                values.append(a)
+        values = kernel_values(args)
         wait: list[Any] = []
         for s in inputs:
             wait += s.events_before_read(q)
