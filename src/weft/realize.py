@@ -116,6 +116,9 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 # Reductions -----------------------------------------------------------------------------
 
 
+MIN_WALK = 32
+
+
 def _pow2_at_least(n: int) -> int:
     p = 1
     while p < n:
@@ -145,7 +148,10 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
     if length and base_groups < target_groups:
         wanted = _ceil_div(target_groups * (per_group if mode == REDUCE_ROWS else 1),
                            max(segments if mode == REDUCE_ROWS else base_groups, 1))
-        splits = max(1, min(wanted, _ceil_div(length, lanes * 4)))
+        # A team walks at least MIN_WALK elements per lane: shorter walks cost more in extra
+        # passes and launches than they gain (the partials of a full reduction then fit one
+        # team, so it takes two kernels, not three).
+        splits = max(1, min(wanted, _ceil_div(length, lanes * MIN_WALK)))
     chunk = _ceil_div(length, splits) if length else 0
     if chunk:
         chunk = _ceil_div(chunk, lanes) * lanes

@@ -305,6 +305,8 @@ class _Renderer:
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
                                                                ""),
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
+            unroll=str(reduce.UNROLL), unroll_less_one=str(reduce.UNROLL - 1),
+            unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores))
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
         return self.finish(template, slots)
@@ -317,8 +319,9 @@ class _Renderer:
         return source, self.kernel_name()
 
 
-def _indent(text: str) -> str:
-    return "".join("    " + line if line.strip() else line
+def _indent(text: str, levels: int = 1) -> str:
+    pad = "    " * levels
+    return "".join(pad + line if line.strip() else line
                    for line in text.splitlines(keepends=True))
 
 

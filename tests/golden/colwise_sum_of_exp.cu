@@ -26,7 +26,21 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
     long long end = begin + chunk < rows ? begin + chunk : rows;
     if (j >= cols) end = begin;
     double acc0 = 0.0;
-    for (long long i = begin + lane; i < end; i += lanes) {
+    long long i_next = begin + lane;
+    for (; i_next + 3 * lanes < end; i_next += 4 * lanes) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const long long i = i_next + u * lanes;
+            const long long gid = i * cols + j;
+            const double v0 = b0[w0_off + gid];
+            const double v1 = exp(v0);  // exp
+            const double v2 = s0;
+            const double v3 = (v1 * v2);  // multiply
+            const double v4 = (v3 - v0);  // subtract
+            acc0 = (acc0 + v4);
+        }
+    }
+    for (long long i = i_next; i < end; i += lanes) {
         const long long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = exp(v0);  // exp

@@ -31,7 +31,17 @@ extern "C" __global__ void weft_maximum_reduce(
     const long long last = contiguous && first + span < end ? first + span : end;
     const long long step = contiguous ? 1 : lanes;
     double acc0 = -INFINITY;
-    for (long long j = first; j < last; j += step) {
+    long long j_next = first;
+    for (; j_next + 3 * step < last; j_next += 4 * step) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const long long j = j_next + u * step;
+            const long long gid = i * cols + j;
+            const double v0 = b0[w0_off + gid];
+            acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
+        }
+    }
+    for (long long j = j_next; j < last; j += step) {
         const long long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);

@@ -35,7 +35,20 @@ __kernel void weft_add_reduce(
     const long last = contiguous && first + span < end ? first + span : end;
     const long step = contiguous ? 1 : lanes;
     double acc0 = 0.0;
-    for (long j = first; j < last; j += step) {
+    long j_next = first;
+    for (; j_next + 3 * step < last; j_next += 4 * step) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const long j = j_next + u * step;
+            const long gid = i * cols + j;
+            const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
+            const float v1 = v0 ? b0[w1_off + gid] : (float)0;
+            const float v2 = v0 ? v1 : (float)0;
+            const double v3 = ((double)v2);  // cast
+            acc0 = (acc0 + v3);
+        }
+    }
+    for (long j = j_next; j < last; j += step) {
         const long gid = i * cols + j;
         const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
         const float v1 = v0 ? b0[w1_off + gid] : (float)0;

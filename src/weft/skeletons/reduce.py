@@ -11,10 +11,16 @@ structure, so a triangle costs what it stores.
 
 Named slots: ``preamble helpers kernel_qualifier name params`` as in the element-wise
 skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_init``, ``body``
-(loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``.
+(loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``;
+``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
+takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
+loads are issued together; a plain loop finishes the rest.
 """
 
 WORK_GROUP = 256
+# Elements a lane loads before it accumulates any of them: several loads in flight per
+# thread are what a GPU needs to reach its memory bandwidth (benchmarks/NOTES.md, 5).
+UNROLL = 4
 
 REDUCE_ROWS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
@@ -34,7 +40,15 @@ REDUCE_ROWS = """\
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
     const {index_t} step = contiguous ? 1 : lanes;
-{acc_init}    for ({index_t} j = first; j < last; j += step) {{
+{acc_init}    {index_t} j_next = first;
+    for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
+#pragma unroll
+        for (int u = 0; u < {unroll}; ++u) {{
+            const {index_t} j = j_next + u * step;
+            const {index_t} gid = i * cols + j;
+{unrolled_body}{unrolled_accumulate}        }}
+    }}
+    for ({index_t} j = j_next; j < last; j += step) {{
         const {index_t} gid = i * cols + j;
 {body}{accumulate}    }}
 {tree}{write}}}
@@ -55,7 +69,15 @@ REDUCE_COLS = """\
     {index_t} begin = split * chunk;
     {index_t} end = begin + chunk < rows ? begin + chunk : rows;
     if (j >= cols) end = begin;
-{range}{acc_init}    for ({index_t} i = begin + lane; i < end; i += lanes) {{
+{range}{acc_init}    {index_t} i_next = begin + lane;
+    for (; i_next + {unroll_less_one} * lanes < end; i_next += {unroll} * lanes) {{
+#pragma unroll
+        for (int u = 0; u < {unroll}; ++u) {{
+            const {index_t} i = i_next + u * lanes;
+            const {index_t} gid = i * cols + j;
+{unrolled_body}{unrolled_accumulate}        }}
+    }}
+    for ({index_t} i = i_next; i < end; i += lanes) {{
         const {index_t} gid = i * cols + j;
 {body}{accumulate}    }}
 {tree}{write}}}
