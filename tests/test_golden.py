@@ -48,11 +48,13 @@ def _cases():
             "concatenate_scaled": [wf.concatenate([wf.tril(sq), sq.T]) * 2],
             "rowwise_max": [m.max(axis=1)],
             "four_per_thread_transposed": [wf.exp(sq.T) + sq],
+            "tiled_transpose": [wf.exp(sq.T) + sq, sq.T * 2],
         }
 
 
 CASES = _cases()
 PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
+TILED = {"tiled_transpose"}  # as OpenCL and CUDA devices launch transposed reads
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
@@ -65,7 +67,8 @@ def test_generated_source_matches_golden(name, dialect):
         if step.reductions:
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
         else:
-            ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1))
+            ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1),
+                         tiled=name in TILED)
         texts.append(render(ir, dialect)[0])
     source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"

@@ -33,6 +33,7 @@ from .ops import INTERSECTION
 FLAT = "flat"  # address = offset + gid (the element's row-major position in the grid)
 SCALAR_ACCESS = "scalar"  # one element broadcast everywhere
 STRIDED = "strided"  # offset + i * s0 + j * s1
+TRANSPOSED = "transposed"  # offset + i + j * s1: down a column (GPUs tile these loads)
 
 ELEMENTWISE = "elementwise"
 REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
@@ -208,11 +209,18 @@ class KernelIR:
     range_structure: str = "general"  # reductions visit only this structure's elements
     checked: bool = False  # has an error buffer
     per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
+    tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
+
+    @property
+    def tileable_loads(self) -> list[Load]:
+        """Loads that walk down columns and read unconditionally: a tile can stage them."""
+        return [s for s in self.body
+                if isinstance(s, Load) and s.access == TRANSPOSED and s.guard is None]
 
     @property
     def uses_rows(self) -> bool:
         return any(
-            (isinstance(s, (Load, Store)) and s.access == STRIDED)
+            (isinstance(s, (Load, Store)) and s.access in (STRIDED, TRANSPOSED))
             or (isinstance(s, ReadIndex) and s.axis == "i")
             or isinstance(s, (AffineIndex, AffinePredicate, Gather, Scatter))
             for s in self.body
@@ -300,6 +308,9 @@ class _Lowering:
             return SCALAR_ACCESS, self.params((SCALAR_ACCESS, id(storage), off), ("off",), (off,))
         if (rows == 1 or ki == cols) and (cols == 1 or kj == 1):
             return FLAT, self.params((FLAT, id(storage), off), ("off",), (off,))
+        if ki == 1 and kj not in (0, 1):
+            return TRANSPOSED, self.params((TRANSPOSED, id(storage), off, kj), ("off", "s1"),
+                                           (off, kj))
         return STRIDED, self.params((STRIDED, id(storage), off, ki, kj), ("off", "s0", "s1"),
                                     (off, ki, kj))
 

@@ -32,6 +32,7 @@ from .lower import (
 )
 from .ops import OPS
 from .render import render
+from .skeletons.elementwise import TILE
 from .skeletons.reduce import WORK_GROUP
 from .storage import Storage
 
@@ -107,6 +108,10 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
     """An element-wise kernel and its launch: ``groups`` None means one thread per element."""
     ir, args, errors = lower(outputs)
     n = args[-2]
+    if ir.ndim == 2 and ir.tileable_loads and device.backend.tiles_transposes(device):
+        cols = args[-1]
+        tiles = _ceil_div(n // cols, TILE) * _ceil_div(cols, TILE) if n else 0
+        return replace(ir, tiled=True), args, errors, tiles
     per_thread = device.backend.elementwise_per_thread(device, n)
     if per_thread == 1:
         return ir, args, errors, None

@@ -88,6 +88,8 @@ class _Renderer:
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
+        # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
+        self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
@@ -102,6 +104,8 @@ class _Renderer:
             return f"{view}_off + gid"
         if access == lw.SCALAR_ACCESS:
             return f"{view}_off"
+        if access == lw.TRANSPOSED:
+            return f"{view}_off + i + j * {view}_s1"
         return f"{view}_off + i * {view}_s0 + j * {view}_s1"
 
     def param(self, p: lw.Param) -> str:
@@ -151,7 +155,9 @@ class _Renderer:
                                                 read=read) + report
         t = self.ctype(s.dtype)
         comment = ""
-        if isinstance(s, lw.Load):
+        if isinstance(s, lw.Load) and s.var in self.tiles:
+            value = self.to_bool_if(s.dtype, f"tile{self.tiles[s.var]}[tx][ty + k]")
+        elif isinstance(s, lw.Load):
             value = self.to_bool_if(s.dtype, f"{s.buffer}[{self.address(s.access, s.view)}]")
             if s.guard is not None:
                 value = f"{s.guard} ? {value} : ({t})0"
@@ -253,6 +259,8 @@ class _Renderer:
         body = "".join(self.statement(s) for s in self.ir.body)
         slots["global_id"] = self.d.global_id
         slots["index_setup"] = self.index_setup()
+        if self.ir.tiled:
+            return self.render_tiled(slots, body)
         k = self.ir.per_thread
         if k == 1:
             slots["body"] = body
@@ -262,6 +270,19 @@ class _Renderer:
             group=str(reduce.WORK_GROUP), span=str(reduce.WORK_GROUP * k),
             group_id=self.d.group_id, local_id=self.d.local_id)
         return self.finish(elementwise.SEVERAL_PER_THREAD, slots)
+
+    def render_tiled(self, slots: dict[str, str], body: str) -> str:
+        tile_decls = tile_loads = ""
+        tile = elementwise.TILE
+        for m, load in enumerate(self.ir.tileable_loads):
+            tile_decls += elementwise.TILE_DECL.format(
+                local=self.d.local_qualifier, storage=self.storage(load.dtype), m=m, tile=tile)
+            tile_loads += elementwise.TILE_LOAD.format(m=m, buffer=load.buffer, view=load.view)
+        slots.update(
+            body=_indent(body, 2), tile_decls=tile_decls, tile_loads=tile_loads,
+            tile=str(tile), tile_rows=str(reduce.WORK_GROUP // tile), barrier=self.d.barrier,
+            group_id=self.d.group_id, local_id=self.d.local_id)
+        return self.finish(elementwise.TILED, slots)
 
     def local_read(self, k: int, dtype: DType, index: str) -> str:
         return self.to_bool_if(dtype, f"red{k}[{index}]")

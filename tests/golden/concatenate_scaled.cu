@@ -15,7 +15,6 @@ extern "C" __global__ void weft_logical_and_where_multiply(
     const long long w3_j,
     const long long w3_n,
     const long long w4_off,
-    const long long w4_s0,
     const long long w4_s1,
     const long long w5_off,
     const long long n,
@@ -31,7 +30,7 @@ extern "C" __global__ void weft_logical_and_where_multiply(
     const double v3 = v2 ? b0[w2_off + gid] : (double)0;
     const double v4 = v1 ? v3 : (double)0;
     const bool v5 = (w3_0 + w3_i * i + w3_j * j) >= 0 && (w3_0 + w3_i * i + w3_j * j) < w3_n;
-    const double v6 = v5 ? b0[w4_off + i * w4_s0 + j * w4_s1] : (double)0;
+    const double v6 = v5 ? b0[w4_off + i + j * w4_s1] : (double)0;
     const double v7 = (v5 ? v6 : v4);  // where
     const double v8 = s0;
     const double v9 = (v7 * v8);  // multiply

@@ -4,7 +4,6 @@ __kernel void weft_exp_add(
     __global const double* restrict b0,
     __global double* restrict b1,
     const long w0_off,
-    const long w0_s0,
     const long w0_s1,
     const long w1_off,
     const long w2_off,
@@ -18,7 +17,7 @@ __kernel void weft_exp_add(
         if (gid >= n) return;
         const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
         const long j = gid - i * cols;
-        const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
+        const double v0 = b0[w0_off + i + j * w0_s1];
         const double v1 = exp(v0);  // exp
         const double v2 = b0[w1_off + gid];
         const double v3 = (v1 + v2);  // add

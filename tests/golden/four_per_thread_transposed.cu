@@ -2,7 +2,6 @@ extern "C" __global__ void weft_exp_add(
     const double* __restrict__ b0,
     double* __restrict__ b1,
     const long long w0_off,
-    const long long w0_s0,
     const long long w0_s1,
     const long long w1_off,
     const long long w2_off,
@@ -16,7 +15,7 @@ extern "C" __global__ void weft_exp_add(
         if (gid >= n) return;
         const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
         const long long j = gid - i * cols;
-        const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
+        const double v0 = b0[w0_off + i + j * w0_s1];
         const double v1 = exp(v0);  // exp
         const double v2 = b0[w1_off + gid];
         const double v3 = (v1 + v2);  // add

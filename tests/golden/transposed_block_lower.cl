@@ -4,7 +4,6 @@ __kernel void weft_exp_add(
     __global const double* restrict b0,
     __global double* restrict b1,
     const long w0_off,
-    const long w0_s0,
     const long w0_s1,
     const long w1_0,
     const long w1_i,
@@ -18,7 +17,7 @@ __kernel void weft_exp_add(
     if (gid >= n) return;
     const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
     const long j = gid - i * cols;
-    const double v0 = b0[w0_off + i * w0_s0 + j * w0_s1];
+    const double v0 = b0[w0_off + i + j * w0_s1];
     const double v1 = exp(v0);  // exp
     const bool v2 = (w1_0 + w1_i * i + w1_j * j) <= 0;
     const double v3 = v2 ? b0[w2_off + gid] : (double)0;

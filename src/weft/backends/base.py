@@ -67,6 +67,9 @@ class Backend(Protocol):
     def elementwise_per_thread(self, device: Any, n: int) -> int:
         """Elements each thread of an element-wise kernel computes (1: one per thread)."""
 
+    def tiles_transposes(self, device: Any) -> bool:
+        """Whether element-wise kernels stage column-wise loads through work-group tiles."""
+
     def reduction_groups(self, device: Any) -> int:
         """How many work-groups a reduction should aim for (0: never split a walk)."""
 

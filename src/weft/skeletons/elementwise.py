@@ -5,7 +5,16 @@ each thread has several loads in flight (GPUs need that to reach their memory ba
 Named slots: ``preamble`` (extensions), ``helpers`` (device functions the ops need), ``name``,
 ``params``, ``index_setup`` (row/column split of the flat id, only when some access needs it)
 and ``body`` (loads, ops and stores, one statement per line).
+
+``TILED`` serves grids that read an operand down its columns (a transpose): each work-group
+owns a ``TILE`` x ``TILE`` block of the grid, first copies every such operand's block into
+work-group memory along the operand's own rows (coalesced), then computes the block's elements
+row by row, reading those operands from the tile. Extra slots: ``tile_decls`` (one padded tile
+per operand: the padding column keeps the column reads free of bank conflicts) and
+``tile_loads`` (the coalesced copies).
 """
+
+TILE = 32
 
 ELEMENTWISE = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
@@ -37,3 +46,34 @@ COLS_ONLY = """\
     const {index_t} i = 0;
     const {index_t} j = gid;
 """
+
+TILED = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{tile_decls}    const {index_t} rows = n / cols;
+    const {index_t} tiles_across = (cols + {tile} - 1) / {tile};
+    const {index_t} tile_i = ({index_t}){group_id} / tiles_across;
+    const {index_t} tile_j = ({index_t}){group_id} - tile_i * tiles_across;
+    const int tx = {local_id} % {tile};
+    const int ty = {local_id} / {tile};
+#pragma unroll
+    for (int k = 0; k < {tile}; k += {tile_rows}) {{
+        const {index_t} i = tile_i * {tile} + tx;
+        const {index_t} j = tile_j * {tile} + ty + k;
+        if (i < rows && j < cols) {{
+{tile_loads}        }}
+    }}
+    {barrier};
+#pragma unroll
+    for (int k = 0; k < {tile}; k += {tile_rows}) {{
+        const {index_t} i = tile_i * {tile} + ty + k;
+        const {index_t} j = tile_j * {tile} + tx;
+        const {index_t} gid = i * cols + j;
+        if (i < rows && j < cols) {{
+{body}        }}
+    }}
+}}
+"""
+
+TILE_DECL = "    {local} {storage} tile{m}[{tile}][{tile} + 1];\n"
+TILE_LOAD = "            tile{m}[ty + k][tx] = {buffer}[{view}_off + i + j * {view}_s1];\n"

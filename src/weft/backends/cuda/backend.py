@@ -316,6 +316,10 @@ class CUDABackend:
             return self.per_thread_override
         return 4 if n >= (1 << 20) else 1
 
+    def tiles_transposes(self, device: Any) -> bool:
+        """A column read is one memory transaction per element without a tile."""
+        return True
+
     def reduction_groups(self, device: Any) -> int:
         """Blocks a reduction should have: enough resident blocks to fill every SM."""
         return device.handle.compute_units * 8

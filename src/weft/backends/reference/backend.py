@@ -56,6 +56,8 @@ class _Run:
             return off + self.gid
         if access == lw.SCALAR_ACCESS:
             return np.full(self.count, off)
+        if access == lw.TRANSPOSED:
+            return off + self.i + self.j * self.values[f"{view}_s1"]
         return off + self.i * self.values[f"{view}_s0"] + self.j * self.values[f"{view}_s1"]
 
     def affine(self, view: str) -> np.ndarray:
@@ -178,6 +180,9 @@ class ReferenceBackend:
 
     def elementwise_per_thread(self, device: Any, n: int) -> int:
         return 1
+
+    def tiles_transposes(self, device: Any) -> bool:
+        return False
 
     def reduction_groups(self, device: Any) -> int:
         return 0

@@ -1,0 +1,48 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_exp_add_multiply(
+    __global const double* restrict b0,
+    __global double* restrict b1,
+    __global double* restrict b2,
+    const double s0,
+    const long w0_off,
+    const long w0_s1,
+    const long w1_off,
+    const long w2_off,
+    const long w3_off,
+    const long n,
+    const long cols)
+{
+    __local double tile0[32][32 + 1];
+    const long rows = n / cols;
+    const long tiles_across = (cols + 32 - 1) / 32;
+    const long tile_i = (long)get_group_id(0) / tiles_across;
+    const long tile_j = (long)get_group_id(0) - tile_i * tiles_across;
+    const int tx = get_local_id(0) % 32;
+    const int ty = get_local_id(0) / 32;
+#pragma unroll
+    for (int k = 0; k < 32; k += 8) {
+        const long i = tile_i * 32 + tx;
+        const long j = tile_j * 32 + ty + k;
+        if (i < rows && j < cols) {
+            tile0[ty + k][tx] = b0[w0_off + i + j * w0_s1];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < 32; k += 8) {
+        const long i = tile_i * 32 + ty + k;
+        const long j = tile_j * 32 + tx;
+        const long gid = i * cols + j;
+        if (i < rows && j < cols) {
+            const double v0 = tile0[tx][ty + k];
+            const double v1 = exp(v0);  // exp
+            const double v2 = b0[w1_off + gid];
+            const double v3 = (v1 + v2);  // add
+            const double v4 = s0;
+            const double v5 = (v0 * v4);  // multiply
+            b1[w2_off + gid] = (double)v3;
+            b2[w3_off + gid] = (double)v5;
+        }
+    }
+}

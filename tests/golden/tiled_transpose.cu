@@ -1,0 +1,46 @@
+extern "C" __global__ void weft_exp_add_multiply(
+    const double* __restrict__ b0,
+    double* __restrict__ b1,
+    double* __restrict__ b2,
+    const double s0,
+    const long long w0_off,
+    const long long w0_s1,
+    const long long w1_off,
+    const long long w2_off,
+    const long long w3_off,
+    const long long n,
+    const long long cols)
+{
+    __shared__ double tile0[32][32 + 1];
+    const long long rows = n / cols;
+    const long long tiles_across = (cols + 32 - 1) / 32;
+    const long long tile_i = (long long)blockIdx.x / tiles_across;
+    const long long tile_j = (long long)blockIdx.x - tile_i * tiles_across;
+    const int tx = (long long)threadIdx.x % 32;
+    const int ty = (long long)threadIdx.x / 32;
+#pragma unroll
+    for (int k = 0; k < 32; k += 8) {
+        const long long i = tile_i * 32 + tx;
+        const long long j = tile_j * 32 + ty + k;
+        if (i < rows && j < cols) {
+            tile0[ty + k][tx] = b0[w0_off + i + j * w0_s1];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 32; k += 8) {
+        const long long i = tile_i * 32 + ty + k;
+        const long long j = tile_j * 32 + tx;
+        const long long gid = i * cols + j;
+        if (i < rows && j < cols) {
+            const double v0 = tile0[tx][ty + k];
+            const double v1 = exp(v0);  // exp
+            const double v2 = b0[w1_off + gid];
+            const double v3 = (v1 + v2);  // add
+            const double v4 = s0;
+            const double v5 = (v0 * v4);  // multiply
+            b1[w2_off + gid] = (double)v3;
+            b2[w3_off + gid] = (double)v5;
+        }
+    }
+}
