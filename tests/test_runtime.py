@@ -216,3 +216,29 @@ def test_remembered_plans_take_new_buffers_and_new_scalar_values(device):
         np.testing.assert_allclose(x.to_numpy(), a + k)
     if device.kind != "reference":
         assert MEMO.plans  # the loop above was served from remembered plans
+
+
+def test_remembered_reductions_take_new_data(device):
+    """Reductions, their combining passes and temporaries replay from remembered plans with
+    new buffers, new scalars and other aliasing; checked kernels still report every time."""
+    from weft.memo import MEMO
+
+    rng = np.random.default_rng(12)
+    MEMO.clear()
+    for k in range(3):
+        a = rng.standard_normal((300, 70))
+        v = rng.standard_normal(5000)
+        x, y = wf.asarray(a), wf.asarray(v)
+        np.testing.assert_allclose(wf.sum(x * (k + 1.5)).item(), (a * (k + 1.5)).sum())
+        np.testing.assert_allclose(wf.mean(x, axis=0).to_numpy(), a.mean(axis=0))
+        np.testing.assert_allclose(wf.sum(wf.exp(x) - k, axis=1).to_numpy(),
+                                   (np.exp(a) - k).sum(axis=1))
+        np.testing.assert_allclose(wf.sum(wf.tril(x[:70])).item(), np.tril(a[:70]).sum())
+        np.testing.assert_allclose(wf.max(y * y).item(), (v * v).max())
+        np.testing.assert_allclose(wf.sum(x * x.T.T).item(), (a * a).sum())  # aliasing
+        bad = wf.asarray(np.where(np.arange(5000) == 17 + k, -1.0, 1.0))
+        checked = wf.sum(wf.check(bad, lambda s: s > 0, "must be positive"))
+        with pytest.raises(ValueError, match=f"must be positive.*{17 + k}"):
+            checked.item()
+    if device.kind != "reference":
+        assert any(len(p.launches) > 1 for p in MEMO.plans.values())  # reductions remembered

@@ -6,12 +6,17 @@ structure every time: the same ops, dtypes, shapes, views and aliasing of its le
 buffers and new scalar values. ``signature`` walks the DAG once to get that structure as a key
 plus the leaves in order; a remembered ``Plan`` then says where each kernel argument comes from
 (a leaf's buffer, a scalar leaf's value, the new output, or a constant), so a hit skips
-scheduling, lowering and the kernel-cache lookup. Only single-kernel element-wise evaluations
-are remembered; everything else takes the general path, which is always correct.
+scheduling, lowering and the kernel-cache lookup. An evaluation is remembered by recording
+what the general path allocated and launched (element-wise kernels, reductions and their
+combining passes, temporaries); kernels that report errors, nested evaluations and arguments
+that cannot be traced keep it on the general path, which is always correct.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -20,13 +25,15 @@ from . import expr as ex
 from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
-_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT}
+_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE}
 _LIMIT = 4096
 _DEST = ("dest",)
 
 
-class Plan:
-    """One remembered evaluation: the kernel, its launch, and where its arguments come from."""
+class Launch:
+    """One kernel of a remembered evaluation and where each of its arguments comes from:
+    ``("leaf", k)`` a leaf's buffer, ``("scalar", k)`` a scalar leaf's value, ``("dest",)``,
+    ``("temp", k)`` the evaluation's k-th temporary buffer, ``("const", value)``."""
 
     __slots__ = ("ir", "program", "sources", "n", "groups")
 
@@ -38,7 +45,8 @@ class Plan:
         self.n = n
         self.groups = groups
 
-    def arguments(self, leaves: list[ex.Node], dest: Storage) -> list[Any]:
+    def arguments(self, leaves: list[ex.Node], dest: Storage, temps: list[Storage]
+                  ) -> list[Any]:
         args = []
         for source in self.sources:
             tag = source[0]
@@ -48,9 +56,51 @@ class Plan:
                 args.append(leaves[source[1]].attrs)
             elif tag == "dest":
                 args.append(dest)
+            elif tag == "temp":
+                args.append(temps[source[1]])
             else:
                 args.append(source[1])
         return args
+
+
+class Plan:
+    """A remembered evaluation: temporaries to allocate, then kernels to launch in order."""
+
+    __slots__ = ("temporaries", "launches")
+
+    def __init__(self, temporaries: list[tuple[Any, int]], launches: list[Launch]) -> None:
+        self.temporaries = temporaries  # (dtype, size) of each
+        self.launches = launches
+
+
+class Recording:
+    """What one evaluation allocated and launched, to be made into a ``Plan``."""
+
+    def __init__(self) -> None:
+        self.temporaries: list[Storage] = []
+        self.launches: list[tuple[Any, Any, list[Any], int, int | None]] = []
+        self.rememberable = True
+
+
+_recording = threading.local()
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Recording]:
+    """Record the calling thread's allocations and launches (``realize`` reports them)."""
+    outer = getattr(_recording, "current", None)
+    if outer is not None:
+        outer.rememberable = False  # a nested evaluation: its launches are not the outer's
+    rec = Recording()
+    _recording.current = rec
+    try:
+        yield rec
+    finally:
+        _recording.current = outer
+
+
+def current_recording() -> Recording | None:
+    return getattr(_recording, "current", None)
 
 
 def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
@@ -96,9 +146,11 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
     return tuple(entries), leaves
 
 
-def make_plan(ir: Any, program: Any, args: list[Any], leaves: list[ex.Node], dest: Storage,
-              n: int, groups: int | None) -> Plan | None:
-    """Where each of ``args`` came from, or None when one cannot be traced to its source."""
+def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | None:
+    """Where each recorded argument came from, or None when one cannot be traced to its
+    source (then the evaluation is not remembered)."""
+    if not rec.rememberable or not rec.launches:
+        return None
     by_storage: dict[int, int] = {}
     by_scalar: dict[int, int] = {}
     for k, leaf in enumerate(leaves):
@@ -106,24 +158,37 @@ def make_plan(ir: Any, program: Any, args: list[Any], leaves: list[ex.Node], des
             by_storage.setdefault(id(leaf.attrs.storage), k)
         else:
             by_scalar[id(leaf.attrs)] = k
-    sources: list[tuple] = []
-    for a in args:
-        if isinstance(a, Storage):
-            if a is dest:
-                sources.append(_DEST)
-            elif id(a) in by_storage:
-                sources.append(("leaf", by_storage[id(a)]))
+    temps = {id(t): k for k, t in enumerate(rec.temporaries)}
+    launches = []
+    for ir, program, args, n, groups in rec.launches:
+        if ir.checked:
+            return None  # the error buffer is read back after the launch: general path
+        # A reduction's scale (mean's 1/n) is structure: the key holds it.
+        scales = {r.scale for r in ir.reductions if r.scale is not None}
+        sources: list[tuple] = []
+        for param, a in zip(ir.params, args):
+            if isinstance(a, Storage):
+                if a is dest:
+                    sources.append(_DEST)
+                elif id(a) in by_storage:
+                    sources.append(("leaf", by_storage[id(a)]))
+                elif id(a) in temps:
+                    sources.append(("temp", temps[id(a)]))
+                else:
+                    return None
+            elif isinstance(a, np.generic):
+                if id(a) in by_scalar:
+                    sources.append(("scalar", by_scalar[id(a)]))
+                elif param.name in scales:
+                    sources.append(("const", a))
+                else:
+                    return None
+            elif a is None or isinstance(a, (int, float)):
+                sources.append(("const", a))
             else:
                 return None
-        elif isinstance(a, np.generic):
-            if id(a) not in by_scalar:
-                return None
-            sources.append(("scalar", by_scalar[id(a)]))
-        elif a is None or isinstance(a, (int, float)):
-            sources.append(("const", a))
-        else:
-            return None
-    return Plan(ir, program, sources, n, groups)
+        launches.append(Launch(ir, program, sources, n, groups))
+    return Plan([(t.dtype, t.size) for t in rec.temporaries], launches)
 
 
 class Memo:

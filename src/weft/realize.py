@@ -49,6 +49,9 @@ def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str 
     for s in shape:
         size *= s
     storage = device.backend.allocate(device, dtype, size)
+    rec = memo.current_recording()
+    if rec is not None:
+        rec.temporaries.append(storage)
     return ex.buffer(storage, shape, structure=structure)
 
 
@@ -69,6 +72,9 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     if program is None:
         _check_fp64(device, ir)
         program = CACHE.program(device, ir)
+    rec = memo.current_recording()
+    if rec is not None:
+        rec.launches.append((ir, program, list(args), n, groups))
     error_buffer = None
     if ir.checked:
         error_buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
@@ -285,30 +291,24 @@ def execute(device: Any, outputs: list[schedule.Output]) -> None:
 
 def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
                         outputs: list[schedule.Output]) -> None:
-    """One output with a structural key: run its remembered plan, or make and remember one."""
+    """One output with a structural key: run its remembered plan, or run the general path
+    while recording it and remember the result."""
     dest = outputs[0][1].attrs.storage
     remembered = memo.MEMO.get(key)
     if remembered is not None:
-        CACHE.stats["hits"] += 1
-        _launch(device, remembered.ir, remembered.arguments(leaves, dest), [], remembered.n,
-                remembered.groups, remembered.program)
+        temps = [device.backend.allocate(device, dtype, size)
+                 for dtype, size in remembered.temporaries]
+        for launch in remembered.launches:
+            CACHE.stats["hits"] += 1
+            _launch(device, launch.ir, launch.arguments(leaves, dest, temps), [], launch.n,
+                    launch.groups, launch.program)
         return
-    steps = plan(device, outputs)
-    if len(steps) != 1 or steps[0].reductions:
-        for step in steps:
+    with memo.recording() as rec:
+        for step in plan(device, outputs):
             run_step(device, step)
-        return
-    ir, args, errors, groups = _prepare_elementwise(device, steps[0].outputs)
-    n = args[-2]
-    if not n:
-        return
-    _check_fp64(device, ir)
-    program = CACHE.program(device, ir)
-    _launch(device, ir, args, errors, n, groups, program)
-    if not ir.checked:
-        made = memo.make_plan(ir, program, args, leaves, dest, n, groups)
-        if made is not None:
-            memo.MEMO.put(key, made)
+    made = memo.make_plan(rec, leaves, dest)
+    if made is not None:
+        memo.MEMO.put(key, made)
 
 
 def sources(device: Any, outputs: list[schedule.Output]) -> str:

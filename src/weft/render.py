@@ -284,6 +284,11 @@ class _Renderer:
             group_id=self.d.group_id, local_id=self.d.local_id)
         return self.finish(elementwise.TILED, slots)
 
+    def unroll(self) -> int:
+        """Elements per lane in flight: enough bytes for the narrowest loaded type."""
+        sizes = [s.dtype.itemsize for s in self.ir.body if isinstance(s, (lw.Load, lw.Gather))]
+        return reduce.unroll_for(min(sizes) if sizes else 8)
+
     def local_read(self, k: int, dtype: DType, index: str) -> str:
         return self.to_bool_if(dtype, f"red{k}[{index}]")
 
@@ -326,7 +331,7 @@ class _Renderer:
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
                                                                ""),
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
-            unroll=str(reduce.UNROLL), unroll_less_one=str(reduce.UNROLL - 1),
+            unroll=str(self.unroll()), unroll_less_one=str(self.unroll() - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores))
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS

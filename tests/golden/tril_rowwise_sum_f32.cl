@@ -36,9 +36,9 @@ __kernel void weft_add_reduce(
     const long step = contiguous ? 1 : lanes;
     double acc0 = 0.0;
     long j_next = first;
-    for (; j_next + 3 * step < last; j_next += 4 * step) {
+    for (; j_next + 7 * step < last; j_next += 8 * step) {
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
+        for (int u = 0; u < 8; ++u) {
             const long j = j_next + u * step;
             const long gid = i * cols + j;
             const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;

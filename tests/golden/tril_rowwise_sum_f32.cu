@@ -34,9 +34,9 @@ extern "C" __global__ void weft_add_reduce(
     const long long step = contiguous ? 1 : lanes;
     double acc0 = 0.0;
     long long j_next = first;
-    for (; j_next + 3 * step < last; j_next += 4 * step) {
+    for (; j_next + 7 * step < last; j_next += 8 * step) {
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
+        for (int u = 0; u < 8; ++u) {
             const long long j = j_next + u * step;
             const long long gid = i * cols + j;
             const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;

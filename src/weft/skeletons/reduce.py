@@ -18,9 +18,12 @@ loads are issued together; a plain loop finishes the rest.
 """
 
 WORK_GROUP = 256
-# Elements a lane loads before it accumulates any of them: several loads in flight per
-# thread are what a GPU needs to reach its memory bandwidth (benchmarks/NOTES.md, 5).
-UNROLL = 4
+
+
+def unroll_for(itemsize: int) -> int:
+    """Elements a lane loads before it accumulates any of them: a GPU reaches its memory
+    bandwidth only with about 32 bytes in flight per thread (benchmarks/NOTES.md, 5)."""
+    return 8 if itemsize <= 4 else 4
 
 REDUCE_ROWS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
