@@ -49,12 +49,14 @@ def _cases():
             "rowwise_max": [m.max(axis=1)],
             "four_per_thread_transposed": [wf.exp(sq.T) + sq],
             "tiled_transpose": [wf.exp(sq.T) + sq, sq.T * 2],
+            "vector_f32": [2.0 * (a32 + b32), a32 * b32],
         }
 
 
 CASES = _cases()
 PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
 TILED = {"tiled_transpose"}  # as OpenCL and CUDA devices launch transposed reads
+VECTOR = {"vector_f32": 4}  # as GPUs launch large float32 grids
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
@@ -68,7 +70,7 @@ def test_generated_source_matches_golden(name, dialect):
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
         else:
             ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1),
-                         tiled=name in TILED)
+                         tiled=name in TILED, vector=VECTOR.get(name, 1))
         texts.append(render(ir, dialect)[0])
     source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"

@@ -176,6 +176,31 @@ def test_several_elements_per_thread_give_the_same_values(real_device, monkeypat
     assert "k < 4" in wf.kernel_source(wf.asarray(m) * 3)
 
 
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 1023, 1024, 4101])
+def test_vector_loads_give_the_same_values(real_device, monkeypatch, n):
+    """The vector skeleton (large grids on GPUs) on every device: tails, views that start
+    off a vector boundary (scalar path), int32, in place, several outputs."""
+    monkeypatch.setattr(real_device.backend, "vector_width", lambda dev, n: 4, raising=False)
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal(n + 1).astype(np.float32)
+    b = rng.standard_normal(n + 1).astype(np.float32)
+    k = rng.integers(-50, 50, n + 1).astype(np.int32)
+    x, y, i = wf.asarray(a), wf.asarray(b), wf.asarray(k)
+    source = wf.kernel_source(3.0 * (x[:n] + y[:n]))
+    assert ("float4" in source) == (n > 1)  # one element is a scalar access
+    np.testing.assert_allclose((3.0 * (x[:n] + y[:n])).to_numpy(), 3 * (a[:n] + b[:n]),
+                               rtol=1e-6)
+    np.testing.assert_allclose((x[1:] * y[:n] - 1).to_numpy(), a[1:] * b[:n] - 1, rtol=1e-6)
+    np.testing.assert_array_equal((i[:n] * 3 + i[1:] // 2).to_numpy(), k[:n] * 3 + k[1:] // 2)
+    twice, half = wf.eval(x[:n] * 2, y[:n] / 2)
+    np.testing.assert_array_equal(twice.to_numpy(), a[:n] * 2)
+    np.testing.assert_array_equal(half.to_numpy(), b[:n] / 2)
+    x += y
+    np.testing.assert_allclose(x.to_numpy(), a + b, rtol=1e-6)
+    np.testing.assert_allclose((x.astype(wf.float64) * 2).to_numpy(), (a + b) * 2.0,
+                               rtol=1e-6)
+
+
 @pytest.mark.parametrize("shape", [(1, 5), (5, 1), (2, 3), (31, 33), (32, 32), (67, 131)])
 def test_transposed_reads_through_tiles_give_the_same_values(real_device, shape):
     """The tiled skeleton (OpenCL and CUDA devices): partial tiles, offsets, negative steps,

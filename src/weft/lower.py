@@ -35,6 +35,8 @@ SCALAR_ACCESS = "scalar"  # one element broadcast everywhere
 STRIDED = "strided"  # offset + i * s0 + j * s1
 TRANSPOSED = "transposed"  # offset + i + j * s1: down a column (GPUs tile these loads)
 
+VECTOR_DTYPES = ("float32", "int32", "uint32")  # loaded four at a time where aligned
+
 ELEMENTWISE = "elementwise"
 REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
 REDUCE_COLS = "reduce_cols"  # one result per column (or per column and split)
@@ -210,6 +212,28 @@ class KernelIR:
     checked: bool = False  # has an error buffer
     per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
     tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
+    vector: int = 1  # element-wise: consecutive elements per thread, vector loads (a launch choice)
+
+    @property
+    def vectorizable(self) -> bool:
+        """Whether vector loads can serve the kernel: it walks every buffer in grid order
+        (flat) or reads one element of it, the flat ones hold 4-byte values, and nothing needs
+        the element's row, column or an error report."""
+        dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
+        flat = False
+        for s in self.body:
+            if isinstance(s, (Load, Store)):
+                if s.access == FLAT:
+                    if dtypes[s.buffer].name not in VECTOR_DTYPES:
+                        return False
+                    flat = True
+                elif s.access != SCALAR_ACCESS:
+                    return False
+                if isinstance(s, Load) and s.guard is not None:
+                    return False
+            elif not isinstance(s, (ReadScalar, Apply, Cast, Select)):
+                return False
+        return flat and not self.checked
 
     @property
     def tileable_loads(self) -> list[Load]:

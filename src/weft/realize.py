@@ -118,6 +118,9 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
         cols = args[-1]
         tiles = _ceil_div(n // cols, TILE) * _ceil_div(cols, TILE) if n else 0
         return replace(ir, tiled=True), args, errors, tiles
+    width = device.backend.vector_width(device, n)
+    if width > 1 and ir.vectorizable:
+        return replace(ir, vector=width), args, errors, _ceil_div(n, WORK_GROUP * width)
     per_thread = device.backend.elementwise_per_thread(device, n)
     if per_thread == 1:
         return ir, args, errors, None

@@ -43,6 +43,11 @@ class Dialect:
     # Names the dialect's compiler does not predefine: name -> its definition, emitted before
     # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
     definitions: dict[str, str] = field(default_factory=dict)
+    # Four-wide vector loads and stores (4-byte dtypes): the type per dtype name, how to build
+    # one from four values ({type}, {args}), and a pointer as an integer (alignment tests).
+    vector_types: dict[str, str] = field(default_factory=dict)
+    vector_make: str = ""
+    pointer_as_int: str = ""
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -261,6 +266,8 @@ class _Renderer:
         slots["index_setup"] = self.index_setup()
         if self.ir.tiled:
             return self.render_tiled(slots, body)
+        if self.ir.vector > 1:
+            return self.render_vector(slots, body)
         k = self.ir.per_thread
         if k == 1:
             slots["body"] = body
@@ -288,6 +295,51 @@ class _Renderer:
         """Elements per lane in flight: enough bytes for the narrowest loaded type."""
         sizes = [s.dtype.itemsize for s in self.ir.body if isinstance(s, (lw.Load, lw.Gather))]
         return reduce.unroll_for(min(sizes) if sizes else 8)
+
+    def render_vector(self, slots: dict[str, str], body: str) -> str:
+        width = self.ir.vector
+        flat = [s for s in self.ir.body if isinstance(s, (lw.Load, lw.Store))
+                and s.access == lw.FLAT]
+        loads = [s for s in flat if isinstance(s, lw.Load)]
+        vector = {s.var: m for m, s in enumerate(loads)}
+        outputs = {id(s): m for m, s in enumerate(s for s in flat if isinstance(s, lw.Store))}
+        # Every flat buffer's first element of the view must sit on a vector boundary.
+        bases = dict.fromkeys(f"{s.buffer} + {s.view}_off" for s in flat)
+        mask = width * 4 - 1
+        aligned = " &&\n            ".join(f"({self.d.pointer_as_int.format(b)} & {mask}) == 0"
+                              for b in bases)
+        vector_loads = vector_stores = lanes = ""
+        for s in flat:
+            vtype = self.d.vector_types[self.types[s.buffer].name]
+            if isinstance(s, lw.Load):
+                vector_loads += elementwise.VECTOR_LOAD.format(
+                    vtype=vtype, m=vector[s.var], global_ptr=self.d.global_ptr,
+                    buffer=s.buffer, view=s.view)
+            else:
+                m = outputs[id(s)]
+                value = self.d.vector_make.format(
+                    type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
+                vector_stores += elementwise.VECTOR_STORE.format(
+                    vtype=vtype, global_ptr=self.d.global_ptr, buffer=s.buffer, view=s.view,
+                    value=value)
+        for c in range(width):
+            lane = ""
+            for s in self.ir.body:
+                if isinstance(s, lw.Load) and s.var in vector:
+                    read = f"q{vector[s.var]}.{elementwise.COMPONENTS[c]}"
+                    lane += f"    const {self.ctype(s.dtype)} {s.var} = {read};\n"
+                elif isinstance(s, lw.Store) and id(s) in outputs:
+                    storage = self.storage(self.types[s.buffer])
+                    lane += (f"    const {storage} o{outputs[id(s)]}_{c} = "
+                             f"({storage}){s.var};\n")
+                else:
+                    lane += self.statement(s)
+            # Each element's values get their own names: v3 becomes v3_0, v3_1, ...
+            lanes += _indent(re.sub(r"\b(v\d+)\b", rf"\1_{c}", lane))
+        slots.update(
+            body=_indent(body, 2), width=str(width), aligned=aligned,
+            vector_loads=vector_loads, vector_stores=vector_stores, lanes=lanes)
+        return self.finish(elementwise.VECTOR, slots)
 
     def local_read(self, k: int, dtype: DType, index: str) -> str:
         return self.to_bool_if(dtype, f"red{k}[{index}]")

@@ -67,6 +67,10 @@ class Backend(Protocol):
     def elementwise_per_thread(self, device: Any, n: int) -> int:
         """Elements each thread of an element-wise kernel computes (1: one per thread)."""
 
+    def vector_width(self, device: Any, n: int) -> int:
+        """Consecutive elements per thread through vector loads, where a kernel allows them
+        (1: never)."""
+
     def tiles_transposes(self, device: Any) -> bool:
         """Whether element-wise kernels stage column-wise loads through work-group tiles."""
 

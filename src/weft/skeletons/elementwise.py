@@ -12,6 +12,13 @@ work-group memory along the operand's own rows (coalesced), then computes the bl
 row by row, reading those operands from the tile. Extra slots: ``tile_decls`` (one padded tile
 per operand: the padding column keeps the column reads free of bank conflicts) and
 ``tile_loads`` (the coalesced copies).
+
+``VECTOR`` gives each thread ``width`` consecutive elements. Where they are all inside the
+grid and every flat buffer is aligned for it, one vector load per operand and one vector store
+per output move them (a quarter of the memory instructions, which is what 4-byte types need to
+reach the bandwidth); elsewhere a scalar loop does. Extra slots: ``aligned`` (the runtime
+test), ``vector_loads``, ``lanes`` (the body once per element, reading vector components) and
+``vector_stores``.
 """
 
 TILE = 32
@@ -77,3 +84,21 @@ TILED = """\
 
 TILE_DECL = "    {local} {storage} tile{m}[{tile}][{tile} + 1];\n"
 TILE_LOAD = "            tile{m}[ty + k][tx] = {buffer}[{view}_off + i + j * {view}_s1];\n"
+
+VECTOR = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+    const {index_t} first = ({index_t})({global_id}) * {width};
+    if (first >= n) return;
+    if (first + {width} <= n && {aligned}) {{
+{vector_loads}{lanes}{vector_stores}    }} else {{
+        for ({index_t} gid = first; gid < n && gid < first + {width}; ++gid) {{
+{body}        }}
+    }}
+}}
+"""
+
+VECTOR_LOAD = ("        const {vtype} q{m} = "
+               "*({global_ptr}const {vtype}*)({buffer} + {view}_off + first);\n")
+VECTOR_STORE = "        *({global_ptr}{vtype}*)({buffer} + {view}_off + first) = {value};\n"
+COMPONENTS = "xyzw"

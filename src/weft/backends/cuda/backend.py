@@ -112,6 +112,7 @@ class CUDABackend:
         # Launch tuning (benchmarks/tune_launch.py sets these; see benchmarks/NOTES.md).
         self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
         self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
+        self.vector_override = int(os.environ.get("WEFT_CUDA_VECTOR", "0"))
 
     def _import(self) -> Any:
         if self._cupy is None:
@@ -314,6 +315,13 @@ class CUDABackend:
         one per thread on small ones, where latency, not bandwidth, decides."""
         if self.per_thread_override:
             return self.per_thread_override
+        return 4 if n >= (1 << 20) else 1
+
+    def vector_width(self, device: Any, n: int) -> int:
+        """Four on large grids: 4-byte loads need vector loads to reach the bandwidth
+        (benchmarks/NOTES.md, 6). ``WEFT_CUDA_VECTOR=1`` turns them off."""
+        if self.vector_override:
+            return self.vector_override
         return 4 if n >= (1 << 20) else 1
 
     def tiles_transposes(self, device: Any) -> bool:

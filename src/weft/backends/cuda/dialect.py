@@ -24,4 +24,7 @@ CUDA = Dialect(
                     "int64": "unsigned long long"},
     float_bits={"float32": "__float_as_int({0})", "float64": "__double_as_longlong({0})"},
     definitions={"INFINITY": "#define INFINITY __int_as_float(0x7f800000)\n"},
+    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4"},
+    vector_make="make_{type}({args})",
+    pointer_as_int="(unsigned long long)({0})",
 )

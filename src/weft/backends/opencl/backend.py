@@ -196,6 +196,11 @@ class OpenCLBackend:
         where PoCL vectorizes across work-items itself."""
         return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
 
+    def vector_width(self, device: Any, n: int) -> int:
+        """Four on large GPU grids (4-byte loads need it to reach the bandwidth); one on
+        CPUs, where PoCL vectorizes across work-items itself."""
+        return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
+
     def tiles_transposes(self, device: Any) -> bool:
         """On GPUs a column read is one memory transaction per element without a tile; on
         PoCL's CPU device a tile keeps the column reads in cache (3x on exp(A.T) + A)."""

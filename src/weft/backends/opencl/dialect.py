@@ -22,4 +22,7 @@ OPENCL = Dialect(
                    "float32": "float", "float64": "double"},
     unsigned_types={"bool": "uchar", "uint32": "uint", "int32": "uint", "int64": "ulong"},
     float_bits={"float32": "as_int({0})", "float64": "as_long({0})"},
+    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4"},
+    vector_make="(({type})({args}))",
+    pointer_as_int="(ulong)({0})",
 )

@@ -181,6 +181,9 @@ class ReferenceBackend:
     def elementwise_per_thread(self, device: Any, n: int) -> int:
         return 1
 
+    def vector_width(self, device: Any, n: int) -> int:
+        return 1
+
     def tiles_transposes(self, device: Any) -> bool:
         return False
 
