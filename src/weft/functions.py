@@ -6,8 +6,11 @@ accepts ``dtype=`` (the result type and the type the computation is done in).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from . import dtypes as dt
 from .array import Array, apply_op
@@ -43,6 +46,9 @@ ALIASES = {
     "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "bitwise_not": "invert",
     "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
     "bitwise_right_shift": "right_shift",
+    # SciPy's names for the special functions
+    "gammaln": "lgamma", "betaln": "lbeta", "expit": "inv_logit", "log_expit": "log_inv_logit",
+    "ndtr": "Phi", "ndtri": "inv_Phi", "psi": "digamma",
 }
 for _alias, _target in ALIASES.items():
     globals()[_alias] = _namespace[_target]
@@ -119,6 +125,53 @@ def where(condition: Any, x: Any, y: Any, dtype: Any = None) -> Array:
     [1, 2]
     """
     return apply_op("where", condition, x, y, dtype=dtype)
+
+
+def _dimension(p: Any, name: str) -> int:
+    if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or p < 1:
+        raise ValueError(f"{name}: the dimension p must be a positive integer, not {p!r}")
+    return int(p)
+
+
+def lgamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
+    """log|Γ(x)|; with ``p``, the multivariate log-gamma
+    log Γ_p(x) = p(p-1)/4 log π + Σ_{j=1..p} log Γ(x + (1 - j)/2) (SciPy's ``multigammaln``).
+
+    >>> import weft as wf
+    >>> round(wf.lgamma(wf.asarray([5.0])).tolist()[0], 6)
+    3.178054
+    >>> y = wf.lgamma(wf.asarray([3.0]), 2)
+    """
+    if p is None:
+        return apply_op("lgamma", x, dtype=dtype)
+    p = _dimension(p, "lgamma")
+    total = apply_op("lgamma", x, dtype=dtype)
+    for j in range(2, p + 1):
+        total = total + apply_op("lgamma", apply_op("add", x, (1 - j) / 2, dtype=dtype),
+                                 dtype=dtype)
+    return total + p * (p - 1) / 4 * math.log(math.pi)
+
+
+def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
+    """ψ(x) = d/dx log Γ(x); with ``p``, the multivariate digamma Σ_{j=1..p} ψ(x + (1 - j)/2)
+    (the derivative of ``lgamma(x, p)``).
+
+    >>> import weft as wf
+    >>> round(wf.digamma(wf.asarray([1.0])).tolist()[0], 6)
+    -0.577216
+    """
+    if p is None:
+        return apply_op("digamma", x, dtype=dtype)
+    p = _dimension(p, "digamma")
+    total = apply_op("digamma", x, dtype=dtype)
+    for j in range(2, p + 1):
+        total = total + apply_op("digamma", apply_op("add", x, (1 - j) / 2, dtype=dtype),
+                                 dtype=dtype)
+    return total
+
+
+gammaln = lgamma
+psi = digamma
 
 
 def result_type(*args: Any) -> dt.DType:

@@ -6,7 +6,8 @@ reference backend and the tests use, and how it treats structural zeros. Dunders
 functions, dtype inference, code generation and the generated tests all read this table.
 
 Templates use ``{0} {1} {2}`` for the arguments' C expressions, ``{T}`` for the computation type,
-``{U}`` for its unsigned counterpart, ``{S}`` for the dtype suffix and ``{BITS}`` for its width.
+``{U}`` for its unsigned counterpart, ``{S}`` for the dtype suffix, ``{F}`` for a real literal's
+suffix (``f`` in float32) and ``{BITS}`` for its width.
 """
 
 from __future__ import annotations
@@ -159,6 +160,81 @@ for _name, _tmpl, _ref, _z in _binary_float:
 _add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE))
 _add(Op("logaddexp", 2, REAL,
         {FLOAT_ONLY: "(fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp))
+
+# Special functions (device code in skeletons/special.py; SciPy is the reference, imported
+# only when a reference is computed: the reference device and the tests).
+
+
+def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
+    def reference(*args: np.ndarray) -> np.ndarray:
+        from scipy import special
+
+        return getattr(special, name)(*fixed, *args)
+
+    reference.__name__ = name
+    return reference
+
+
+def _log1m_exp(x):
+    with np.errstate(all="ignore"):
+        near = np.log(-np.expm1(x))
+        far = np.log1p(-np.exp(x))
+    return np.where(x > 0, np.nan, np.where(x > -np.log(2), near, far)).astype(x.dtype)
+
+
+def _log_diff_exp(a, b):
+    with np.errstate(all="ignore"):
+        value = a + _log1m_exp(np.where(b == a, -1.0, b - a).astype(a.dtype))
+    equal = (a == b) & (a < np.inf)
+    value = np.where(b == -np.inf, a, value)
+    value = np.where(equal, -np.inf, np.where((b > a) | (a == np.inf), np.nan, value))
+    return np.where(np.isnan(a) | np.isnan(b), np.nan, value).astype(a.dtype)
+
+
+def _lchoose(n, k):
+    from scipy import special
+
+    with np.errstate(all="ignore"):
+        value = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
+    value = np.where((n < -1) | (k < -1) | (k > n + 1), np.nan, value)
+    return np.where((k == 0) | (k == n), 0, value).astype(n.dtype)
+
+
+SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str]] = [
+    # name, arity, C template (a helper's name is weft_<name>_{S}), reference, zero rule
+    ("erf", 1, "erf({0})", _scipy("erf"), PRESERVE),
+    ("erfc", 1, "erfc({0})", _scipy("erfc"), GENERAL),
+    ("erfinv", 1, "helper", _scipy("erfinv"), PRESERVE),
+    ("lgamma", 1, "({0} == -INFINITY ? -INFINITY : lgamma({0}))", _scipy("gammaln"), GENERAL),
+    ("tgamma", 1, "tgamma({0})", _scipy("gamma"), GENERAL),
+    ("digamma", 1, "helper", _scipy("psi"), GENERAL),
+    ("trigamma", 1, "helper", _scipy("polygamma", 1), GENERAL),
+    ("lbeta", 2, "helper", _scipy("betaln"), GENERAL),
+    ("lchoose", 2, "helper", _lchoose, GENERAL),
+    ("lfact", 1, "(isinf({0}) && {0} < 0 ? -INFINITY : lgamma({0} + 1))",
+     lambda x: _scipy("gammaln")(x + 1), GENERAL),
+    ("logit", 1, "helper", _scipy("logit"), GENERAL),
+    ("inv_logit", 1, "helper", _scipy("expit"), GENERAL),
+    ("log_inv_logit", 1, "(-weft_log1p_exp_{S}(-{0}))", _scipy("log_expit"), GENERAL),
+    ("log1m_inv_logit", 1, "(-weft_log1p_exp_{S}({0}))",
+     lambda x: _scipy("log_expit")(-x), GENERAL),
+    ("log1p_exp", 1, "helper", lambda x: np.logaddexp(0, x).astype(x.dtype), GENERAL),
+    ("log1m_exp", 1, "helper", _log1m_exp, GENERAL),
+    ("log1m", 1, "log1p(-{0})", lambda x: np.log1p(-x), PRESERVE),
+    ("log_diff_exp", 2, "helper", _log_diff_exp, GENERAL),
+    ("xlogy", 2, "(({0} == 0 && !isnan({1})) ? ({T})0 : {0} * log({1}))", _scipy("xlogy"),
+     GENERAL),
+    ("Phi", 1, "(0.5{F} * erfc(-{0} * 0.70710678118654752440{F}))", _scipy("ndtr"), GENERAL),
+    ("inv_Phi", 1, "helper", _scipy("ndtri"), GENERAL),
+]
+_HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
+
+for _name, _arity, _tmpl, _ref, _z in SPECIAL_FUNCTIONS:
+    _helper = _HELPER_OF.get(_name, _name if _tmpl == "helper" else None)
+    if _tmpl == "helper":
+        _tmpl = f"weft_{_name}_{{S}}(" + ", ".join(f"{{{k}}}" for k in range(_arity)) + ")"
+    _add(Op(_name, _arity, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z,
+            helpers={FLOAT_ONLY: _helper} if _helper else {}))
 
 # Arithmetic.
 _add(Op("add", 2, SAME,

@@ -16,7 +16,7 @@ from . import lower as lw
 from .dtypes import DType
 from .ops import OPS
 from .skeletons import checks, elementwise, reduce
-from .skeletons.helpers import HELPERS
+from .skeletons.helpers import HELPERS, NEEDS, ROOTS
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,8 @@ def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
         T=dialect.compute_types[dtype.name],
         U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
         S=dtype.short,
+        F="f" if dtype.name == "float32" else "",
+        **ROOTS.get(dtype.name, {}),
     )
 
 
@@ -211,19 +213,27 @@ class _Renderer:
         return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
                                     bits=bits).replace("(long)", f"({self.d.index_t})")
 
+    def need_helper(self, helper: str, compute: DType) -> None:
+        """Emit ``helper`` for ``compute`` once, after the helpers it calls."""
+        key = f"{helper}:{compute.name}"
+        if key in self.helpers:
+            return
+        for needed in NEEDS.get(helper, ()):
+            self.need_helper(needed, compute)
+        self.helpers[key] = _helper_source(helper, compute, self.d)
+
     def apply(self, op_name: str, compute: DType, args: tuple[str, ...]) -> str:
         op = OPS[op_name]
         kind = compute.kind
         helper = op.helper(kind)
         if helper is not None:
-            key = f"{helper}:{compute.name}"
-            if key not in self.helpers:
-                self.helpers[key] = _helper_source(helper, compute, self.d)
+            self.need_helper(helper, compute)
         return op.template(kind, self.d.name).format(
             *args,
             T=self.ctype(compute),
             U=self.d.unsigned_types.get(compute.name, self.ctype(compute)),
             S=compute.short,
+            F="f" if compute.name == "float32" else "",
             BITS=compute.itemsize * 8,
         )
 

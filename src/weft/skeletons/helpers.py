@@ -1,9 +1,12 @@
 """Device helper functions, as C templates instantiated per dtype.
 
 ``{T}`` is the computation type, ``{U}`` its unsigned counterpart (integers), ``{S}`` the dtype
-suffix that makes the name unique (``weft_floordiv_i32``). The renderer emits each helper that a
-kernel uses once, before the kernel.
+suffix that makes the name unique (``weft_floordiv_i32``), ``{F}`` the suffix of a real literal
+(``f`` for float32). The renderer emits each helper that a kernel uses once, before the kernel,
+after the helpers it needs (``NEEDS``). The special functions live in special.py.
 """
+
+from .special import NEEDS, ROOTS, SPECIAL
 
 HELPERS: dict[str, str] = {
     # NumPy integer floor division: x // 0 == 0 and MIN // -1 wraps to MIN (C would trap).
@@ -75,3 +78,7 @@ HELPERS: dict[str, str] = {
 }}
 """,
 }
+
+HELPERS.update(SPECIAL)
+
+__all__ = ["HELPERS", "NEEDS", "ROOTS"]

@@ -1,0 +1,187 @@
+"""Special functions against SciPy on dense grids, extreme arguments and edge cases, on every
+device; the tolerances are the issue's (float64 1e-12 relative, float32 5e-6) with the
+absolute floors docs/special.md explains (near a function's zeros, and float32's deepest
+tails)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import special
+
+import weft as wf
+from weft.ops import OPS, SPECIAL_FUNCTIONS
+
+NAMES = [name for name, *_ in SPECIAL_FUNCTIONS]
+EDGES = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -2.5, 1e-300,
+                  1e300, -1e300])
+PROBABILITIES = np.concatenate([np.linspace(0, 1, 4001), np.geomspace(1e-300, 0.5, 1000),
+                                1 - np.geomspace(1e-16, 0.5, 1000)])
+REALS = np.concatenate([np.linspace(-30, 30, 6001), np.geomspace(1e-300, 1e300, 600),
+                        -np.geomspace(1e-300, 1e300, 600)])
+# float64 absolute floors: where a function crosses zero, a relative error has no meaning
+# within rounding of the terms that cancel (docs/special.md).
+FLOOR64 = {"lgamma": 1e-15, "lfact": 1e-15, "lbeta": 1e-14, "lchoose": 1e-13,
+           "digamma": 1e-15}
+FLOOR32 = {"lgamma": 3e-7, "lfact": 3e-7, "lbeta": 2e-6, "lchoose": 2e-4, "digamma": 1e-6,
+           "Phi": 1e-30, "erfc": 1e-30, "log_diff_exp": 1e-7}
+
+
+def _grid(name: str) -> list[np.ndarray]:
+    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    if name in ("logit", "inv_Phi"):
+        return [PROBABILITIES]
+    if name == "erfinv":
+        return [PROBABILITIES * 2 - 1]
+    if name == "trigamma":  # SciPy's polygamma is very slow for huge negative arguments
+        return [REALS[np.abs(REALS) < 1e6]]
+    if name == "lbeta":
+        # Beyond these, SciPy's betaln itself drifts (test_lbeta_where_scipy_drifts).
+        a = np.concatenate([rng.uniform(0, 30, 3000), np.geomspace(1e-3, 1e3, 1000)])
+        b = np.concatenate([rng.uniform(0, 30, 3000), np.geomspace(1e3, 1e-3, 1000)])
+        return [a, b]
+    if name == "lchoose":
+        n = np.concatenate([rng.uniform(0, 200, 3000), rng.integers(0, 200, 1000)])
+        k = np.concatenate([rng.uniform(0, 1, 3000), rng.uniform(0, 1, 1000)]) * n
+        return [n, np.where(np.arange(4000) >= 3000, np.round(k), k)]
+    if name in ("log_diff_exp", "xlogy"):
+        a, b = rng.uniform(-40, 40, 4000), rng.uniform(-40, 40, 4000)
+        if name == "log_diff_exp":
+            a, b = np.maximum(a, b), np.minimum(a, b)
+        else:
+            b = np.abs(b)
+        return [a, b]
+    return [REALS]
+
+
+def _check(name: str, got: np.ndarray, ref: np.ndarray, dtype: np.dtype) -> None:
+    with np.errstate(over="ignore"):
+        ref = ref.astype(dtype)
+    assert np.array_equal(np.isnan(got), np.isnan(ref)), f"{name}: NaN where SciPy has none"
+    finite = np.isfinite(ref)
+    assert np.array_equal(got[~finite], ref[~finite], equal_nan=True), f"{name}: inf/nan differ"
+    tiny = np.finfo(dtype).tiny
+    keep = finite & (np.abs(ref) >= tiny)  # subnormal results: the device may flush them
+    rtol, floors = (1e-12, FLOOR64) if dtype == np.float64 else (5e-6, FLOOR32)
+    if name in ("ibeta", "trigamma", "inv_Phi") and dtype == np.float64:
+        rtol = 1e-11
+    g, r = got[keep].astype(np.float64), ref[keep].astype(np.float64)
+    err = np.abs(g - r) - rtol * np.abs(r)
+    worst = int(np.argmax(err))
+    assert err[worst] <= floors.get(name, 0.0), (
+        f"{name}: {g[worst]!r} vs SciPy {r[worst]!r}, relative error "
+        f"{abs(g[worst] - r[worst]) / abs(r[worst]):.3g}")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("name", NAMES)
+def test_special_function_matches_scipy_on_a_dense_grid(device, name, dtype):
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    big = np.finfo(dtype).max
+    args = [np.clip(a, -big, big).astype(dtype) for a in _grid(name)]
+    got = wf.apply_op(name, *[wf.asarray(a) for a in args]).to_numpy()
+    assert got.dtype == dtype
+    with np.errstate(all="ignore"):
+        ref = np.asarray(OPS[name].numpy(*[a.astype(np.float64) for a in args]))
+    _check(name, got, ref, dtype)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_special_function_edge_cases_match_scipy(device, name):
+    """Poles, infinities, NaN, signed zeros and extreme arguments, every pair for binaries."""
+    arity = OPS[name].arity
+    edges = EDGES
+    if name in ("lbeta", "lchoose"):
+        # Their domain is finite a, b >= 0 (Stan's); outside it SciPy's betaln answers inf
+        # for some NaN, negative and infinite pairs where weft answers NaN or -inf
+        # (docs/special.md).
+        edges = np.array([0.0, 1.0, 2.0, 0.5, 1e-300, 3.5, 40.0])
+        assert np.isnan(wf.apply_op(name, np.nan, 2.0).item())
+    if arity == 1:
+        args = [edges]
+    else:
+        a, b = np.meshgrid(edges, edges)
+        args = [a.ravel(), b.ravel()]
+    got = wf.apply_op(name, *[wf.asarray(a) for a in args]).to_numpy()
+    with np.errstate(all="ignore"):
+        ref = np.asarray(OPS[name].numpy(*args), dtype=np.float64)
+    finite = np.isfinite(ref)
+    np.testing.assert_array_equal(got[~finite], ref[~finite])
+    np.testing.assert_allclose(got[finite], ref[finite], rtol=1e-12, atol=1e-15)
+
+
+def test_lbeta_where_scipy_drifts():
+    """At (1.4e-6, 7.1e5) SciPy's betaln is about 2.6e-10 off; compare with a 40-digit
+    evaluation of -ln x - x (gamma + psi(y)) + pi^2 x^2 / 12 (the rest is below 1e-17)."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 40
+    x, y = Decimal(1.4e-6), Decimal(7.1e5)
+    euler = Decimal("0.5772156649015328606065120900824024310422")
+    psi_y = y.ln() - 1 / (2 * y) - 1 / (12 * y * y)
+    exact = -x.ln() - x * (euler + psi_y) + x * x * Decimal("0.8224670334241132182362")
+    assert abs(wf.lbeta(1.4e-6, 7.1e5).item() - float(exact)) <= 1e-15 * float(exact)
+
+
+def test_documented_special_values():
+    assert wf.lbeta(0.0, 2.0).item() == np.inf
+    assert wf.log1m_exp(0.0).item() == -np.inf and np.isnan(wf.log1m_exp(0.5).item())
+    assert wf.log_diff_exp(1.0, 1.0).item() == -np.inf
+    assert np.isnan(wf.log_diff_exp(1.0, 2.0).item())
+    assert wf.xlogy(0.0, 0.0).item() == 0.0 and np.isnan(wf.xlogy(0.0, np.nan).item())
+    assert wf.erfinv(1.0).item() == np.inf and wf.inv_Phi(0.0).item() == -np.inf
+    assert wf.digamma(0.0).item() == -np.inf and wf.digamma(-0.0).item() == np.inf
+    assert wf.trigamma(-3.0).item() == np.inf
+
+
+def test_integer_arguments_give_the_default_real_and_dtype_is_the_computation_type(device):
+    k = np.arange(1, 40, dtype=np.int32)
+    got = wf.lgamma(wf.asarray(k))
+    assert got.dtype == wf.default_real()
+    np.testing.assert_allclose(got.to_numpy(), special.gammaln(k), rtol=1e-12)
+    x = np.linspace(0.1, 5, 50)
+    f32 = wf.digamma(wf.asarray(x), dtype=wf.float32)
+    assert f32.dtype == wf.float32
+    np.testing.assert_allclose(f32.to_numpy(), special.psi(x.astype(np.float32)), rtol=5e-6)
+    previous = wf.default_real()
+    wf.set_default_real(wf.float32)
+    try:
+        assert wf.erf(wf.asarray(k)).dtype == wf.float32
+    finally:
+        wf.set_default_real(previous)
+
+
+def test_multivariate_lgamma_and_digamma(device):
+    x = np.linspace(3.0, 40.0, 101)
+    for p in (1, 2, 5):
+        got = wf.lgamma(wf.asarray(x), p).to_numpy()
+        np.testing.assert_allclose(got, [special.multigammaln(v, p) for v in x], rtol=1e-12)
+        psi = sum(special.psi(x + (1 - j) / 2) for j in range(1, p + 1))
+        np.testing.assert_allclose(wf.digamma(wf.asarray(x), p).to_numpy(), psi, rtol=1e-12)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="positive integer"):
+            wf.lgamma(wf.asarray(x), bad)
+
+
+def test_special_functions_fuse_into_one_kernel(real_device):
+    from conftest import kernel_count
+
+    x = wf.asarray(np.linspace(0.5, 20, 1000))
+    expr = wf.lgamma(x) + wf.digamma(x) * wf.erfinv(x / 21) - wf.lbeta(x, 2.0)
+    assert kernel_count(wf.kernel_source(expr)) == 1
+    v = np.linspace(0.5, 20, 1000)
+    np.testing.assert_allclose(
+        expr.to_numpy(),
+        special.gammaln(v) + special.psi(v) * special.erfinv(v / 21) - special.betaln(v, 2.0),
+        rtol=1e-11)
+
+
+def test_scipy_aliases():
+    pairs = {"gammaln": "lgamma", "betaln": "lbeta", "expit": "inv_logit", "ndtr": "Phi",
+             "ndtri": "inv_Phi", "xlogy": "xlogy", "psi": "digamma"}
+    x = wf.asarray([0.25, 0.5])
+    for alias, name in pairs.items():
+        arity = OPS[name].arity
+        np.testing.assert_array_equal(getattr(wf, alias)(*[x] * arity).to_numpy(),
+                                      getattr(wf, name)(*[x] * arity).to_numpy())
