@@ -133,6 +133,15 @@ def _dimension(p: Any, name: str) -> int:
     return int(p)
 
 
+def _sum_over_dimensions(name: str, x: Any, p: int, dtype: Any) -> Array:
+    """Σ_{j=1..p} name(x + (1 - j)/2): one fused expression."""
+    total = apply_op(name, x, dtype=dtype)
+    for j in range(2, p + 1):
+        total = total + apply_op(name, apply_op("add", x, (1 - j) / 2, dtype=dtype),
+                                 dtype=dtype)
+    return total
+
+
 def lgamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     """log|Γ(x)|; with ``p``, the multivariate log-gamma
     log Γ_p(x) = p(p-1)/4 log π + Σ_{j=1..p} log Γ(x + (1 - j)/2) (SciPy's ``multigammaln``).
@@ -145,11 +154,7 @@ def lgamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     if p is None:
         return apply_op("lgamma", x, dtype=dtype)
     p = _dimension(p, "lgamma")
-    total = apply_op("lgamma", x, dtype=dtype)
-    for j in range(2, p + 1):
-        total = total + apply_op("lgamma", apply_op("add", x, (1 - j) / 2, dtype=dtype),
-                                 dtype=dtype)
-    return total + p * (p - 1) / 4 * math.log(math.pi)
+    return _sum_over_dimensions("lgamma", x, p, dtype) + p * (p - 1) / 4 * math.log(math.pi)
 
 
 def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
@@ -162,12 +167,7 @@ def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     """
     if p is None:
         return apply_op("digamma", x, dtype=dtype)
-    p = _dimension(p, "digamma")
-    total = apply_op("digamma", x, dtype=dtype)
-    for j in range(2, p + 1):
-        total = total + apply_op("digamma", apply_op("add", x, (1 - j) / 2, dtype=dtype),
-                                 dtype=dtype)
-    return total
+    return _sum_over_dimensions("digamma", x, _dimension(p, "digamma"), dtype)
 
 
 gammaln = lgamma

@@ -388,12 +388,13 @@ class _Renderer:
                                                combines=combines)
         mode = self.ir.skeleton
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
+        unroll = self.unroll()
         slots.update(
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
                                                                ""),
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
-            unroll=str(self.unroll()), unroll_less_one=str(self.unroll() - 1),
+            unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores))
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS

@@ -1,0 +1,265 @@
+"""Kernel IR: the dialect-neutral, purely structural description of one kernel.
+
+Parameters by kind and dtype, and a list of statements (loads with an access pattern, op
+applications, casts, stores). It holds no size, offset or scalar value, so a ``KernelIR`` is
+itself the in-memory cache key; those values travel as the kernel's runtime arguments, in
+parameter order. lower.py builds it, render.py turns it into source, the reference backend
+interprets it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import dtypes as dt
+from .dtypes import DType
+
+FLAT = "flat"  # address = offset + gid (the element's row-major position in the grid)
+SCALAR_ACCESS = "scalar"  # one element broadcast everywhere
+STRIDED = "strided"  # offset + i * s0 + j * s1
+TRANSPOSED = "transposed"  # offset + i + j * s1: down a column (GPUs tile these loads)
+
+VECTOR_DTYPES = ("float32", "int32", "uint32")  # loaded four at a time where aligned
+
+ELEMENTWISE = "elementwise"
+REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
+REDUCE_COLS = "reduce_cols"  # one result per column (or per column and split)
+
+
+@dataclass(frozen=True)
+class BufferParam:
+    name: str
+    dtype: DType
+    read: bool
+    written: bool
+
+
+@dataclass(frozen=True)
+class ScalarParam:
+    name: str
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class IndexParam:
+    """An integer kernel argument: a size, a view's offset or stride, a launch setting."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Load:
+    var: str
+    dtype: DType
+    buffer: str
+    access: str
+    view: str  # prefix of the view's index parameters
+    guard: str | None = None  # read only where true, else 0
+
+
+@dataclass(frozen=True)
+class ReadScalar:
+    var: str
+    dtype: DType
+    param: str
+
+
+@dataclass(frozen=True)
+class ReadIndex:
+    var: str
+    dtype: DType
+    axis: str  # "i", "j" or "0"
+
+
+@dataclass(frozen=True)
+class AffineIndex:
+    """``view_0 + view_i * i + view_j * j`` as ``dtype``."""
+
+    var: str
+    dtype: DType
+    view: str
+
+
+@dataclass(frozen=True)
+class AffinePredicate:
+    """A bool over ``d = view_0 + view_i * i + view_j * j``: ``d <= 0`` (le0), ``d >= 0``
+    (ge0), ``d == 0`` (eq0) or ``0 <= d < view_n`` (range)."""
+
+    var: str
+    relation: str
+    view: str
+    dtype: DType = dt.bool_
+
+
+@dataclass(frozen=True)
+class Apply:
+    var: str
+    dtype: DType  # result
+    op: str
+    compute: DType  # computation dtype (the arguments' dtype)
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Cast:
+    var: str
+    dtype: DType
+    arg: str
+
+
+@dataclass(frozen=True)
+class Select:
+    """``cond ? value : 0``."""
+
+    var: str
+    dtype: DType
+    cond: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Gather:
+    """Element ``(row, col)`` of a buffer through its view, indexes checked against the view's
+    extent (``view_rows``, ``view_cols``); negative indexes count from the end, as NumPy."""
+
+    var: str
+    dtype: DType
+    buffer: str
+    view: str
+    row: str | None  # None: row 0
+    col: str | None
+    guard: str | None
+    error: int  # position in the kernel's error table
+
+
+@dataclass(frozen=True)
+class Check:
+    """Report error ``error`` with the element's position and value where ``ok`` is false."""
+
+    ok: str
+    guard: str | None
+    value: str
+    row: str
+    col: str
+    dtype: DType
+    error: int
+
+
+@dataclass(frozen=True)
+class Store:
+    buffer: str
+    var: str
+    access: str
+    view: str
+
+
+@dataclass(frozen=True)
+class Scatter:
+    buffer: str
+    var: str
+    view: str
+    row: str | None
+    col: str | None
+    error: int
+
+
+@dataclass(frozen=True)
+class Accumulate:
+    """Reduce ``var`` with op-table ``op`` into result ``index`` of a reduction kernel."""
+
+    var: str
+    dtype: DType
+    op: str
+    compensated: bool  # Kahan summation (float32 sums)
+    buffer: str
+    view: str  # out address: view_off + segment * view_seg + split * view_split
+    scale: str | None  # scalar parameter multiplying the final value
+
+
+Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select
+             | Gather | Check | Store | Scatter)
+Param = BufferParam | ScalarParam | IndexParam
+
+ERROR_BUFFER = "err"
+
+
+@dataclass(frozen=True)
+class KernelIR:
+    """A structural description of one kernel; hashable, the memory cache key."""
+
+    skeleton: str  # ELEMENTWISE, REDUCE_ROWS or REDUCE_COLS
+    ndim: int  # of the element grid: 0/1 need no row/column split, 2 does
+    params: tuple[Param, ...]
+    body: tuple[Statement, ...]
+    reductions: tuple[Accumulate, ...] = ()
+    range_structure: str = "general"  # reductions visit only this structure's elements
+    checked: bool = False  # has an error buffer
+    per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
+    tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
+    vector: int = 1  # element-wise: consecutive elements per thread, vector loads (a launch choice)
+
+    @property
+    def vectorizable(self) -> bool:
+        """Whether vector loads can serve the kernel: it walks every buffer in grid order
+        (flat) or reads one element of it, the flat ones hold 4-byte values, and nothing needs
+        the element's row, column or an error report."""
+        dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
+        flat = False
+        for s in self.body:
+            if isinstance(s, (Load, Store)):
+                if s.access == FLAT:
+                    if dtypes[s.buffer].name not in VECTOR_DTYPES:
+                        return False
+                    flat = True
+                elif s.access != SCALAR_ACCESS:
+                    return False
+                if isinstance(s, Load) and s.guard is not None:
+                    return False
+            elif not isinstance(s, (ReadScalar, Apply, Cast, Select)):
+                return False
+        return flat and not self.checked
+
+    @property
+    def tileable_loads(self) -> list[Load]:
+        """Loads that walk down columns and read unconditionally: a tile can stage them."""
+        return [s for s in self.body
+                if isinstance(s, Load) and s.access == TRANSPOSED and s.guard is None]
+
+    @property
+    def uses_rows(self) -> bool:
+        return any(
+            (isinstance(s, (Load, Store)) and s.access in (STRIDED, TRANSPOSED))
+            or (isinstance(s, ReadIndex) and s.axis == "i")
+            or isinstance(s, (AffineIndex, AffinePredicate, Gather, Scatter))
+            for s in self.body
+        )
+
+    @property
+    def op_names(self) -> list[str]:
+        names = [s.op for s in self.body if isinstance(s, Apply)]
+        return names + [f"{r.op}_reduce" for r in self.reductions]
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What the host needs to word an error the kernel reported."""
+
+    kind: str  # "index" or "check"
+    message: str
+    shape: tuple[int, ...]  # the indexed or checked array's
+    dtype: DType | None = None  # of a checked value
+
+
+@dataclass(frozen=True)
+class ReducePlan:
+    """How a reduction kernel walks its operand (chosen at launch, never in the cache key
+    except ``mode``): one team of ``lanes`` threads per (segment, split)."""
+
+    mode: str  # REDUCE_ROWS or REDUCE_COLS
+    rows: int
+    cols: int
+    lanes: int
+    splits: int
+    chunk: int
+    groups: int
+    contiguous: int = 0  # rows mode: each lane walks a contiguous run (CPUs)
