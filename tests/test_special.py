@@ -45,6 +45,24 @@ def _grid(name: str) -> list[np.ndarray]:
         n = np.concatenate([rng.uniform(0, 200, 3000), rng.integers(0, 200, 1000)])
         k = np.concatenate([rng.uniform(0, 1, 3000), rng.uniform(0, 1, 1000)]) * n
         return [n, np.where(np.arange(4000) >= 3000, np.round(k), k)]
+    if name in ("gamma_p", "gamma_q"):
+        a_wide = np.geomspace(1e-8, 1e5, 1500)  # beyond, SciPy drifts
+        near_mean = np.abs(a_wide + np.sqrt(a_wide) * rng.normal(0, 3, 1500))
+        a = np.concatenate([rng.uniform(0, 30, 1500), a_wide, np.geomspace(1e-3, 1e3, 1000)])
+        x = np.concatenate([rng.uniform(0, 60, 1500), near_mean,
+                            rng.permutation(np.geomspace(1e-300, 1e300, 1000))])
+        return [a, x]
+    if name == "ibeta":
+        a = np.concatenate([rng.uniform(0, 30, 2000),
+                            rng.permutation(np.geomspace(1e-3, 1e5, 2000))])
+        b = np.concatenate([rng.uniform(0, 30, 2000), np.geomspace(1e-3, 1e5, 2000)])
+        x = np.concatenate([rng.uniform(0, 1, 2000), np.geomspace(1e-300, 1, 700),
+                            1 - np.geomspace(1e-16, 0.5, 700), rng.uniform(0, 1, 600)])
+        # Half the random pairs near the mean a / (a + b), where the fractions work hardest.
+        mean = a / (a + b)
+        spread = np.sqrt(mean * (1 - mean) / (a + b + 1))
+        x[::2] = np.clip(mean + spread * rng.normal(0, 2, 4000), 0, 1)[::2]
+        return [a, b, x]
     if name in ("log_diff_exp", "xlogy"):
         a, b = rng.uniform(-40, 40, 4000), rng.uniform(-40, 40, 4000)
         if name == "log_diff_exp":
@@ -99,11 +117,12 @@ def test_special_function_edge_cases_match_scipy(device, name):
         # (docs/special.md).
         edges = np.array([0.0, 1.0, 2.0, 0.5, 1e-300, 3.5, 40.0])
         assert np.isnan(wf.apply_op(name, np.nan, 2.0).item())
-    if arity == 1:
-        args = [edges]
-    else:
-        a, b = np.meshgrid(edges, edges)
-        args = [a.ravel(), b.ravel()]
+    if name == "ibeta":
+        # SciPy answers NaN at (2, 1e300, 1e-300), where the value is 1 - 2/e
+        # (test_incomplete_beta_beyond_scipy), and 0.5 at (1e300, 1e300, 0.5), where weft's
+        # fraction does not converge and says NaN.
+        edges = edges[np.abs(edges) != 1e300]
+    args = [grid.ravel() for grid in np.meshgrid(*[edges] * arity)]
     got = wf.apply_op(name, *[wf.asarray(a) for a in args]).to_numpy()
     with np.errstate(all="ignore"):
         ref = np.asarray(OPS[name].numpy(*args), dtype=np.float64)
@@ -123,6 +142,61 @@ def test_lbeta_where_scipy_drifts():
     psi_y = y.ln() - 1 / (2 * y) - 1 / (12 * y * y)
     exact = -x.ln() - x * (euler + psi_y) + x * x * Decimal("0.8224670334241132182362")
     assert abs(wf.lbeta(1.4e-6, 7.1e5).item() - float(exact)) <= 1e-15 * float(exact)
+
+
+# Values from a 50-digit mpmath evaluation of the defining series (below the mean) or
+# continued fraction (above), where SciPy's own answers drift (by 7e-7 at a = 8e5).
+LARGE_A = [
+    (8e5, 795527.8640450004, "p", 2.7360397000574354e-7),
+    (1e6, 970000.0, "p", 4.9209087785911619e-202),
+    (1e6, 1e6, "q", 0.49986701923912741),
+    (1e7, 10009486.832980504, "q", 0.0013536377311479772),
+    (1e7, 10117004.27342623, "q", 1.1388896925389375e-297),
+    (1e9, 999968377.2233983, "p", 0.15865525389121661),
+    (1e9, 999051316.7019495, "p", 3.690632537018029e-198),
+]
+
+
+@pytest.mark.parametrize("a, x, which, expected", LARGE_A)
+def test_incomplete_gamma_for_large_a(real_device, a, x, which, expected):
+    """Device code only: the reference device is SciPy, which drifts here."""
+    if not real_device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    got = (wf.gamma_p if which == "p" else wf.gamma_q)(a, x).item()
+    assert abs(got - expected) <= 1e-12 * expected
+
+
+def test_incomplete_beta_beyond_scipy(real_device):
+    """Closed forms: I_x(a, 1) = x^a, I_x(1, b) = 1 - (1 - x)^b and, for a = 2,
+    1 - (1 - x)^b (1 + b x); SciPy answers NaN at (2, 1e300, 1e-300). Device code only."""
+    if not real_device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(3)
+    a = np.geomspace(1e-3, 1e8, 500)
+    x = rng.uniform(0, 1, 500)
+    np.testing.assert_allclose(wf.ibeta(a, 1.0, x).to_numpy(), x**a, rtol=1e-11, atol=1e-300)
+    b = rng.permutation(a)
+    np.testing.assert_allclose(wf.ibeta(1.0, b, x).to_numpy(), -np.expm1(b * np.log1p(-x)),
+                               rtol=1e-11)
+    assert abs(wf.ibeta(2.0, 1e300, 1e-300).item() - (1 - 2 / np.e)) <= 1e-15
+    # 50-digit mpmath, where the fraction runs long (a = 1e5, near the mean).
+    got = wf.ibeta(1e5, 44.701815586961935, 0.9992992923936151).item()
+    assert abs(got - 0.00048231539935818113) <= 1e-11 * got
+    assert np.isnan(wf.ibeta(1e300, 1e300, 0.5).item())  # does not converge: no wrong answer
+
+
+def test_incomplete_functions_edges_and_complements(device):
+    assert wf.ibeta(0.0, 2.0, 0.3).item() == 1.0 and wf.ibeta(2.0, 0.0, 0.3).item() == 0.0
+    assert wf.ibeta(0.0, 2.0, 0.0).item() == 0.0 and wf.ibeta(2.0, 0.0, 1.0).item() == 1.0
+    assert np.isnan(wf.ibeta(0.0, 0.0, 0.5).item()) and np.isnan(wf.ibeta(1.0, 1.0, 1.5).item())
+    assert wf.gamma_p(0.0, 2.0).item() == 1.0 and np.isnan(wf.gamma_q(-1.0, 2.0).item())
+    a = wf.asarray(np.geomspace(1e-6, 1e4, 200))
+    x = wf.asarray(np.geomspace(1e-4, 1e4, 200)[::-1].copy())
+    total = (wf.gamma_p(a, x) + wf.gamma_q(a, x)).to_numpy()
+    np.testing.assert_allclose(total, 1.0, rtol=1e-14)
+    # Q for tiny a: 1 - P would keep no digits of it.
+    np.testing.assert_allclose(wf.gamma_q(1e-10, 0.5).item(), special.gammaincc(1e-10, 0.5),
+                               rtol=1e-12)
 
 
 def test_documented_special_values():
@@ -180,7 +254,8 @@ def test_special_functions_fuse_into_one_kernel(real_device):
 
 def test_scipy_aliases():
     pairs = {"gammaln": "lgamma", "betaln": "lbeta", "expit": "inv_logit", "ndtr": "Phi",
-             "ndtri": "inv_Phi", "xlogy": "xlogy", "psi": "digamma"}
+             "ndtri": "inv_Phi", "xlogy": "xlogy", "psi": "digamma", "gammainc": "gamma_p",
+             "gammaincc": "gamma_q", "betainc": "ibeta"}
     x = wf.asarray([0.25, 0.5])
     for alias, name in pairs.items():
         arity = OPS[name].arity

@@ -59,7 +59,7 @@ class KernelCache:
         backend = device.backend
         if backend.dialect is None:
             return backend.from_ir(device, ir)
-        source, name = render(ir, backend.dialect)
+        source, name = render(ir, backend.dialect, device.supports_fp64)
         digest = hashlib.sha256(
             "\n".join([CACHE_VERSION, backend.fingerprint(device),
                        " ".join(backend.build_options(device)), source]).encode()

@@ -48,7 +48,8 @@ ALIASES = {
     "bitwise_right_shift": "right_shift",
     # SciPy's names for the special functions
     "gammaln": "lgamma", "betaln": "lbeta", "expit": "inv_logit", "log_expit": "log_inv_logit",
-    "ndtr": "Phi", "ndtri": "inv_Phi", "psi": "digamma",
+    "ndtr": "Phi", "ndtri": "inv_Phi", "psi": "digamma", "gammainc": "gamma_p",
+    "gammaincc": "gamma_q", "betainc": "ibeta",
 }
 for _alias, _target in ALIASES.items():
     globals()[_alias] = _namespace[_target]

@@ -327,5 +327,5 @@ def sources(device: Any, outputs: list[schedule.Output]) -> str:
             ir = prepared[0]
         else:
             ir = _prepare_elementwise(device, step.outputs)[0]
-        texts.append(repr(ir) if dialect is None else render(ir, dialect)[0])
+        texts.append(repr(ir) if dialect is None else render(ir, dialect, device.supports_fp64)[0])
     return "\n".join(texts)

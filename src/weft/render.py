@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import dtypes as dt
 from . import lower as lw
 from .dtypes import DType
 from .ops import OPS
 from .skeletons import checks, elementwise, reduce
-from .skeletons.helpers import HELPERS, NEEDS, ROOTS
+from .skeletons.helpers import HELPERS, NEEDS, ROOTS, THROUGH_DOUBLE, WIDE_FLOAT32
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,10 @@ def identity(op: str, dtype: DType) -> float | int | bool:
 
 
 class _Renderer:
-    def __init__(self, ir: lw.KernelIR, dialect: Dialect) -> None:
+    def __init__(self, ir: lw.KernelIR, dialect: Dialect, wide_float32: bool) -> None:
         self.ir = ir
         self.d = dialect
+        self.wide_float32 = wide_float32
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
@@ -217,6 +219,14 @@ class _Renderer:
         """Emit ``helper`` for ``compute`` once, after the helpers it calls."""
         key = f"{helper}:{compute.name}"
         if key in self.helpers:
+            return
+        if compute.name == "float32" and self.wide_float32 and helper in THROUGH_DOUBLE:
+            self.need_helper(helper, dt.float64)
+            self.uses_fp64 = True
+            names = [f"v{k}" for k in range(THROUGH_DOUBLE[helper])]
+            self.helpers[key] = self.d.function_qualifier + WIDE_FLOAT32.format(
+                name=helper, params=", ".join(f"float {v}" for v in names),
+                args=", ".join(f"(double){v}" for v in names))
             return
         for needed in NEEDS.get(helper, ()):
             self.need_helper(needed, compute)
@@ -414,6 +424,8 @@ def _indent(text: str, levels: int = 1) -> str:
                    for line in text.splitlines(keepends=True))
 
 
-def render(ir: lw.KernelIR, dialect: Dialect) -> tuple[str, str]:
-    """The source text and the kernel name for ``ir`` in ``dialect``."""
-    return _Renderer(ir, dialect).render()
+def render(ir: lw.KernelIR, dialect: Dialect, wide_float32: bool = False) -> tuple[str, str]:
+    """The source text and the kernel name for ``ir`` in ``dialect``. ``wide_float32``: the
+    device has doubles, so the float32 forms of the special functions in ``THROUGH_DOUBLE``
+    compute in double."""
+    return _Renderer(ir, dialect, wide_float32).render()

@@ -6,7 +6,7 @@ suffix that makes the name unique (``weft_floordiv_i32``), ``{F}`` the suffix of
 after the helpers it needs (``NEEDS``). The special functions live in special.py.
 """
 
-from .special import NEEDS, ROOTS, SPECIAL
+from .special import NEEDS, ROOTS, SPECIAL, THROUGH_DOUBLE, WIDE_FLOAT32
 
 HELPERS: dict[str, str] = {
     # NumPy integer floor division: x // 0 == 0 and MIN // -1 wraps to MIN (C would trap).
@@ -81,4 +81,4 @@ HELPERS: dict[str, str] = {
 
 HELPERS.update(SPECIAL)
 
-__all__ = ["HELPERS", "NEEDS", "ROOTS"]
+__all__ = ["HELPERS", "NEEDS", "ROOTS", "THROUGH_DOUBLE", "WIDE_FLOAT32"]
