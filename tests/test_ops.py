@@ -53,6 +53,7 @@ def _values(name: str, dtype: wf.DType, n: int, position: int) -> np.ndarray:
 
 
 SPECIAL = {name for name, *_ in ops.SPECIAL_FUNCTIONS}  # dense grids in test_special.py
+SPECIAL |= {f"random_{name}" for name, *_ in ops.RANDOM_DRAWS}  # test_random.py
 
 
 def _cases():

@@ -6,6 +6,7 @@
 [8.0, 12.0]
 """
 
+from . import random
 from .api import eval, kernel_source, synchronize
 from .array import Array, apply_op, transpose
 from .cache import cache_info, clear_cache
@@ -68,6 +69,6 @@ __all__ = [
     "full_like", "get_device", "int32", "int64", "kernel_source", "ones", "ones_like",
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
-    "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce",
+    "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     *_REDUCTIONS, *_function_names,
 ]

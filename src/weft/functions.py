@@ -37,7 +37,9 @@ def _make(name: str) -> Callable[..., Array]:
     return function
 
 
-_namespace: dict[str, Callable[..., Array]] = {name: _make(name) for name in OPS}
+# The random draws are ops too, but their public face is wf.random.
+_namespace: dict[str, Callable[..., Array]] = {
+    name: _make(name) for name in OPS if not name.startswith("random_")}
 globals().update(_namespace)
 
 ALIASES = {

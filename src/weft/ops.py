@@ -27,6 +27,9 @@ PREDICATE = "predicate"  # compute in the promoted type, return bool
 LOGICAL = "logical"  # compute in bool, return bool
 WHERE = "where"  # first argument bool, the others promoted
 LDEXP = "ldexp"  # first argument real, second int32
+RANDOM = "random"  # uint32 key words, an int64 counter, real parameters; a real draw
+RANDOM_COUNT = "random_count"  # the same, an int64 draw (parameters in float64)
+RANDOM_FLAG = "random_flag"  # the same, a bool draw (parameters in float64)
 
 # How structural zeros travel through an op (Stan's views; used by structure.py).
 PRESERVE = "preserve"  # unary f(0) == 0: keeps the operand's structure
@@ -245,6 +248,32 @@ for _name, _arity, _tmpl, _ref, _z in SPECIAL_FUNCTIONS:
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z,
             helpers={FLOAT_ONLY: _helper} if _helper else {}))
 
+# Random draws (wf.random): Philox streams per element, device code in skeletons/random.py,
+# the same algorithm in NumPy (philox.py) as the reference.
+RANDOM_DRAWS: list[tuple[str, int, str]] = [
+    # name, parameters, rule
+    ("uniform", 2, RANDOM), ("normal", 2, RANDOM), ("exponential", 1, RANDOM),
+    ("gamma", 2, RANDOM), ("beta", 2, RANDOM), ("bernoulli", 1, RANDOM_FLAG),
+    ("poisson", 1, RANDOM_COUNT), ("binomial", 2, RANDOM_COUNT),
+]
+
+
+def _draw_reference(name: str) -> Callable[..., np.ndarray]:
+    def reference(*args: np.ndarray) -> np.ndarray:
+        from . import philox
+
+        return getattr(philox, name)(*args)
+
+    reference.__name__ = f"random_{name}"
+    return reference
+
+
+for _name, _params, _rule in RANDOM_DRAWS:
+    _args = ", ".join(f"{{{k}}}" for k in range(3 + _params))
+    _add(Op(f"random_{_name}", 3 + _params, _rule,
+            {FLOAT_ONLY: f"weft_random_{_name}_{{S}}({_args})"}, _draw_reference(_name),
+            helpers={FLOAT_ONLY: f"random_{_name}"}))
+
 # Arithmetic.
 _add(Op("add", 2, SAME,
         {"b": "({0} || {1})", "u": "({0} + {1})", "i": _wrap("({U}){0} + ({U}){1}"),
@@ -349,6 +378,14 @@ def signature(
     if op.rule == LDEXP:
         real = dtype or dt.real_of(args[0])
         return [real, dt.int32], real, real
+    if op.rule in (RANDOM, RANDOM_COUNT, RANDOM_FLAG):
+        if op.rule == RANDOM:
+            compute = dtype or dt.resolve(args[3:], [])
+            compute = compute if compute.is_float else dt.default_real()
+            result = compute
+        else:
+            compute, result = dt.float64, dt.int64 if op.rule == RANDOM_COUNT else dt.bool_
+        return [dt.uint32, dt.uint32, dt.int64] + [compute] * (op.arity - 3), result, compute
     compute = dtype or dt.resolve(args, [])
     if op.rule == REAL and not compute.is_float:
         compute = dt.default_real()

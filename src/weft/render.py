@@ -17,7 +17,15 @@ from . import lower as lw
 from .dtypes import DType
 from .ops import OPS
 from .skeletons import checks, elementwise, reduce
-from .skeletons.helpers import HELPERS, NEEDS, ROOTS, THROUGH_DOUBLE, WIDE_FLOAT32
+from .skeletons.helpers import (
+    DOUBLE_INSIDE,
+    DTYPE_FREE,
+    HELPERS,
+    NEEDS,
+    ROOTS,
+    THROUGH_DOUBLE,
+    WIDE_FLOAT32,
+)
 
 
 @dataclass(frozen=True)
@@ -52,11 +60,18 @@ class Dialect:
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
-    return dialect.function_qualifier + HELPERS[name].format(
+    template = HELPERS[name]
+    # Templates with several functions place the qualifier ({Q}) themselves.
+    prefix = "" if "{Q}" in template else dialect.function_qualifier
+    return prefix + template.format(
         T=dialect.compute_types[dtype.name],
         U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
         S=dtype.short,
         F="f" if dtype.name == "float32" else "",
+        Q=dialect.function_qualifier,
+        U32=dialect.compute_types["uint32"],
+        U64=dialect.unsigned_types["int64"],
+        I64=dialect.compute_types["int64"],
         **ROOTS.get(dtype.name, {}),
     )
 
@@ -217,9 +232,11 @@ class _Renderer:
 
     def need_helper(self, helper: str, compute: DType) -> None:
         """Emit ``helper`` for ``compute`` once, after the helpers it calls."""
-        key = f"{helper}:{compute.name}"
+        key = helper if helper in DTYPE_FREE else f"{helper}:{compute.name}"
         if key in self.helpers:
             return
+        if helper in DOUBLE_INSIDE:
+            self.uses_fp64 = True
         if compute.name == "float32" and self.wide_float32 and helper in THROUGH_DOUBLE:
             self.need_helper(helper, dt.float64)
             self.uses_fp64 = True

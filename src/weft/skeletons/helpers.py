@@ -3,9 +3,11 @@
 ``{T}`` is the computation type, ``{U}`` its unsigned counterpart (integers), ``{S}`` the dtype
 suffix that makes the name unique (``weft_floordiv_i32``), ``{F}`` the suffix of a real literal
 (``f`` for float32). The renderer emits each helper that a kernel uses once, before the kernel,
-after the helpers it needs (``NEEDS``). The special functions live in special.py.
+after the helpers it needs (``NEEDS``). The special functions live in special.py, the random
+draws in random.py.
 """
 
+from .random import DTYPE_FREE, RANDOM, RANDOM_NEEDS
 from .special import NEEDS, ROOTS, SPECIAL, THROUGH_DOUBLE, WIDE_FLOAT32
 
 HELPERS: dict[str, str] = {
@@ -80,5 +82,10 @@ HELPERS: dict[str, str] = {
 }
 
 HELPERS.update(SPECIAL)
+HELPERS.update(RANDOM)
+NEEDS.update(RANDOM_NEEDS)
+# Helpers computing in double whatever the op's dtype (the kernel needs doubles).
+DOUBLE_INSIDE = frozenset(RANDOM)
 
-__all__ = ["HELPERS", "NEEDS", "ROOTS", "THROUGH_DOUBLE", "WIDE_FLOAT32"]
+__all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_DOUBLE",
+           "WIDE_FLOAT32"]

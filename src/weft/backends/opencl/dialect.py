@@ -22,6 +22,13 @@ OPENCL = Dialect(
                    "float32": "float", "float64": "double"},
     unsigned_types={"bool": "uchar", "uint32": "uint", "int32": "uint", "int64": "ulong"},
     float_bits={"float32": "as_int({0})", "float64": "as_long({0})"},
+    # One IEEE operation each, never contracted into a fused multiply-add (wf.random's
+    # streams are the same bits on every device).
+    definitions={"WEFT_ADD": "#pragma OPENCL FP_CONTRACT OFF\n#define WEFT_ADD(a, b) ((a) + (b))\n",
+                 "WEFT_SUB": "#define WEFT_SUB(a, b) ((a) - (b))\n",
+                 "WEFT_MUL": "#define WEFT_MUL(a, b) ((a) * (b))\n",
+                 "WEFT_DIV": "#define WEFT_DIV(a, b) ((a) / (b))\n",
+                 "WEFT_SQRT": "#define WEFT_SQRT(a) sqrt(a)\n"},
     vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4"},
     vector_make="(({type})({args}))",
     pointer_as_int="(ulong)({0})",
