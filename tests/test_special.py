@@ -5,6 +5,8 @@ tails)."""
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 from scipy import special
@@ -29,7 +31,7 @@ FLOOR32 = {"lgamma": 3e-7, "lfact": 3e-7, "lbeta": 1e-5, "lchoose": 2e-4, "digam
 
 
 def _grid(name: str) -> list[np.ndarray]:
-    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # the same grid in every run
     if name in ("logit", "inv_Phi"):
         return [PROBABILITIES]
     if name == "erfinv":
@@ -54,8 +56,8 @@ def _grid(name: str) -> list[np.ndarray]:
         return [a, x]
     if name == "ibeta":
         a = np.concatenate([rng.uniform(0, 30, 2000),
-                            rng.permutation(np.geomspace(1e-3, 1e5, 2000))])
-        b = np.concatenate([rng.uniform(0, 30, 2000), np.geomspace(1e-3, 1e5, 2000)])
+                            rng.permutation(np.geomspace(1e-3, 1e4, 2000))])
+        b = np.concatenate([rng.uniform(0, 30, 2000), np.geomspace(1e-3, 1e4, 2000)])
         x = np.concatenate([rng.uniform(0, 1, 2000), np.geomspace(1e-300, 1, 700),
                             1 - np.geomspace(1e-16, 0.5, 700), rng.uniform(0, 1, 600)])
         # Half the random pairs near the mean a / (a + b), where the fractions work hardest.

@@ -6,7 +6,7 @@
 [8.0, 12.0]
 """
 
-from . import random
+from . import linalg, random
 from .api import eval, kernel_source, synchronize
 from .array import Array, apply_op, transpose
 from .cache import cache_info, clear_cache
@@ -70,5 +70,6 @@ __all__ = [
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
+    "linalg",
     *_REDUCTIONS, *_function_names,
 ]

@@ -283,6 +283,16 @@ class Array:
         view = leaf.attrs
         return Array(ex.buffer(view.storage, new, view.offset), self._device)
 
+    def __matmul__(self, other: Any) -> Array:
+        from .linalg import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Array:
+        from .linalg import matmul
+
+        return matmul(other, self)
+
     def __getitem__(self, key: Any) -> Array:
         from .gather import gather_key, split_key
 

@@ -1,0 +1,502 @@
+"""Linear algebra: products, factorizations and solves on the device's own library.
+
+On CUDA devices the work goes to cuBLAS and cuSOLVER through CuPy, on weft's stream for the
+calling thread, zero-copy both ways. On OpenCL devices (PoCL's CPU device, OpenCL GPUs) and the
+reference device it goes to NumPy/SciPy's LAPACK on the host: the operands are copied to the
+host and the result back (docs/linalg.md gives the cost). Lazy operands are evaluated first,
+once. Results carry structure: ``cholesky`` and ``triinv`` of a lower factor are lower, and
+``solve_triangular`` reads it. The reductions (``trace``, ``frobenius``, ``lcholdet``) and the
+outer product stay lazy and fuse with what follows.
+
+>>> import weft as wf
+>>> S = wf.asarray([[4.0, 2.0], [2.0, 3.0]])
+>>> L = wf.linalg.cholesky(S)
+>>> L.structure
+'lower'
+>>> round(float(wf.linalg.lcholdet(L)), 6) == round(float(wf.linalg.logdet(S)), 6)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from .array import Array, apply_op
+from .creation import asarray
+from .devices import Device
+
+__all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
+           "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",
+           "lcholdet"]
+
+
+class LinAlgError(ValueError):
+    """A matrix that the operation cannot handle: not positive definite, or singular."""
+
+
+# -- operands and results -------------------------------------------------------------
+
+
+def _operand(x: Any, name: str, device: Device | None = None) -> Array:
+    """``x`` as a materialized Array (a lazy one is evaluated now, once)."""
+    a = x if isinstance(x, Array) else asarray(x, device=device)
+    if device is not None and a.device is not device:
+        raise ValueError(f"{name}: operands live on {a.device} and {device}; move one with "
+                         "wf.asarray(x, device=...)")
+    return a.eval()
+
+
+def _pair(a: Any, b: Any, name: str) -> tuple[Array, Array]:
+    arrays = [x for x in (a, b) if isinstance(x, Array)]
+    device = arrays[0].device if arrays else None
+    return _operand(a, name, device), _operand(b, name, device)
+
+
+def _as(x: Array, dtype: dt.DType) -> Array:
+    return x if x.dtype is dtype else x.astype(dtype).eval()
+
+
+def _real(*xs: Array) -> dt.DType:
+    """The dtype a factorization computes in: the operands' promoted real type."""
+    d = dt.resolve([x.dtype for x in xs], [])
+    return d if d.is_float else dt.default_real()
+
+
+def _square(x: Array, name: str) -> None:
+    if x.ndim != 2 or x.shape[0] != x.shape[1]:
+        raise ValueError(f"{name}: expected a square matrix, got shape {x.shape}")
+
+
+def _with_structure(x: Array, structure: str) -> Array:
+    """The same buffer, marked with ``structure`` (its zeros are known)."""
+    view = x._node.attrs
+    return Array(ex.buffer(view.storage, x.shape, view.offset, view.strides, structure),
+                 x.device)
+
+
+class _Host:
+    """NumPy/SciPy LAPACK on the host: OpenCL devices and the reference device."""
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+
+    def take(self, x: Array) -> np.ndarray:
+        return x.to_numpy()
+
+    def give(self, value: Any, dtype: dt.DType) -> Array:
+        return asarray(np.asarray(value, dtype=dtype.numpy), device=self.device)
+
+    np = np
+
+    def cholesky(self, s: np.ndarray) -> np.ndarray:
+        try:
+            return np.linalg.cholesky(s)
+        except np.linalg.LinAlgError:
+            return np.full_like(s, np.nan)
+
+    def solve_triangular(self, a: np.ndarray, b: np.ndarray, lower: bool,
+                         trans: int = 0) -> np.ndarray:
+        from scipy.linalg import solve_triangular
+
+        return solve_triangular(a, b, lower=lower, trans=trans, check_finite=False)
+
+    def solve(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        try:
+            return np.linalg.solve(a, b)
+        except np.linalg.LinAlgError:
+            return None
+
+    def inv(self, a: np.ndarray) -> np.ndarray:
+        try:
+            return np.linalg.inv(a)
+        except np.linalg.LinAlgError:
+            return None
+
+    def slogdet(self, a: np.ndarray) -> tuple[Any, Any]:
+        return np.linalg.slogdet(a)
+
+    def finite(self, value: Any) -> bool:
+        return bool(np.isfinite(value).all())
+
+    def nonzero_diagonal(self, a: np.ndarray) -> bool:
+        return bool((np.diagonal(a) != 0).all())
+
+
+class _CuPy(_Host):
+    """cuBLAS and cuSOLVER through CuPy, on the calling thread's weft stream."""
+
+    def __init__(self, device: Device) -> None:
+        super().__init__(device)
+        self.handle = device.handle
+        self.np = self.handle.cupy
+
+    def take(self, x: Array) -> Any:
+        with self.handle.active(), self.handle.stream():
+            return self.np.asarray(x)  # zero-copy through __cuda_array_interface__
+
+    def give(self, value: Any, dtype: dt.DType) -> Array:
+        with self.handle.active(), self.handle.stream():
+            return asarray(self.np.asarray(value, dtype=dtype.numpy), device=self.device)
+
+    def cholesky(self, s: Any) -> Any:
+        # cuSOLVER reports failure in a status word, which CuPy checks only when asked.
+        try:
+            with self._raising():
+                return self.np.linalg.cholesky(s)
+        except np.linalg.LinAlgError:
+            return self.np.full_like(s, np.nan)
+
+    def solve_triangular(self, a: Any, b: Any, lower: bool, trans: int = 0) -> Any:
+        from cupyx.scipy.linalg import solve_triangular
+
+        return solve_triangular(a, b, lower=lower, trans=trans)
+
+    def solve(self, a: Any, b: Any) -> Any:
+        try:
+            with self._raising():
+                return self.np.linalg.solve(a, b)
+        except np.linalg.LinAlgError:
+            return None
+
+    def inv(self, a: Any) -> Any:
+        try:
+            with self._raising():
+                return self.np.linalg.inv(a)
+        except np.linalg.LinAlgError:
+            return None
+
+    def _raising(self) -> Any:
+        import cupyx
+
+        return cupyx.errstate(linalg="raise")
+
+    def slogdet(self, a: Any) -> tuple[Any, Any]:
+        return self.np.linalg.slogdet(a)
+
+    def finite(self, value: Any) -> bool:
+        return bool(self.np.isfinite(value).all())
+
+    def nonzero_diagonal(self, a: Any) -> bool:
+        return bool((self.np.diagonal(a) != 0).all())
+
+
+def _library(device: Device) -> _Host:
+    return _CuPy(device) if device.kind == "cuda" else _Host(device)
+
+
+# -- products ---------------------------------------------------------------------------
+
+
+def matmul(a: Any, b: Any) -> Array:
+    """Matrix product as NumPy's ``matmul`` (``a @ b``): matrix-matrix, matrix-vector,
+    vector-matrix and vector-vector (a 0-d result).
+
+    >>> import weft as wf
+    >>> (wf.asarray([[1.0, 2.0], [3.0, 4.0]]) @ wf.asarray([1.0, 1.0])).tolist()
+    [3.0, 7.0]
+    """
+    a, b = _pair(a, b, "matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"matmul: operands of shapes {a.shape} and {b.shape}: a 0-d operand "
+                         "has no dimension to contract (use * to scale)")
+    inner_a = a.shape[-1]
+    inner_b = b.shape[0]
+    if inner_a != inner_b:
+        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
+                         f"({inner_a} != {inner_b})")
+    dtype = dt.resolve([a.dtype, b.dtype], [])
+    a, b = _as(a, dtype), _as(b, dtype)
+    lib = _library(a.device)
+    if a.size == 0 or b.size == 0:
+        shape = a.shape[:-1] + b.shape[1:]
+        return asarray(np.zeros(shape, dtype.numpy), device=a.device)
+    with _stream(lib):
+        result = lib.np.matmul(lib.take(a), lib.take(b))
+    return lib.give(result, dtype)
+
+
+def _stream(lib: _Host) -> Any:
+    import contextlib
+
+    if isinstance(lib, _CuPy):
+        stack = contextlib.ExitStack()
+        stack.enter_context(lib.handle.active())
+        stack.enter_context(lib.handle.stream())
+        return stack
+    return contextlib.nullcontext()
+
+
+def dot(a: Any, b: Any) -> Array:
+    """NumPy's ``dot``: a scalar operand scales (lazily); otherwise ``matmul``.
+
+    >>> import weft as wf
+    >>> float(wf.linalg.dot(wf.asarray([1.0, 2.0]), wf.asarray([3.0, 4.0])))
+    11.0
+    """
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        if not isinstance(a, Array) and not isinstance(b, Array):
+            a = asarray(a)
+        return apply_op("multiply", a, b)
+    return matmul(a, b)
+
+
+def inner(a: Any, b: Any) -> Array:
+    """NumPy's ``inner``: contraction over the last axes (``a @ b.T`` for matrices).
+
+    >>> import weft as wf
+    >>> wf.linalg.inner(wf.asarray([[1.0, 2.0]]), wf.asarray([[3.0, 4.0]])).tolist()
+    [[11.0]]
+    """
+    a, b = _pair(a, b, "inner")
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"inner: shapes {a.shape} and {b.shape} differ in their last "
+                         f"dimension ({a.shape[-1]} != {b.shape[-1]})")
+    return matmul(a, b.T if b.ndim == 2 else b)
+
+
+def outer(a: Any, b: Any) -> Array:
+    """NumPy's ``outer`` (operands flattened): lazy, so it fuses with what follows.
+
+    >>> import weft as wf
+    >>> wf.linalg.outer(wf.asarray([1.0, 2.0]), wf.asarray([3.0, 4.0])).tolist()
+    [[3.0, 4.0], [6.0, 8.0]]
+    """
+    a, b = _pair(a, b, "outer")
+    column = a.reshape(a.size, 1)
+    row = b.reshape(1, b.size)
+    return column * row
+
+
+def trace(x: Any) -> Array:
+    """The sum of the diagonal: a lazy 0-d Array (a fused reduction).
+
+    >>> import weft as wf
+    >>> float(wf.linalg.trace(wf.asarray([[1.0, 2.0], [3.0, 4.0]])))
+    5.0
+    """
+    from .matrix import diagonal
+
+    x = x if isinstance(x, Array) else asarray(x)
+    if x.ndim != 2:
+        raise ValueError(f"trace: expected a matrix, got shape {x.shape}")
+    return diagonal(x).sum()
+
+
+def frobenius(a: Any, b: Any = None) -> Array:
+    """Σ a² or, with ``b``, the Frobenius product Σ a∘b (NumBirch): a lazy 0-d Array.
+
+    >>> import weft as wf
+    >>> float(wf.linalg.frobenius(wf.asarray([[1.0, 2.0], [3.0, 4.0]])))
+    30.0
+    """
+    a = a if isinstance(a, Array) else asarray(a)
+    if b is None:
+        return (a * a).sum()
+    b = b if isinstance(b, Array) else asarray(b, device=a.device)
+    if a.shape != b.shape:
+        raise ValueError(f"frobenius: shapes {a.shape} and {b.shape} differ")
+    return (a * b).sum()
+
+
+# -- factorizations and solves ----------------------------------------------------------
+
+
+def cholesky(s: Any) -> Array:
+    """The lower Cholesky factor L of a symmetric positive definite S = L Lᵀ; the result has
+    lower structure. Raises ``LinAlgError`` when S is not positive definite.
+
+    >>> import weft as wf
+    >>> wf.linalg.cholesky(wf.asarray([[4.0, 2.0], [2.0, 3.0]])).tolist()[0]
+    [2.0, 0.0]
+    """
+    s = _operand(s, "cholesky")
+    _square(s, "cholesky")
+    dtype = _real(s)
+    s = _as(s, dtype)
+    lib = _library(s.device)
+    with _stream(lib):
+        factor = lib.cholesky(lib.take(s))
+        if not lib.finite(factor):
+            raise LinAlgError(f"cholesky: the {s.shape[0]}x{s.shape[1]} matrix is not "
+                              "positive definite (or holds NaN or inf)")
+        out = lib.give(factor, dtype)
+    return _with_structure(out, "lower")
+
+
+def _triangle(a: Array, lower: bool | None, name: str) -> bool:
+    if lower is not None:
+        return bool(lower)
+    if a.structure in ("lower", "upper"):
+        return a.structure == "lower"
+    raise ValueError(f"{name}: the matrix has no triangular structure (it is "
+                     f"{a.structure!r}); pass lower=True or lower=False, or build it with "
+                     "wf.tril / wf.triu / wf.linalg.cholesky")
+
+
+def _check_rhs(a: Array, b: Array, name: str) -> None:
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(f"{name}: shapes {a.shape} and {b.shape} do not align "
+                         f"({a.shape[0]} rows against {b.shape[0] if b.ndim else 'a scalar'})")
+
+
+def solve_triangular(a: Any, b: Any, lower: bool | None = None) -> Array:
+    """x with a x = b for triangular ``a``; ``lower=None`` reads ``a.structure``.
+
+    >>> import weft as wf
+    >>> L = wf.tril(wf.asarray([[2.0, 0.0], [1.0, 1.0]]))
+    >>> wf.linalg.solve_triangular(L, wf.asarray([2.0, 2.0])).tolist()
+    [1.0, 1.0]
+    """
+    a, b = _pair(a, b, "solve_triangular")
+    _square(a, "solve_triangular")
+    _check_rhs(a, b, "solve_triangular")
+    is_lower = _triangle(a, lower, "solve_triangular")
+    dtype = _real(a, b)
+    a, b = _as(a, dtype), _as(b, dtype)
+    lib = _library(a.device)
+    with _stream(lib):
+        matrix = lib.take(a)
+        if not lib.nonzero_diagonal(matrix):
+            raise LinAlgError("solve_triangular: the matrix is singular (a zero on its "
+                              "diagonal)")
+        return lib.give(lib.solve_triangular(matrix, lib.take(b), is_lower), dtype)
+
+
+def triinv(a: Any, lower: bool | None = None) -> Array:
+    """The inverse of a triangular matrix, with the same structure (NumBirch's ``triinv``).
+
+    >>> import weft as wf
+    >>> wf.linalg.triinv(wf.tril(wf.asarray([[2.0, 0.0], [1.0, 1.0]]))).tolist()
+    [[0.5, 0.0], [-0.5, 1.0]]
+    """
+    a = _operand(a, "triinv")
+    _square(a, "triinv")
+    is_lower = _triangle(a, lower, "triinv")
+    dtype = _real(a)
+    a = _as(a, dtype)
+    lib = _library(a.device)
+    with _stream(lib):
+        matrix = lib.take(a)
+        if not lib.nonzero_diagonal(matrix):
+            raise LinAlgError("triinv: the matrix is singular (a zero on its diagonal)")
+        identity = lib.np.eye(a.shape[0], dtype=dtype.numpy)
+        out = lib.give(lib.solve_triangular(matrix, identity, is_lower), dtype)
+    return _with_structure(out, "lower" if is_lower else "upper")
+
+
+def cho_solve(factor: Any, b: Any) -> Array:
+    """x with S x = b, from the lower Cholesky factor L of S (SciPy's ``cho_solve`` with
+    ``lower=True``, NumBirch's ``cholsolve``).
+
+    >>> import weft as wf
+    >>> L = wf.linalg.cholesky(wf.asarray([[4.0, 2.0], [2.0, 3.0]]))
+    >>> [round(v, 12) for v in wf.linalg.cho_solve(L, wf.asarray([6.0, 5.0])).tolist()]
+    [1.0, 1.0]
+    """
+    factor, b = _pair(factor, b, "cho_solve")
+    _square(factor, "cho_solve")
+    _check_rhs(factor, b, "cho_solve")
+    dtype = _real(factor, b)
+    factor, b = _as(factor, dtype), _as(b, dtype)
+    lib = _library(factor.device)
+    with _stream(lib):
+        matrix = lib.take(factor)
+        if not lib.nonzero_diagonal(matrix):
+            raise LinAlgError("cho_solve: the factor is singular (a zero on its diagonal)")
+        half = lib.solve_triangular(matrix, lib.take(b), True)
+        return lib.give(lib.solve_triangular(matrix, half, True, trans=1), dtype)
+
+
+def cholinv(factor: Any) -> Array:
+    """S⁻¹ from the lower Cholesky factor L of S (NumBirch's ``cholinv(L)``).
+
+    >>> import weft as wf
+    >>> L = wf.linalg.cholesky(wf.asarray([[2.0, 0.0], [0.0, 4.0]]))
+    >>> wf.linalg.cholinv(L).tolist()
+    [[0.5, 0.0], [0.0, 0.25]]
+    """
+    factor = _operand(factor, "cholinv")
+    _square(factor, "cholinv")
+    dtype = _real(factor)
+    identity = asarray(np.eye(factor.shape[0], dtype=dtype.numpy), device=factor.device)
+    return cho_solve(factor, identity)
+
+
+def solve(a: Any, b: Any) -> Array:
+    """x with a x = b for a general square ``a`` (LU); ``LinAlgError`` if it is singular.
+
+    >>> import weft as wf
+    >>> wf.linalg.solve(wf.asarray([[2.0, 0.0], [0.0, 4.0]]), wf.asarray([2.0, 4.0])).tolist()
+    [1.0, 1.0]
+    """
+    a, b = _pair(a, b, "solve")
+    _square(a, "solve")
+    _check_rhs(a, b, "solve")
+    dtype = _real(a, b)
+    a, b = _as(a, dtype), _as(b, dtype)
+    lib = _library(a.device)
+    with _stream(lib):
+        x = lib.solve(lib.take(a), lib.take(b))
+        if x is None or not lib.finite(x):
+            raise LinAlgError(f"solve: the {a.shape[0]}x{a.shape[1]} matrix is singular")
+        return lib.give(x, dtype)
+
+
+def inv(a: Any) -> Array:
+    """The inverse of a general square matrix (LU); ``LinAlgError`` if it is singular.
+
+    >>> import weft as wf
+    >>> wf.linalg.inv(wf.asarray([[2.0, 0.0], [0.0, 4.0]])).tolist()
+    [[0.5, 0.0], [0.0, 0.25]]
+    """
+    a = _operand(a, "inv")
+    _square(a, "inv")
+    dtype = _real(a)
+    a = _as(a, dtype)
+    lib = _library(a.device)
+    with _stream(lib):
+        x = lib.inv(lib.take(a))
+        if x is None or not lib.finite(x):
+            raise LinAlgError(f"inv: the {a.shape[0]}x{a.shape[1]} matrix is singular")
+        return lib.give(x, dtype)
+
+
+def logdet(a: Any) -> Array:
+    """log |det a| (NumBirch's ``ldet``, Stan's ``log_determinant``), as a 0-d Array that
+    stays on the device; -inf for a singular matrix.
+
+    >>> import weft as wf
+    >>> round(float(wf.linalg.logdet(wf.asarray([[2.0, 0.0], [0.0, -4.0]]))), 12)
+    2.079441541680
+    """
+    a = _operand(a, "logdet")
+    _square(a, "logdet")
+    dtype = _real(a)
+    a = _as(a, dtype)
+    lib = _library(a.device)
+    with _stream(lib):
+        _, value = lib.slogdet(lib.take(a))
+        return lib.give(value, dtype)
+
+
+def lcholdet(factor: Any) -> Array:
+    """log det S from the lower Cholesky factor L of S: 2 Σ log diag L, a lazy 0-d Array
+    (a fused reduction); NaN if the diagonal has a negative entry, as NumBirch.
+
+    >>> import weft as wf
+    >>> L = wf.linalg.cholesky(wf.asarray([[4.0, 0.0], [0.0, 9.0]]))
+    >>> round(float(wf.linalg.lcholdet(L)), 12) == round(float(wf.log(36.0)), 12)
+    True
+    """
+    from .functions import log
+    from .matrix import diagonal
+
+    factor = factor if isinstance(factor, Array) else asarray(factor)
+    _square(factor, "lcholdet")
+    return 2 * log(diagonal(factor)).sum()

@@ -1,0 +1,180 @@
+"""wf.linalg and @ against NumPy/SciPy on every device: products in every shape combination,
+the Cholesky family, triangular and general solves, determinants; structure in and out;
+LinAlgError and shape errors; lazy operands evaluated once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import linalg as sla
+
+import weft as wf
+from conftest import kernel_count, launches
+
+RNG = np.random.default_rng(2026)
+
+
+def _spd(n: int, dtype=np.float64) -> np.ndarray:
+    a = RNG.standard_normal((n, n))
+    return (a @ a.T + n * np.eye(n)).astype(dtype)
+
+
+def _tol(dtype) -> dict:
+    return {"rtol": 1e-10, "atol": 1e-12} if dtype == np.float64 else {"rtol": 2e-4,
+                                                                        "atol": 2e-5}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("shapes", [((5, 7), (7, 3)), ((5, 7), (7,)), ((7,), (7, 3)),
+                                    ((7,), (7,)), ((1, 1), (1, 4)), ((300, 200), (200, 100))])
+def test_matmul_matches_numpy(device, shapes, dtype):
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    a = RNG.standard_normal(shapes[0]).astype(dtype)
+    b = RNG.standard_normal(shapes[1]).astype(dtype)
+    got = wf.asarray(a) @ wf.asarray(b)
+    assert got.shape == np.matmul(a, b).shape and got.dtype == wf.to_dtype(dtype)
+    np.testing.assert_allclose(got.to_numpy(), a @ b, **_tol(dtype))
+    np.testing.assert_allclose(wf.linalg.matmul(a, wf.asarray(b)).to_numpy(), a @ b,
+                               **_tol(dtype))
+
+
+def test_integer_and_mixed_products(device):
+    a = RNG.integers(-5, 5, (4, 6)).astype(np.int32)
+    b = RNG.integers(-5, 5, (6, 2)).astype(np.int32)
+    got = (wf.asarray(a) @ wf.asarray(b)).to_numpy()
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, a @ b)
+    mixed = wf.asarray(a) @ wf.asarray(b.astype(np.float32))
+    assert mixed.dtype == wf.float32  # weft's promotion: int with float32 gives float32
+
+
+def test_shape_errors_name_both_shapes(device):
+    a, b = wf.asarray(np.ones((3, 4))), wf.asarray(np.ones((3, 4)))
+    with pytest.raises(ValueError, match=r"\(3, 4\) and \(3, 4\)"):
+        a @ b
+    with pytest.raises(ValueError, match=r"0-d"):
+        wf.linalg.matmul(wf.asarray(2.0), a)
+    with pytest.raises(ValueError, match=r"\(3, 3\) and \(2,\)"):
+        wf.linalg.solve(wf.asarray(np.eye(3)), np.ones(2))
+    with pytest.raises(ValueError, match=r"square matrix, got shape \(3, 4\)"):
+        wf.linalg.cholesky(a)
+    with pytest.raises(ValueError, match=r"\(3, 4\) and \(4, 3\)"):
+        wf.linalg.frobenius(a, wf.asarray(np.ones((4, 3))))
+
+
+def test_lazy_operands_are_evaluated_once(real_device):
+    x = wf.asarray(RNG.standard_normal((64, 64)))
+    lazy = wf.exp(x * 0.01) + 1.0
+    before = launches()
+    product = lazy @ lazy
+    assert launches() - before == 1  # one fused kernel for the operand, then cuBLAS/LAPACK
+    expected = np.exp(x.to_numpy() * 0.01) + 1.0
+    np.testing.assert_allclose(product.to_numpy(), expected @ expected, rtol=1e-10)
+
+
+def test_dot_inner_outer_trace_frobenius(device):
+    a, b = RNG.standard_normal((4, 3)), RNG.standard_normal((5, 3))
+    v, w = RNG.standard_normal(3), RNG.standard_normal(6)
+    np.testing.assert_allclose(wf.linalg.dot(wf.asarray(v), v).item(), np.dot(v, v))
+    np.testing.assert_allclose(wf.linalg.dot(2.0, wf.asarray(a)).to_numpy(), 2.0 * a)
+    np.testing.assert_allclose(wf.linalg.dot(wf.asarray(a), v).to_numpy(), a @ v)
+    np.testing.assert_allclose(wf.linalg.inner(wf.asarray(a), b).to_numpy(), np.inner(a, b))
+    np.testing.assert_allclose(wf.linalg.inner(wf.asarray(v), v).item(), np.inner(v, v))
+    outer = wf.linalg.outer(wf.asarray(v), wf.asarray(w))
+    np.testing.assert_allclose(outer.to_numpy(), np.outer(v, w))
+    m = RNG.standard_normal((6, 6))
+    np.testing.assert_allclose(wf.linalg.trace(wf.asarray(m)).item(), np.trace(m))
+    np.testing.assert_allclose(wf.linalg.frobenius(wf.asarray(m)).item(), np.sum(m * m))
+    np.testing.assert_allclose(wf.linalg.frobenius(wf.asarray(a), a).item(), np.sum(a * a))
+
+
+def test_outer_trace_and_frobenius_fuse(real_device):
+    v = wf.asarray(RNG.standard_normal(50))
+    expr = wf.exp(wf.linalg.outer(v, v)) * 2
+    assert kernel_count(wf.kernel_source(expr)) == 1
+    m = wf.asarray(RNG.standard_normal((40, 40)))
+    assert kernel_count(wf.kernel_source(wf.linalg.frobenius(m * 2))) <= 2  # one reduction
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_cholesky_family(device, dtype):
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    s = _spd(30, dtype)
+    b = RNG.standard_normal((30, 4)).astype(dtype)
+    factor = wf.linalg.cholesky(wf.asarray(s))
+    assert factor.structure == "lower" and factor.dtype == wf.to_dtype(dtype)
+    expected = np.linalg.cholesky(s.astype(np.float64))
+    np.testing.assert_allclose(factor.to_numpy(), expected, **_tol(dtype))
+    np.testing.assert_allclose(wf.linalg.cho_solve(factor, wf.asarray(b)).to_numpy(),
+                               np.linalg.solve(s.astype(np.float64), b), **_tol(dtype))
+    np.testing.assert_allclose(wf.linalg.cholinv(factor).to_numpy(),
+                               np.linalg.inv(s.astype(np.float64)), **_tol(dtype))
+    np.testing.assert_allclose(wf.linalg.lcholdet(factor).item(),
+                               np.linalg.slogdet(s.astype(np.float64))[1], **_tol(dtype))
+    # The structure is read: no lower= needed.
+    np.testing.assert_allclose(wf.linalg.solve_triangular(factor, wf.asarray(b)).to_numpy(),
+                               sla.solve_triangular(expected, b, lower=True), **_tol(dtype))
+
+
+def test_not_positive_definite_raises_and_loses_nothing(device):
+    s = np.array([[1.0, 2.0], [2.0, 1.0]])
+    x = wf.asarray(s)
+    with pytest.raises(wf.linalg.LinAlgError, match="not positive definite"):
+        wf.linalg.cholesky(x)
+    np.testing.assert_array_equal(x.to_numpy(), s)
+    with pytest.raises(wf.linalg.LinAlgError):
+        wf.linalg.cholesky(wf.asarray([[1.0, np.nan], [np.nan, 1.0]]))
+    assert issubclass(wf.linalg.LinAlgError, ValueError)
+
+
+def test_triangular_solves_and_inverses(device):
+    m = RNG.standard_normal((8, 8)) + 8 * np.eye(8)
+    b = RNG.standard_normal(8)
+    lower, upper = wf.tril(wf.asarray(m)), wf.triu(wf.asarray(m))
+    np.testing.assert_allclose(wf.linalg.solve_triangular(lower, b).to_numpy(),
+                               sla.solve_triangular(np.tril(m), b, lower=True), rtol=1e-10)
+    np.testing.assert_allclose(wf.linalg.solve_triangular(upper, b).to_numpy(),
+                               sla.solve_triangular(np.triu(m), b, lower=False), rtol=1e-10)
+    np.testing.assert_allclose(
+        wf.linalg.solve_triangular(wf.asarray(np.tril(m)), b, lower=True).to_numpy(),
+        sla.solve_triangular(np.tril(m), b, lower=True), rtol=1e-10)
+    with pytest.raises(ValueError, match="no triangular structure"):
+        wf.linalg.solve_triangular(wf.asarray(m), b)
+    inverse = wf.linalg.triinv(upper)
+    assert inverse.structure == "upper"
+    np.testing.assert_allclose(inverse.to_numpy(), np.linalg.inv(np.triu(m)), rtol=1e-10,
+                               atol=1e-14)
+    singular = np.tril(m)
+    singular[3, 3] = 0
+    with pytest.raises(wf.linalg.LinAlgError, match="singular"):
+        wf.linalg.triinv(wf.tril(wf.asarray(singular)))
+
+
+def test_general_solve_inverse_and_logdet(device):
+    a = RNG.standard_normal((12, 12))
+    b = RNG.standard_normal((12, 3))
+    np.testing.assert_allclose(wf.linalg.solve(wf.asarray(a), b).to_numpy(),
+                               np.linalg.solve(a, b), rtol=1e-9)
+    np.testing.assert_allclose(wf.linalg.inv(wf.asarray(a)).to_numpy(), np.linalg.inv(a),
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(wf.linalg.logdet(wf.asarray(a)).item(),
+                               np.linalg.slogdet(a)[1], rtol=1e-12)
+    singular = np.ones((3, 3))
+    with pytest.raises(wf.linalg.LinAlgError, match="singular"):
+        wf.linalg.solve(wf.asarray(singular), np.ones(3))
+    with pytest.raises(wf.linalg.LinAlgError, match="singular"):
+        wf.linalg.inv(wf.asarray(singular))
+    assert wf.linalg.logdet(wf.asarray(np.zeros((2, 2)))).item() == -np.inf
+    ints = wf.linalg.inv(wf.asarray(np.array([[2, 0], [0, 4]], dtype=np.int32)))
+    assert ints.dtype == wf.default_real()
+
+
+def test_logdet_is_a_0d_array_feeding_later_kernels(device):
+    s = _spd(6)
+    x = wf.asarray(RNG.standard_normal(5))
+    value = wf.linalg.logdet(wf.asarray(s))
+    assert value.shape == () and value.ndim == 0
+    np.testing.assert_allclose((x * 0 + value).to_numpy(),
+                               np.full(5, np.linalg.slogdet(s)[1]), rtol=1e-12)
