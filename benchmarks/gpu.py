@@ -3,8 +3,8 @@
     python benchmarks/gpu.py [--cases c*(a+b) chain8] [--impls weft cupy] [--repeat 10]
 
 Cases and implementations carry fixed names so that runs compare over time (issue 4):
-cases ``copy c*(a+b) normal_pdf normal_lpdf_sum chain8 colwise_sum rowwise_sum transpose
-exp(A.T)+A tril_sum overhead_3op first_compile disk_cache_load``; implementations ``weft``
+cases ``copy c*(a+b) normal_pdf normal_lpdf_sum chain8 lgamma+digamma colwise_sum rowwise_sum
+transpose exp(A.T)+A tril_sum overhead_3op first_compile disk_cache_load``; implementations ``weft``
 (CUDA backend), ``weft-opencl`` (NVIDIA's OpenCL driver), ``weft-unfused`` (``fuse=False``),
 ``cupy``, ``cupy.fuse``, ``torch``, ``torch.compile``, ``jax.jit``.
 
@@ -90,6 +90,10 @@ def transpose(xp, a):
     return xp.transpose_copy(a)
 
 
+def lgamma_plus_digamma(xp, z):
+    return xp.lgamma(z) + xp.digamma(z)
+
+
 def exp_at_plus_a(xp, a):
     return xp.exp(xp.t(a)) + a
 
@@ -104,6 +108,7 @@ CASES: list[tuple[str, Callable, str, str, int, float]] = [
     ("normal_pdf", normal_pdf, "y mu sigma", "vector", 1, 1.0),
     ("normal_lpdf_sum", normal_lpdf_sum, "y mu sigma", "vector", 0, 1.0),
     ("chain8", chain8, "x", "vector", 1, 1.0),
+    ("lgamma+digamma", lgamma_plus_digamma, "z", "vector", 1, 1.0),
     ("colwise_sum", colwise_sum, "a", "matrix", 0, 1.0),
     ("rowwise_sum", rowwise_sum, "a", "matrix", 0, 1.0),
     ("transpose", transpose, "a", "matrix", 1, 1.0),
@@ -137,6 +142,8 @@ def host_inputs(names: str, kind: str, n: int, side: int, dtype: Any,
         shape = (side, side) if kind == "matrix" else (n,)
         if k == "sigma":
             out[k] = rng.uniform(0.5, 2.0, shape).astype(dtype)
+        elif k == "z":  # special functions: positive arguments, across the recurrence's range
+            out[k] = rng.uniform(0.1, 20.0, shape).astype(dtype)
         elif k in ("y", "mu"):
             out[k] = rng.standard_normal(shape).astype(dtype)
         else:

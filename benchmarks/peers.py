@@ -1,9 +1,9 @@
 """The implementations the GPU benchmark compares: weft on each device, and every peer
 (CuPy, ``cupy.fuse``, torch, ``torch.compile``, ``jax.jit``) that is installed.
 
-Each library gets a small namespace (``exp log sum t transpose_copy tril``) so that a case is
-written once (gpu.py) and runs on all of them; an ``Impl`` moves data in, runs a case,
-synchronizes and brings a result back.
+Each library gets a small namespace (``exp log sum t transpose_copy tril lgamma digamma``) so
+that a case is written once (gpu.py) and runs on all of them; an ``Impl`` moves data in, runs a
+case, synchronizes and brings a result back.
 """
 
 from __future__ import annotations
@@ -16,45 +16,54 @@ import numpy as np
 import weft as wf
 
 # Cases cupy.fuse can express: element-wise work and at most a final full reduction.
-ELEMENTWISE_FUSABLE = {"c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain8"}
+ELEMENTWISE_FUSABLE = {"c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain8",
+                      "lgamma+digamma"}
 
 
 class Namespace:
-    """exp, log, sum(a, axis), t (transpose view), transpose_copy, tril for one library."""
+    """exp, log, sum(a, axis), t (transpose view), transpose_copy, tril, lgamma, digamma for
+    one library (the special functions from its SciPy-like module)."""
 
     def __init__(self, **fns: Callable) -> None:
         self.__dict__.update(fns)
 
 
 def numpy_namespace() -> Namespace:
+    from scipy import special
+
     return Namespace(exp=np.exp, log=np.log, sum=lambda a, axis=None: np.sum(a, axis=axis),
                      t=lambda a: a.T, transpose_copy=lambda a: np.ascontiguousarray(a.T),
-                     tril=np.tril)
+                     tril=np.tril, lgamma=special.gammaln, digamma=special.digamma)
 
 
 def weft_namespace() -> Namespace:
     return Namespace(exp=wf.exp, log=wf.log, sum=lambda a, axis=None: wf.sum(a, axis=axis),
                      t=lambda a: a.T, transpose_copy=lambda a: wf.multiply(a.T, 1),
-                     tril=wf.tril)
+                     tril=wf.tril, lgamma=wf.lgamma, digamma=wf.digamma)
 
 
 def cupy_namespace(cp) -> Namespace:
+    from cupyx.scipy import special
+
     return Namespace(exp=cp.exp, log=cp.log, sum=lambda a, axis=None: cp.sum(a, axis=axis),
                      t=lambda a: a.T, transpose_copy=lambda a: cp.ascontiguousarray(a.T),
-                     tril=cp.tril)
+                     tril=cp.tril, lgamma=special.gammaln, digamma=special.digamma)
 
 
 def torch_namespace(torch) -> Namespace:
     def total(a, axis=None):
         return torch.sum(a) if axis is None else torch.sum(a, dim=axis)
     return Namespace(exp=torch.exp, log=torch.log, sum=total, t=lambda a: a.T,
-                     transpose_copy=lambda a: a.T.contiguous(), tril=torch.tril)
+                     transpose_copy=lambda a: a.T.contiguous(), tril=torch.tril,
+                     lgamma=torch.special.gammaln, digamma=torch.special.digamma)
 
 
 def jax_namespace(jnp) -> Namespace:
+    from jax.scipy import special
+
     return Namespace(exp=jnp.exp, log=jnp.log, sum=lambda a, axis=None: jnp.sum(a, axis=axis),
                      t=lambda a: a.T, transpose_copy=lambda a: jnp.transpose(a),
-                     tril=jnp.tril)
+                     tril=jnp.tril, lgamma=special.gammaln, digamma=special.digamma)
 
 
 # Implementations ---------------------------------------------------------------------------
