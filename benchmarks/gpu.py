@@ -434,7 +434,8 @@ def main() -> None:
         measured_once = {c for c in once if wanted is None or c in wanted}
         records = [r for r in old["records"]
                    if (r["case"] in once and r["case"] not in measured_once)
-                   or (r["case"] not in once and r["dtype"] not in args.dtypes)]
+                   or (r["case"] not in once and (r["dtype"] not in args.dtypes or (
+                       wanted is not None and r["case"] not in wanted | {"copy"})))]
         skipped = [x for x in old["meta"].get("skipped", [])
                    if not any(f" {d} " in x for d in args.dtypes)]
     rng = np.random.default_rng(0)

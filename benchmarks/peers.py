@@ -130,7 +130,8 @@ class CupyImpl(Impl):
             return lambda **kw: fn(ns, **kw)
         cp = self.cp
         fused_ns = Namespace(exp=cp.exp, log=cp.log,
-                             sum=lambda a, axis=None: cp.sum(a, axis=axis))
+                             sum=lambda a, axis=None: cp.sum(a, axis=axis),
+                             lgamma=ns.lgamma, digamma=ns.digamma)
         names = None
 
         def body(*args):
