@@ -6,9 +6,10 @@
 [8.0, 12.0]
 """
 
-from . import linalg, random
+from . import kernels, linalg, random, tensoralg
 from .api import eval, kernel_source, synchronize
 from .array import Array, apply_op, transpose
+from .bitmask import BitMask, bitmask
 from .cache import cache_info, clear_cache
 from .config import config
 from .creation import (
@@ -70,6 +71,6 @@ __all__ = [
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
-    "linalg",
+    "linalg", "kernels", "tensoralg", "BitMask", "bitmask",
     *_REDUCTIONS, *_function_names,
 ]

@@ -121,12 +121,19 @@ around = round
 
 
 def where(condition: Any, x: Any, y: Any, dtype: Any = None) -> Array:
-    """``x`` where ``condition`` is true, else ``y`` (element-wise, broadcast).
+    """``x`` where ``condition`` is true, else ``y`` (element-wise, broadcast). A
+    ``wf.BitMask`` condition covers the result's elements in row-major order; its bits are
+    tested inside the kernel.
 
     >>> import weft as wf
     >>> wf.where(wf.asarray([True, False]), 1, 2).tolist()
     [1, 2]
     """
+    from .bitmask import BitMask
+
+    if isinstance(condition, BitMask):
+        shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+        condition = condition.selected(tuple(shape), "where")
     return apply_op("where", condition, x, y, dtype=dtype)
 
 

@@ -245,7 +245,8 @@ def check(x: Any, predicate: Callable[[Array], Any] | Any, message: str) -> Arra
 def assign(dst: Any, expr: Any, *, mask: Any = None) -> None:
     """Write ``expr`` into ``dst`` (an Array, a slice or a diagonal view of one), or a tuple of
     expressions into a tuple of destinations, all in one kernel where the shapes agree.
-    ``mask`` (bool, broadcast) keeps the old value where false. If a check fails or an
+    ``mask`` (bool, broadcast, or a ``wf.BitMask`` of as many elements, tested inside the
+    kernel) keeps the old value where false. If a check fails or an
     argument is bad, every destination keeps its old value.
 
     >>> import weft as wf
@@ -267,7 +268,9 @@ def assign(dst: Any, expr: Any, *, mask: Any = None) -> None:
         t = target_of(d)
         node = value_node(e, d.device, d.dtype, t.shape)
         if mask is not None:
-            m = _array(mask)
+            from .bitmask import BitMask
+
+            m = mask.selected(t.shape, "assign") if isinstance(mask, BitMask) else _array(mask)
             if m.dtype.kind != "b":
                 raise TypeError(f"assign: mask must be a bool array, not {m.dtype}")
             if ex.broadcast_shapes("assign mask", m.shape, t.shape) != t.shape:
