@@ -35,7 +35,7 @@ class BitMask:
     def __init__(self, words: Any, length: int) -> None:
         if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or length < 0:
             raise ValueError(f"BitMask: length must be a non-negative integer, not {length!r}")
-        words = words if isinstance(words, Array) else asarray(words, dtype=dt.uint32)
+        words = (words if isinstance(words, Array) else asarray(words, dtype=dt.uint32)).eval()
         if words.dtype is not dt.uint32:
             raise TypeError(f"BitMask: words must be uint32, not {words.dtype}")
         if words.ndim != 1:
@@ -83,7 +83,10 @@ class BitMask:
         if len(grid) == 2:
             rows = Array(ex.index("row", grid, dt.int64), device)
             position = apply_op("add", apply_op("multiply", rows, grid[1]), position)
-        word = self._words[apply_op("right_shift", position, 5)]
+        # The word's index is below len(words) for every element: a trusted gather.
+        word_index = apply_op("right_shift", position, 5)
+        word = Array(ex.gather(self._words._node, (word_index._node,),
+                               ex.Gather((0, 0, 0), "array", trusted=True), grid), device)
         shift = apply_op("bitwise_and", position, BITS - 1).astype(dt.uint32)
         bit = apply_op("bitwise_and", apply_op("right_shift", word, shift), 1)
         out = apply_op("not_equal", bit, 0)

@@ -129,7 +129,7 @@ class Gather:
     row: str | None  # None: row 0
     col: str | None
     guard: str | None
-    error: int  # position in the kernel's error table
+    error: int  # position in the kernel's error table; -1: trusted, not checked
 
 
 @dataclass(frozen=True)

@@ -293,8 +293,10 @@ class _Lowering:
         row, col = self.gather_indexes(node, ctx)
         buf = self.buffer(source.attrs.storage, read=True, written=False)
         prefix = self.source_view(source)
-        self.errors.append(ErrorInfo("index", "", source.shape))
-        error = len(self.errors) - 1
+        error = -1  # trusted: no check, no error entry
+        if not node.attrs.trusted:
+            self.errors.append(ErrorInfo("index", "", source.shape))
+            error = len(self.errors) - 1
         var = self.fresh()
         self.body.append(Gather(var, node.dtype, buf, prefix, row, col, ctx.guard, error))
         return var

@@ -171,8 +171,9 @@ class _Renderer:
         if isinstance(s, lw.Gather):
             t = self.ctype(s.dtype)
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
-            report = self.report(self.guarded(s.guard, f"!{s.var}_ok"), s.error,
-                                 f"{s.var}_r_raw", f"{s.var}_c_raw", "0")
+            report = "" if s.error < 0 else self.report(
+                self.guarded(s.guard, f"!{s.var}_ok"), s.error, f"{s.var}_r_raw",
+                f"{s.var}_c_raw", "0")
             guard = "" if s.guard is None else f"{s.guard} && "
             read = self.to_bool_if(s.dtype, target)
             return index + checks.GATHER.format(var=s.var, inside=inside, T=t, guard=guard,

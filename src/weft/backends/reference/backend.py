@@ -120,7 +120,8 @@ class _Run:
         elif isinstance(s, lw.Gather):
             raw_r, raw_c, ok, where = self.element(s)
             g = self.guard(s.guard)
-            self.report(g & ~ok, s.error, raw_r, raw_c, None)
+            if s.error >= 0:
+                self.report(g & ~ok, s.error, raw_r, raw_c, None)
             data = values[s.buffer].buffer
             picked = data[where] if data.size else np.zeros(self.count, dtype=data.dtype)
             env[s.var] = np.where(g & ok, picked, 0).astype(s.dtype.numpy)
