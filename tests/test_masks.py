@@ -81,7 +81,11 @@ def test_binary_masked_kernels(device, name, ref, rule, dtype):
         value = ref(left[1], right[1]).astype(dtype)
     selected = np.ones(n, bool) if mask is None else bools
     expected = np.where(selected, value, d0)
-    np.testing.assert_array_equal(dst.to_numpy(), expected)  # same precision, same rounding
+    if name == "masked_div" and dtype == np.float32:
+        # OpenCL lets float32 division be off by 2.5 ulp (NVIDIA's is); the rest is exact.
+        np.testing.assert_allclose(dst.to_numpy(), expected, rtol=3e-7)
+    else:
+        np.testing.assert_array_equal(dst.to_numpy(), expected)  # same precision and rounding
     np.testing.assert_array_equal(lhs.to_numpy(), l0)
     np.testing.assert_array_equal(rhs.to_numpy(), r0)
 
