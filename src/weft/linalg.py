@@ -83,14 +83,13 @@ class _Host:
 
     def __init__(self, device: Device) -> None:
         self.device = device
+        self.np: Any = np  # the array module the library works on (CuPy for _CuPy)
 
     def take(self, x: Array) -> np.ndarray:
         return x.to_numpy()
 
     def give(self, value: Any, dtype: dt.DType) -> Array:
         return asarray(np.asarray(value, dtype=dtype.numpy), device=self.device)
-
-    np = np
 
     def cholesky(self, s: np.ndarray) -> np.ndarray:
         try:
