@@ -141,3 +141,17 @@ def test_float32_arithmetic_stays_float32(device):
     dst = wf.zeros(2)
     wf.kernels.masked_mul(dst, wf.asarray(big), wf.asarray(big))
     np.testing.assert_array_equal(dst.to_numpy(), big * big)
+
+
+def test_masked_write_in_place_keeps_copies_and_unselected_values(device):
+    """An unshared dst is written in place by a conditional store (dst is not read); a copy
+    taken before still shares the buffer, so that write goes to a fresh buffer instead."""
+    d0 = RNG.standard_normal(100)
+    bools = _bools(100)
+    dst = wf.asarray(d0)
+    wf.kernels.masked_add(dst, None, wf.ones(100), wf.bitmask(bools))  # in place
+    np.testing.assert_array_equal(dst.to_numpy(), np.where(bools, d0 + 1, d0))
+    before = dst.copy()
+    wf.kernels.masked_mul(dst, None, wf.full(100, 3.0), wf.asarray(bools))  # copy-on-write
+    np.testing.assert_array_equal(before.to_numpy(), np.where(bools, d0 + 1, d0))
+    np.testing.assert_array_equal(dst.to_numpy(), np.where(bools, (d0 + 1) * 3, d0))

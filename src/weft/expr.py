@@ -15,6 +15,7 @@ buffer is done in place only when no lazy expression can still read the old cont
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,8 +282,10 @@ def substitute(roots: list[Node], done: dict[int, Node]) -> list[Node]:
     return [memo[id(r)] for r in roots]
 
 
-def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = ()) -> bool:
-    """Whether a node of one of ``kinds`` is reachable, not looking below ``stop`` kinds."""
+def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = (),
+             skip: Callable[[Node], bool] | None = None) -> bool:
+    """Whether a node of one of ``kinds`` is reachable, not looking below ``stop`` kinds;
+    ``skip`` leaves out nodes of those kinds that do not count."""
     stack = list(roots)
     seen: set[int] = set()
     while stack:
@@ -290,7 +293,7 @@ def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = 
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if node.kind in kinds:
+        if node.kind in kinds and (skip is None or not skip(node)):
             return True
         if node.kind not in stop:
             stack.extend(node.args)

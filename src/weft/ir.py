@@ -151,6 +151,7 @@ class Store:
     var: str
     access: str
     view: str
+    when: str | None = None  # a bool variable: store only where it holds (masked writes)
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,8 @@ class KernelIR:
         dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
         flat = False
         for s in self.body:
+            if isinstance(s, Store) and s.when is not None:
+                return False  # a conditional store writes element by element
             if isinstance(s, (Load, Store)):
                 if s.access == FLAT:
                     if dtypes[s.buffer].name not in VECTOR_DTYPES:

@@ -25,7 +25,14 @@ from __future__ import annotations
 from typing import Any
 
 from .array import Array, apply_op
-from .matrix import assign
+from .matrix import assign as _assign
+from .writes import owns_buffer
+
+
+def assign(dst: Array, value: Array, mask: Any, exclusive: bool) -> None:
+    """A masked write. ``exclusive``: no one but this call reads dst's buffer, so it is
+    written in place and a mask becomes a conditional store (dst is not read)."""
+    _assign(dst, value, mask=mask, _exclusive=exclusive or None)
 
 __all__ = ["masked_uminus", "masked_scalar_multiply", "masked_add", "masked_sub",
            "masked_mul", "masked_div", "masked_min", "masked_max", "masked_axpy",
@@ -56,8 +63,9 @@ def _operands(name: str, dst: Any, *operands: Any) -> list[Array]:
 def _binary(name: str, op: str, dst: Array, lhs: Any, rhs: Any, mask: Any) -> None:
     if lhs is None and rhs is None:
         return  # RoughPy: both operands in place is a no-op
+    own = owns_buffer(dst)
     left, right = _operands(name, dst, lhs, rhs)
-    assign(dst, apply_op(op, left, right, dtype=dst.dtype), mask=mask)
+    assign(dst, apply_op(op, left, right, dtype=dst.dtype), mask, own)
 
 
 def masked_uminus(dst: Array, src: Array | None, mask: Any = None) -> None:
@@ -67,8 +75,9 @@ def masked_uminus(dst: Array, src: Array | None, mask: Any = None) -> None:
     >>> x = wf.ones(2); wf.kernels.masked_uminus(x, None, wf.bitmask([True, False])); x.tolist()
     [-1.0, 1.0]
     """
+    own = owns_buffer(dst)
     (source,) = _operands("masked_uminus", dst, src)
-    assign(dst, apply_op("negative", source), mask=mask)
+    assign(dst, apply_op("negative", source), mask, own)
 
 
 def masked_scalar_multiply(dst: Array, src: Array | None, scalar: float,
@@ -79,8 +88,9 @@ def masked_scalar_multiply(dst: Array, src: Array | None, scalar: float,
     >>> x = wf.ones(2); wf.kernels.masked_scalar_multiply(x, None, 3.0); x.tolist()
     [3.0, 3.0]
     """
+    own = owns_buffer(dst)
     (source,) = _operands("masked_scalar_multiply", dst, src)
-    assign(dst, apply_op("multiply", scalar, source, dtype=dst.dtype), mask=mask)
+    assign(dst, apply_op("multiply", scalar, source, dtype=dst.dtype), mask, own)
 
 
 def masked_add(dst: Array, lhs: Array | None, rhs: Array | None, mask: Any = None) -> None:
@@ -155,9 +165,10 @@ def masked_axpy(dst: Array, lhs: Array | None, rhs: Array | None, alpha: float,
     """
     if lhs is None and rhs is None:
         return
+    own = owns_buffer(dst)
     left, right = _operands("masked_axpy", dst, lhs, rhs)
     scaled = apply_op("multiply", alpha, left, dtype=dst.dtype)
-    assign(dst, apply_op("add", scaled, right, dtype=dst.dtype), mask=mask)
+    assign(dst, apply_op("add", scaled, right, dtype=dst.dtype), mask, own)
 
 
 def masked_axpby(dst: Array, lhs: Array | None, rhs: Array | None, alpha: float, beta: float,
@@ -170,7 +181,8 @@ def masked_axpby(dst: Array, lhs: Array | None, rhs: Array | None, alpha: float,
     """
     if lhs is None and rhs is None:
         return
+    own = owns_buffer(dst)
     left, right = _operands("masked_axpby", dst, lhs, rhs)
     total = apply_op("add", apply_op("multiply", alpha, left, dtype=dst.dtype),
                      apply_op("multiply", beta, right, dtype=dst.dtype), dtype=dst.dtype)
-    assign(dst, total, mask=mask)
+    assign(dst, total, mask, own)

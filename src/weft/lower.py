@@ -319,7 +319,7 @@ class _Lowering:
 
     # Destinations ----------------------------------------------------------------------
 
-    def store(self, dest: Node, var: str) -> Statement:
+    def store(self, dest: Node, var: str, when: str | None = None) -> Statement:
         if dest.kind == ex.GATHER:
             ctx = Ctx(IDENTITY, None)
             row, col = self.gather_indexes(dest, ctx)
@@ -329,7 +329,7 @@ class _Lowering:
             return Scatter(buf, var, prefix, row, col, len(self.errors) - 1)
         buf = self.buffer(dest.attrs.storage, read=False, written=True)
         access, prefix = self.leaf_access(dest, IDENTITY)
-        return Store(buf, var, access, prefix)
+        return Store(buf, var, access, prefix, when)
 
     def root_context(self, root: Node) -> Ctx:
         if root.structure == "general":
@@ -368,14 +368,37 @@ def lower(outputs: list[tuple[Node, Node]]) -> tuple[KernelIR, list[Any], list[E
     """
     grid = outputs[0][1].shape
     lw = _Lowering(grid)
-    values = [lw.node(root, lw.root_context(root)) for root, _ in outputs]
+    values: list[str] = []
+    conditions: list[str | None] = []
+    for root, dest in outputs:
+        kept = _keeps_destination(root, dest)
+        if kept is None:
+            values.append(lw.node(root, lw.root_context(root)))
+            conditions.append(None)
+        else:  # where(c, v, dest) into dest: store v where c holds, without reading dest
+            condition, value = kept
+            conditions.append(lw.node(condition, Ctx(IDENTITY, None)))
+            values.append(lw.node(value, lw.root_context(value)))
     # Every output is loaded before any is stored: outputs may overwrite each other's inputs.
-    for (_, dest), var in zip(outputs, values):
-        lw.body.append(lw.store(dest, var))
+    for (_, dest), var, when in zip(outputs, values, conditions):
+        lw.body.append(lw.store(dest, var, when))
     n = int(np.prod(grid)) if grid else 1
     return lw.finish(ELEMENTWISE, [(IndexParam("n"), n), (IndexParam("cols"), lw.grid2[1])])
 
 
+
+
+def _keeps_destination(root: Node, dest: Node) -> tuple[Node, Node] | None:
+    """(condition, value) when ``root`` is ``where(condition, value, dest's own elements)``
+    and ``dest`` is a buffer leaf: a masked write in place, which need not read ``dest``."""
+    if dest.kind != ex.BUFFER or root.kind != ex.MAP or root.op.name != "where":
+        return None
+    condition, value, old = root.args
+    if old.kind != ex.BUFFER or old.dtype is not dest.dtype or value.dtype is not dest.dtype:
+        return None
+    if old.shape != dest.shape or not old.attrs.same_elements(dest.attrs, dest.shape):
+        return None
+    return condition, value
 
 
 def lower_reduction(

@@ -242,7 +242,7 @@ def check(x: Any, predicate: Callable[[Array], Any] | Any, message: str) -> Arra
     return Array(ex.check(x._node, ok._node, message), x.device)
 
 
-def assign(dst: Any, expr: Any, *, mask: Any = None) -> None:
+def assign(dst: Any, expr: Any, *, mask: Any = None, _exclusive: bool | None = None) -> None:
     """Write ``expr`` into ``dst`` (an Array, a slice or a diagonal view of one), or a tuple of
     expressions into a tuple of destinations, all in one kernel where the shapes agree.
     ``mask`` (bool, broadcast, or a ``wf.BitMask`` of as many elements, tested inside the
@@ -279,4 +279,6 @@ def assign(dst: Any, expr: Any, *, mask: Any = None) -> None:
             node = ex.cast(node, d.dtype)
         targets.append(t)
         values.append(node)
-    write_targets(targets, values)
+    # _exclusive: the caller checked, before building ``expr``, that nothing else reads the
+    # destination's buffer (wf.kernels), so it may be written in place.
+    write_targets(targets, values, _exclusive)

@@ -156,7 +156,8 @@ class _Renderer:
     def statement(self, s: lw.Statement) -> str:
         if isinstance(s, lw.Store):
             storage = self.storage(self.types[s.buffer])
-            return f"    {s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};\n"
+            store = f"{s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};"
+            return f"    if ({s.when}) {store}\n" if s.when else f"    {store}\n"
         if isinstance(s, lw.Scatter):
             storage = self.storage(self.types[s.buffer])
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)

@@ -141,7 +141,10 @@ def _aligned_reads_only(value: ex.Node, dest: ex.Node) -> bool:
 
 
 def _fallible(values: list[ex.Node]) -> bool:
-    return ex.contains(values, (ex.CHECK, ex.GATHER), stop=(ex.REDUCE,))
+    """Whether a kernel computing ``values`` can fail (checks, integer indexes; a trusted
+    gather, in bounds by construction, cannot)."""
+    return ex.contains(values, (ex.CHECK, ex.GATHER), stop=(ex.REDUCE,),
+                       skip=lambda n: n.kind == ex.GATHER and n.attrs.trusted)
 
 
 def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool | None = None

@@ -133,8 +133,11 @@ class _Run:
             self.report(~ok, s.error, raw_r, raw_c, None)
             self.stores.append((values[s.buffer].buffer, where[ok], env[s.var][ok]))
         else:
-            self.stores.append((values[s.buffer].buffer, self.address(s.access, s.view),
-                                env[s.var]))
+            where, value = self.address(s.access, s.view), env[s.var]
+            if s.when is not None:
+                chosen = env[s.when].astype(bool)
+                where, value = where[chosen], value[chosen]
+            self.stores.append((values[s.buffer].buffer, where, value))
 
     def run(self) -> None:
         for s in self.p.body:
