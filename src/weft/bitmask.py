@@ -16,7 +16,7 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array, apply_op
-from .creation import asarray, zeros
+from .creation import asarray, flat_position, zeros
 
 __all__ = ["BitMask", "bitmask"]
 
@@ -79,10 +79,7 @@ class BitMask:
                              f"{shape} ({size} elements)")
         device = self._words.device
         grid = shape if shape else (1,)
-        position = Array(ex.index("col", grid, dt.int64), device)
-        if len(grid) == 2:
-            rows = Array(ex.index("row", grid, dt.int64), device)
-            position = apply_op("add", apply_op("multiply", rows, grid[1]), position)
+        position = flat_position(grid, device)
         # The word's index is below len(words) for every element: a trusted gather.
         word_index = apply_op("right_shift", position, 5)
         word = Array(ex.gather(self._words._node, (word_index._node,),

@@ -240,6 +240,16 @@ def col_index(shape: Any, device: Any = None) -> Array:
     return Array(ex.index("col", _shape(shape), dt.int32), _device(device))
 
 
+def flat_position(shape: tuple[int, ...], device: Device) -> Array:
+    """The int64 row-major position of each element of a 1-d or 2-d ``shape`` (lazy): the
+    counter of random draws and the bit of a mask."""
+    cols = Array(ex.index("col", shape, dt.int64), device)
+    if len(shape) == 1:
+        return cols
+    rows = Array(ex.index("row", shape, dt.int64), device)
+    return apply_op("add", apply_op("multiply", rows, shape[1]), cols)
+
+
 def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any = None
         ) -> Array:
     """Ones on the ``k``-th diagonal, zeros elsewhere (lazy).

@@ -39,9 +39,12 @@ __all__ = ["masked_uminus", "masked_scalar_multiply", "masked_add", "masked_sub"
            "masked_axpby"]
 
 
-def _operands(name: str, dst: Any, *operands: Any) -> list[Array]:
+def _operands(name: str, dst: Any, *operands: Any) -> tuple[bool, list[Array]]:
+    """Whether dst's buffer is dst's alone (decided before any expression reads it), and the
+    operands, None standing for dst."""
     if not isinstance(dst, Array):
         raise TypeError(f"{name}: dst must be a weft Array, not {type(dst).__name__}")
+    own = owns_buffer(dst)
     out = []
     for position, x in enumerate(operands):
         x = dst if x is None else x
@@ -57,14 +60,13 @@ def _operands(name: str, dst: Any, *operands: Any) -> list[Array]:
         out.append(x)
     if not dst.dtype.is_float:
         raise TypeError(f"{name}: float32 or float64 arrays, not {dst.dtype}")
-    return out
+    return own, out
 
 
 def _binary(name: str, op: str, dst: Array, lhs: Any, rhs: Any, mask: Any) -> None:
+    own, (left, right) = _operands(name, dst, lhs, rhs)
     if lhs is None and rhs is None:
         return  # RoughPy: both operands in place is a no-op
-    own = owns_buffer(dst)
-    left, right = _operands(name, dst, lhs, rhs)
     assign(dst, apply_op(op, left, right, dtype=dst.dtype), mask, own)
 
 
@@ -75,8 +77,7 @@ def masked_uminus(dst: Array, src: Array | None, mask: Any = None) -> None:
     >>> x = wf.ones(2); wf.kernels.masked_uminus(x, None, wf.bitmask([True, False])); x.tolist()
     [-1.0, 1.0]
     """
-    own = owns_buffer(dst)
-    (source,) = _operands("masked_uminus", dst, src)
+    own, (source,) = _operands("masked_uminus", dst, src)
     assign(dst, apply_op("negative", source), mask, own)
 
 
@@ -88,8 +89,7 @@ def masked_scalar_multiply(dst: Array, src: Array | None, scalar: float,
     >>> x = wf.ones(2); wf.kernels.masked_scalar_multiply(x, None, 3.0); x.tolist()
     [3.0, 3.0]
     """
-    own = owns_buffer(dst)
-    (source,) = _operands("masked_scalar_multiply", dst, src)
+    own, (source,) = _operands("masked_scalar_multiply", dst, src)
     assign(dst, apply_op("multiply", scalar, source, dtype=dst.dtype), mask, own)
 
 
@@ -163,10 +163,9 @@ def masked_axpy(dst: Array, lhs: Array | None, rhs: Array | None, alpha: float,
     >>> x = wf.ones(2); wf.kernels.masked_axpy(x, None, wf.ones(2), 2.0); x.tolist()
     [3.0, 3.0]
     """
+    own, (left, right) = _operands("masked_axpy", dst, lhs, rhs)
     if lhs is None and rhs is None:
         return
-    own = owns_buffer(dst)
-    left, right = _operands("masked_axpy", dst, lhs, rhs)
     scaled = apply_op("multiply", alpha, left, dtype=dst.dtype)
     assign(dst, apply_op("add", scaled, right, dtype=dst.dtype), mask, own)
 
@@ -179,10 +178,9 @@ def masked_axpby(dst: Array, lhs: Array | None, rhs: Array | None, alpha: float,
     >>> x = wf.ones(2); wf.kernels.masked_axpby(x, None, wf.ones(2), 2.0, 3.0); x.tolist()
     [5.0, 5.0]
     """
+    own, (left, right) = _operands("masked_axpby", dst, lhs, rhs)
     if lhs is None and rhs is None:
         return
-    own = owns_buffer(dst)
-    left, right = _operands("masked_axpby", dst, lhs, rhs)
     total = apply_op("add", apply_op("multiply", alpha, left, dtype=dst.dtype),
                      apply_op("multiply", beta, right, dtype=dst.dtype), dtype=dst.dtype)
     assign(dst, total, mask, own)

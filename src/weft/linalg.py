@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,10 @@ class _Host:
         self.device = device
         self.np: Any = np  # the array module the library works on (CuPy for _CuPy)
 
+    def on_stream(self) -> Any:
+        """Where the library's calls must run: anywhere, on the host."""
+        return contextlib.nullcontext()
+
     def take(self, x: Array) -> np.ndarray:
         return x.to_numpy()
 
@@ -133,13 +138,18 @@ class _CuPy(_Host):
         self.handle = device.handle
         self.np = self.handle.cupy
 
+    def on_stream(self) -> Any:
+        """This device, current, and weft's stream for the calling thread."""
+        stack = contextlib.ExitStack()
+        stack.enter_context(self.handle.active())
+        stack.enter_context(self.handle.stream())
+        return stack
+
     def take(self, x: Array) -> Any:
-        with self.handle.active(), self.handle.stream():
-            return self.np.asarray(x)  # zero-copy through __cuda_array_interface__
+        return self.np.asarray(x)  # zero-copy through __cuda_array_interface__
 
     def give(self, value: Any, dtype: dt.DType) -> Array:
-        with self.handle.active(), self.handle.stream():
-            return asarray(self.np.asarray(value, dtype=dtype.numpy), device=self.device)
+        return asarray(self.np.asarray(value, dtype=dtype.numpy), device=self.device)
 
     def cholesky(self, s: Any) -> Any:
         # cuSOLVER reports failure in a status word, which CuPy checks only when asked.
@@ -213,20 +223,8 @@ def matmul(a: Any, b: Any) -> Array:
     if a.size == 0 or b.size == 0:
         shape = a.shape[:-1] + b.shape[1:]
         return asarray(np.zeros(shape, dtype.numpy), device=a.device)
-    with _stream(lib):
-        result = lib.np.matmul(lib.take(a), lib.take(b))
-    return lib.give(result, dtype)
-
-
-def _stream(lib: _Host) -> Any:
-    import contextlib
-
-    if isinstance(lib, _CuPy):
-        stack = contextlib.ExitStack()
-        stack.enter_context(lib.handle.active())
-        stack.enter_context(lib.handle.stream())
-        return stack
-    return contextlib.nullcontext()
+    with lib.on_stream():
+        return lib.give(lib.np.matmul(lib.take(a), lib.take(b)), dtype)
 
 
 def dot(a: Any, b: Any) -> Array:
@@ -319,7 +317,7 @@ def cholesky(s: Any) -> Array:
     dtype = _real(s)
     s = _as(s, dtype)
     lib = _library(s.device)
-    with _stream(lib):
+    with lib.on_stream():
         factor = lib.cholesky(lib.take(s))
         if not lib.finite(factor):
             raise LinAlgError(f"cholesky: the {s.shape[0]}x{s.shape[1]} matrix is not "
@@ -359,7 +357,7 @@ def solve_triangular(a: Any, b: Any, lower: bool | None = None) -> Array:
     dtype = _real(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
     lib = _library(a.device)
-    with _stream(lib):
+    with lib.on_stream():
         matrix = lib.take(a)
         if not lib.nonzero_diagonal(matrix):
             raise LinAlgError("solve_triangular: the matrix is singular (a zero on its "
@@ -380,7 +378,7 @@ def triinv(a: Any, lower: bool | None = None) -> Array:
     dtype = _real(a)
     a = _as(a, dtype)
     lib = _library(a.device)
-    with _stream(lib):
+    with lib.on_stream():
         matrix = lib.take(a)
         if not lib.nonzero_diagonal(matrix):
             raise LinAlgError("triinv: the matrix is singular (a zero on its diagonal)")
@@ -404,7 +402,7 @@ def cho_solve(factor: Any, b: Any) -> Array:
     dtype = _real(factor, b)
     factor, b = _as(factor, dtype), _as(b, dtype)
     lib = _library(factor.device)
-    with _stream(lib):
+    with lib.on_stream():
         matrix = lib.take(factor)
         if not lib.nonzero_diagonal(matrix):
             raise LinAlgError("cho_solve: the factor is singular (a zero on its diagonal)")
@@ -440,7 +438,7 @@ def solve(a: Any, b: Any) -> Array:
     dtype = _real(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
     lib = _library(a.device)
-    with _stream(lib):
+    with lib.on_stream():
         x = lib.solve(lib.take(a), lib.take(b))
         if x is None or not lib.finite(x):
             raise LinAlgError(f"solve: the {a.shape[0]}x{a.shape[1]} matrix is singular")
@@ -459,7 +457,7 @@ def inv(a: Any) -> Array:
     dtype = _real(a)
     a = _as(a, dtype)
     lib = _library(a.device)
-    with _stream(lib):
+    with lib.on_stream():
         x = lib.inv(lib.take(a))
         if x is None or not lib.finite(x):
             raise LinAlgError(f"inv: the {a.shape[0]}x{a.shape[1]} matrix is singular")
@@ -479,7 +477,7 @@ def logdet(a: Any) -> Array:
     dtype = _real(a)
     a = _as(a, dtype)
     lib = _library(a.device)
-    with _stream(lib):
+    with lib.on_stream():
         _, value = lib.slogdet(lib.take(a))
         return lib.give(value, dtype)
 

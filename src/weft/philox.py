@@ -167,10 +167,6 @@ def _key_words(k0, k1, i):
     return np.asarray(k0, np.uint64), np.asarray(k1, np.uint64), np.asarray(i, np.int64)
 
 
-def _invalid(*conditions: np.ndarray) -> np.ndarray:
-    return np.logical_or.reduce([np.asarray(c) for c in conditions])
-
-
 def uniform(k0, k1, i, low, high):
     low, high = np.broadcast_arrays(np.asarray(low, np.float64), np.asarray(high, np.float64))
     s = Stream(*_key_words(k0, k1, i))
@@ -183,7 +179,7 @@ def normal(k0, k1, i, loc, scale):
     z = s.normal(np.ones(s.n.shape, bool))
     scale = np.asarray(scale, np.float64)
     value = np.asarray(loc, np.float64) + scale * z
-    return np.where(_invalid(~(scale >= 0)), np.nan, value)
+    return np.where(scale >= 0, value, np.nan)
 
 
 def exponential(k0, k1, i, rate):

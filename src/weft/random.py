@@ -25,7 +25,7 @@ from . import dtypes as dt
 from . import expr as ex
 from . import philox
 from .array import Array, apply_op
-from .creation import _device, _shape
+from .creation import _device, _shape, flat_position
 
 __all__ = ["Key", "key", "split", "uniform", "normal", "exponential", "gamma", "beta",
            "bernoulli", "poisson", "binomial"]
@@ -93,12 +93,7 @@ def _draw(name: str, k: Key, shape: Any, params: tuple[Any, ...], dtype: Any,
         raise TypeError(f"wf.random.{name}: {dev} ({dev.name}) has no float64 support; the "
                         "draws compute in double so that every device gives the same bits")
     grid = shape if shape else (1,)
-    if len(grid) == 1:
-        index = Array(ex.index("col", grid, dt.int64), dev)
-    else:
-        rows = Array(ex.index("row", grid, dt.int64), dev)
-        index = apply_op("add", apply_op("multiply", rows, grid[1]),
-                         Array(ex.index("col", grid, dt.int64), dev))
+    index = flat_position(grid, dev)
     for p in params:
         p_shape = np.shape(p) if not isinstance(p, Array) else p.shape
         try:
@@ -217,6 +212,5 @@ def binomial(key: Key, shape: Any, n: Any, p: Any, device: Any = None) -> Array:
 def _check_scalar(name: str, param: str, value: Any, ok: Any) -> None:
     """Scalar parameters are checked here (ValueError); array parameters give NaN (real
     draws) or -1 (counts) where they are bad."""
-    if isinstance(value, (int, float, np.integer, np.floating)) and not (ok(value) is True
-                                                                       or bool(ok(value))):
+    if isinstance(value, (int, float, np.integer, np.floating)) and not ok(value):
         raise ValueError(f"wf.random.{name}: {param} = {value!r} is out of range")

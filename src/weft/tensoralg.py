@@ -21,9 +21,8 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as dt
-from . import expr as ex
 from .array import Array, apply_op
-from .creation import asarray
+from .creation import asarray, flat_position
 from .matrix import assign
 
 __all__ = ["tensor_size", "level_offsets", "unit", "free_tensor_multiply",
@@ -87,10 +86,6 @@ def _tensor(x: Any, size: int, name: str, label: str, device: Any = None) -> Arr
     return a
 
 
-def _positions(size: int, device: Any) -> Array:
-    return Array(ex.index("col", (size,), dt.int64), device)
-
-
 def _level_parts(n: Array, offsets: list[int]) -> list[tuple[Array, Array]]:
     """Per level k: whether each position lies in it, and its word index there (clamped into
     range elsewhere, so every gather stays in bounds)."""
@@ -122,7 +117,7 @@ def free_tensor_multiply(a: Any, b: Any, width: int, depth: int) -> Array:
     a = _tensor(a, size, "free_tensor_multiply", "a")
     b = _tensor(b, size, "free_tensor_multiply", "b", a.device)
     dtype = dt.resolve([a.dtype, b.dtype], [])
-    n = _positions(size, a.device)
+    n = flat_position((size,), a.device)
     total: Any = None
     for k, (inside, j) in enumerate(_level_parts(n, offsets)):
         level: Any = None
@@ -162,7 +157,7 @@ def antipode(a: Any, width: int, depth: int) -> Array:
     offsets = level_offsets(width, depth)
     size = offsets[-1]
     a = _tensor(a, size, "antipode", "a")
-    n = _positions(size, a.device)
+    n = flat_position((size,), a.device)
     total: Any = None
     for k, (inside, j) in enumerate(_level_parts(n, offsets)):
         reversed_index: Any = 0
@@ -188,7 +183,7 @@ def tensor_exp(a: Any, width: int, depth: int) -> Array:
     width, depth = _shape_of(width, depth, "tensor_exp")
     size = tensor_size(width, depth)
     a = _tensor(a, size, "tensor_exp", "a")
-    _zero_scalar_term(a, "tensor_exp")
+    _check_scalar_term(a, 0.0, "tensor_exp")
     one = unit(width, depth, a.dtype, a.device)
     result = one
     for n in range(depth, 0, -1):  # 1 + a/1 (1 + a/2 (1 + ... (1 + a/depth)))
@@ -207,9 +202,7 @@ def tensor_log(a: Any, width: int, depth: int) -> Array:
     width, depth = _shape_of(width, depth, "tensor_log")
     size = tensor_size(width, depth)
     a = _tensor(a, size, "tensor_log", "a")
-    scalar = float(a[0].item())
-    if scalar != 1.0:
-        raise ValueError(f"tensor_log: the scalar term must be 1, not {scalar}")
+    _check_scalar_term(a, 1.0, "tensor_log")
     one = unit(width, depth, a.dtype, a.device)
     x = (a - one).eval()
     result = one * 0.0
@@ -219,7 +212,7 @@ def tensor_log(a: Any, width: int, depth: int) -> Array:
     return free_tensor_multiply(x, result, width, depth)
 
 
-def _zero_scalar_term(a: Array, name: str) -> None:
+def _check_scalar_term(a: Array, expected: float, name: str) -> None:
     scalar = float(a[0].item())
-    if scalar != 0.0:
-        raise ValueError(f"{name}: the scalar term must be 0, not {scalar}")
+    if scalar != expected:
+        raise ValueError(f"{name}: the scalar term must be {expected:g}, not {scalar}")
