@@ -6,7 +6,7 @@
 [8.0, 12.0]
 """
 
-from . import kernels, linalg, random, tensoralg
+from . import kernels, linalg, random, stats, tensoralg
 from .api import eval, kernel_source, synchronize
 from .array import Array, apply_op, transpose
 from .bitmask import BitMask, bitmask
@@ -71,6 +71,6 @@ __all__ = [
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
-    "linalg", "kernels", "tensoralg", "BitMask", "bitmask",
+    "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask",
     *_REDUCTIONS, *_function_names,
 ]

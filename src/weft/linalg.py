@@ -42,19 +42,21 @@ class LinAlgError(ValueError):
 # -- operands and results -------------------------------------------------------------
 
 
-def _operand(x: Any, name: str, device: Device | None = None) -> Array:
-    """``x`` as a materialized Array (a lazy one is evaluated now, once)."""
+def _operand(x: Any, name: str, device: Device | None = None, evaluate: bool = True
+             ) -> Array:
+    """``x`` as an Array, materialized unless ``evaluate`` is false (a lazy one is evaluated
+    now, once)."""
     a = x if isinstance(x, Array) else asarray(x, device=device)
     if device is not None and a.device is not device:
         raise ValueError(f"{name}: operands live on {a.device} and {device}; move one with "
                          "wf.asarray(x, device=...)")
-    return a.eval()
+    return a.eval() if evaluate else a
 
 
-def _pair(a: Any, b: Any, name: str) -> tuple[Array, Array]:
+def _pair(a: Any, b: Any, name: str, evaluate: bool = True) -> tuple[Array, Array]:
     arrays = [x for x in (a, b) if isinstance(x, Array)]
     device = arrays[0].device if arrays else None
-    return _operand(a, name, device), _operand(b, name, device)
+    return _operand(a, name, device, evaluate), _operand(b, name, device, evaluate)
 
 
 def _as(x: Array, dtype: dt.DType) -> Array:
@@ -208,7 +210,7 @@ def matmul(a: Any, b: Any) -> Array:
     >>> (wf.asarray([[1.0, 2.0], [3.0, 4.0]]) @ wf.asarray([1.0, 1.0])).tolist()
     [3.0, 7.0]
     """
-    a, b = _pair(a, b, "matmul")
+    a, b = _pair(a, b, "matmul", evaluate=False)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: operands of shapes {a.shape} and {b.shape}: a 0-d operand "
                          "has no dimension to contract (use * to scale)")
@@ -218,13 +220,24 @@ def matmul(a: Any, b: Any) -> Array:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
                          f"({inner_a} != {inner_b})")
     dtype = dt.resolve([a.dtype, b.dtype], [])
-    a, b = _as(a, dtype), _as(b, dtype)
+    if a.device.kind != "cuda" and {a.ndim, b.ndim} == {1, 2} and a.size and b.size:
+        return _matvec_fused(a, b, dtype)
+    a, b = _as(a.eval(), dtype), _as(b.eval(), dtype)
     lib = _library(a.device)
     if a.size == 0 or b.size == 0:
         shape = a.shape[:-1] + b.shape[1:]
         return asarray(np.zeros(shape, dtype.numpy), device=a.device)
     with lib.on_stream():
         return lib.give(lib.np.matmul(lib.take(a), lib.take(b)), dtype)
+
+
+def _matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
+    """A matrix-vector product as weft's own row (or column) reduction of ``a * b``: on an
+    OpenCL device it stays on the device, at memory bandwidth, instead of a trip through
+    host BLAS, and it is lazy, so it fuses with the producer of the matrix."""
+    if a.ndim == 2:
+        return (a.astype(dtype) * b.astype(dtype).reshape(1, b.size)).sum(axis=1, dtype=dtype)
+    return (a.astype(dtype).reshape(a.size, 1) * b.astype(dtype)).sum(axis=0, dtype=dtype)
 
 
 def dot(a: Any, b: Any) -> Array:

@@ -67,17 +67,30 @@ def _group(outputs: list[Output]) -> list[Step]:
 
 
 def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
-    """Reductions feeding other work first (inner ones first), then the outputs, grouped."""
+    """Reductions feeding other work first, then the outputs, grouped.
+
+    A feeding reduction waits for the reductions inside its operand: its level is how deep
+    they nest. Feeding reductions of one level over the same operand shape and axis share a
+    kernel, so ``wf.sum(f(a)) + wf.sum(g(b))`` reduces ``a`` and ``b`` together.
+    """
     roots = {id(root) for root, _ in outputs}
+    depth: dict[int, int] = {}  # reductions nested below a node
+    levels: dict[tuple, list[Node]] = {}
+    for node in ex.walk([root for root, _ in outputs]):
+        depth[id(node)] = max((depth[id(a)] + (a.kind == ex.REDUCE) for a in node.args),
+                              default=0)
+        if node.kind == ex.REDUCE and id(node) not in roots:
+            levels.setdefault((depth[id(node)], *_reduction_key(node)), []).append(node)
     done: dict[int, Node] = {}
     steps: list[Step] = []
-    for node in ex.walk([root for root, _ in outputs]):
-        if node.kind != ex.REDUCE or id(node) in roots:
-            continue
-        (ready,) = ex.substitute([node], done)
-        dest = temporary(node)
-        steps.append(Step([(ready, dest)]))
-        done[id(node)] = dest
+    for key in sorted(levels, key=lambda k: k[0]):
+        step = Step([])
+        for node in levels[key]:
+            (ready,) = ex.substitute([node], done)
+            dest = temporary(node)
+            step.outputs.append((ready, dest))
+            done[id(node)] = dest
+        steps.append(step)
     finals = ex.substitute([root for root, _ in outputs], done)
     steps += _group([(root, dest) for root, (_, dest) in zip(finals, outputs)])
     return steps

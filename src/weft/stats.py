@@ -1,0 +1,377 @@
+"""Log densities (Stan's parametrizations), each a lazy 0-d Array: the log density summed.
+
+Every density is a composition of weft operations ending in one fused sum, so the element-wise
+work, the argument checks and the reduction run in one kernel, and several densities added
+together stay lazy (those over arrays of one shape share their reduction kernel). Arguments
+broadcast like NumPy; Python scalars become kernel arguments, so new values reuse the compiled
+kernel. Checks of Python scalars run on the host at once; checks of arrays run inside the
+kernel and raise ``ValueError`` naming the function, the argument, the element's index and its
+value when the result is evaluated. Constants are included: each density equals the
+``scipy.stats`` log density summed.
+
+The result type is ``dtype`` if given, else the arguments' promoted type (integers give the
+default real); it is also the type the density is computed and summed in.
+
+The GLMs compute the linear predictor ``alpha + x @ beta`` with one matrix-vector product
+(``wf.linalg.matmul``: cuBLAS on CUDA devices, weft's own row reduction elsewhere); with a few
+columns (``k <= SMALL_K``) the product is written out inside the density's kernel instead,
+which then reads ``x`` once and writes nothing.
+
+>>> import weft as wf
+>>> y = wf.asarray([0.1, -0.3, 0.7])
+>>> lp = wf.stats.normal_lpdf(y, 0.0, 1.0) + wf.stats.normal_lpdf(0.2, 0.0, 2.0)
+>>> round(float(lp), 6)
+-4.668901
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from .array import Array, apply_op
+from .creation import asarray, broadcast_to
+from .devices import Device, current_device
+from .matrix import check
+
+__all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
+           "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
+           "exponential_lpdf", "student_t_lpdf", "beta_lpdf"]
+
+SMALL_K = 8  # GLM columns up to which x @ beta is written out inside the density's kernel
+
+_HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
+_HALF_LOG_PI = 0.5 * math.log(math.pi)
+
+Operand = Array | float | int
+
+
+# -- arguments --------------------------------------------------------------------------
+
+
+class _Rule:
+    """A condition an argument must meet: in words, on the host, and as weft operations."""
+
+    def __init__(self, words: str, host: Callable[[float], bool],
+                 device: Callable[[Array], Array]) -> None:
+        self.words = words
+        self.host = host
+        self.device = device
+
+
+NOT_NAN = _Rule("not NaN", lambda v: not math.isnan(v), lambda a: ~apply_op("isnan", a))
+FINITE = _Rule("finite", math.isfinite, lambda a: apply_op("isfinite", a))
+POSITIVE_FINITE = _Rule("positive and finite", lambda v: 0 < v < math.inf,
+                        lambda a: (a > 0) & (a < math.inf))
+UNIT_INTERVAL = _Rule("in [0, 1]", lambda v: 0 <= v <= 1, lambda a: (a >= 0) & (a <= 1))
+BINARY = _Rule("0 or 1", lambda v: v in (0, 1), lambda a: (a == 0) | (a == 1))
+COUNT = _Rule("a non-negative integer", lambda v: v >= 0 and float(v).is_integer(),
+              lambda a: (a >= 0) & (apply_op("floor", a) == a) if a.dtype.is_float
+              else a >= 0)
+
+
+class _Call:
+    """One density call: its name, device and result type, and its checked arguments."""
+
+    def __init__(self, name: str, dtype: Any, args: dict[str, Any]) -> None:
+        self.name = name
+        arrays = [a for a in args.values() if isinstance(a, Array)]
+        self.device: Device = arrays[0].device if arrays else current_device()
+        for a in arrays:
+            if a.device is not self.device:
+                raise ValueError(f"{name}: arguments live on {self.device} and {a.device}; "
+                                 "move one with wf.asarray(x, device=...)")
+        self.values = {key: self._operand(key, v) for key, v in args.items()}
+        if dtype is not None:
+            self.dtype = dt.to_dtype(dtype)
+            if not self.dtype.is_float:
+                raise TypeError(f"{name}: dtype must be a floating type, not {self.dtype}")
+        else:
+            strong = [v.dtype for v in self.values.values() if isinstance(v, Array)]
+            weak = [dt.scalar_kind(v) for v in self.values.values() if not isinstance(v, Array)]
+            self.dtype = dt.real_of(dt.resolve(strong, weak))
+
+    def _operand(self, key: str, value: Any) -> Operand:
+        if isinstance(value, Array):
+            return value
+        if isinstance(value, (bool, int, float, np.generic)) and np.ndim(value) == 0:
+            if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
+                raise TypeError(f"{self.name}: {key} must be real, not {value.dtype}")
+            return value.item() if isinstance(value, np.generic) else value
+        try:
+            return asarray(value, device=self.device)
+        except TypeError as e:
+            raise TypeError(f"{self.name}: {key}: {e}") from None
+
+    def __getitem__(self, key: str) -> Operand:
+        return self.values[key]
+
+    def checked(self, key: str, rule: _Rule) -> Operand:
+        """The argument, with ``rule`` checked: now for a scalar, in the kernel for an Array."""
+        value = self.values[key]
+        if not isinstance(value, Array):
+            if not rule.host(value):
+                raise ValueError(f"{self.name}: {key} must be {rule.words}, got {value!r}")
+            return value
+        if value.dtype.kind == "b" or (rule is NOT_NAN and not value.dtype.is_float):
+            return value  # bools pass every rule we ask of them; integers are never NaN
+        return check(value, rule.device(value),
+                     f"{self.name}: {key} must be {rule.words}; {key}{{index}} = {{value}}")
+
+    def shape(self, *keys: str) -> tuple[int, ...]:
+        shapes = [np.shape(self.values[k]) if not isinstance(self.values[k], Array)
+                  else self.values[k].shape for k in keys]
+        return ex.broadcast_shapes(self.name, *shapes)
+
+
+
+def _f(name: str, *args: Any) -> Array:
+    return apply_op(name, *args)
+
+
+def _broadcast_sum(call: _Call, terms: Array, *keys: str) -> Array:
+    """Sum ``terms``, counted once per element of the arguments' broadcast shape even when
+    ``terms`` itself has fewer dimensions (a term of scalars only)."""
+    shape = ex.broadcast_shapes(call.name, terms.shape, call.shape(*keys))
+    if terms.shape != shape:
+        terms = broadcast_to(terms, shape)
+    return terms.astype(call.dtype).sum(dtype=call.dtype)
+
+
+# -- densities --------------------------------------------------------------------------
+
+
+def normal_lpdf(y: Any, mu: Any, sigma: Any, *, dtype: Any = None) -> Array:
+    """Σ log Normal(y | mu, sigma): ``scipy.stats.norm.logpdf(y, mu, sigma).sum()``, lazily.
+    ``y`` not NaN, ``mu`` finite, ``sigma`` positive and finite.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.normal_lpdf(wf.asarray([0.0, 1.0]), 0.0, 1.0)), 6)
+    -2.337877
+    """
+    c = _Call("normal_lpdf", dtype, {"y": y, "mu": mu, "sigma": sigma})
+    c.shape("y", "mu", "sigma")
+    y, mu, sigma = (c.checked("y", NOT_NAN), c.checked("mu", FINITE),
+                    c.checked("sigma", POSITIVE_FINITE))
+    return _normal_terms(c, y, mu, sigma, ("y", "mu", "sigma"))
+
+
+def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
+                  keys: tuple[str, ...]) -> Array:
+    z = _f("divide", _f("subtract", _real(c, y), _real(c, mu)), _real(c, sigma))
+    terms = -0.5 * z * z - _f("log", _real(c, sigma)) - _HALF_LOG_TWO_PI
+    return _broadcast_sum(c, terms, *keys)
+
+
+def _real(c: _Call, value: Operand) -> Array:
+    """``value`` as an Array of the result type (a scalar becomes a 0-d kernel argument)."""
+    if isinstance(value, Array):
+        return value.astype(c.dtype)
+    return Array(ex.scalar(float(value), c.dtype), c.device)
+
+
+def normal_id_glm_lpdf(y: Any, x: Any, alpha: Any, beta: Any, sigma: Any, *,
+                       dtype: Any = None) -> Array:
+    """Σ log Normal(y | alpha + x @ beta, sigma) for ``x`` of shape (n, k): ``y``, ``alpha``
+    and ``sigma`` scalars or length n, ``beta`` length k. ``y`` finite, ``sigma`` positive
+    and finite, and the linear predictor finite (which covers ``x``, ``alpha`` and ``beta``).
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[1.0, 0.5], [0.2, -1.0]])
+    >>> round(float(wf.stats.normal_id_glm_lpdf(wf.asarray([1.0, 0.0]), x, 0.1,
+    ...                                            wf.asarray([0.5, 0.3]), 1.0)), 6)
+    -1.874127
+    """
+    c = _Call("normal_id_glm_lpdf", dtype, {"y": y, "x": x, "alpha": alpha, "beta": beta,
+                                            "sigma": sigma})
+    mu = _linear_predictor(c, ("y", "sigma"))
+    y, sigma = c.checked("y", FINITE), c.checked("sigma", POSITIVE_FINITE)
+    return _normal_terms(c, y, mu, sigma, ("y", "sigma"))
+
+
+def _linear_predictor(c: _Call, by_row: tuple[str, ...]) -> Array:
+    """``alpha + x @ beta``, checked finite, after checking the GLM's shapes: ``x`` (n, k),
+    ``beta`` (k,), ``alpha`` and the ``by_row`` arguments scalars or (n,)."""
+    x, beta = c["x"], c["beta"]
+    if not isinstance(x, Array) or x.ndim != 2:
+        raise ValueError(f"{c.name}: x must be a matrix, got shape {np.shape(x)}")
+    n, k = x.shape
+    beta_shape = beta.shape if isinstance(beta, Array) else ()
+    if beta_shape != (k,):
+        raise ValueError(f"{c.name}: beta must have shape ({k},) to match x of shape "
+                         f"{x.shape}, got {beta_shape}")
+    for key in ("alpha", *by_row):
+        v = c[key]
+        shape = v.shape if isinstance(v, Array) else ()
+        if shape not in ((), (n,)):
+            raise ValueError(f"{c.name}: {key} must be a scalar or have shape ({n},) to "
+                             f"match x of shape {x.shape}, got {shape}")
+    xr, br = x.astype(c.dtype), beta.astype(c.dtype)
+    if k <= SMALL_K:
+        # A few columns: x @ beta as k fused multiply-adds, read straight from x in the
+        # density's own kernel.
+        product: Array = xr[:, 0] * br[0]
+        for j in range(1, k):
+            product = product + xr[:, j] * br[j]
+    else:
+        from .linalg import matmul
+
+        product = matmul(xr, br)
+    mu = _real(c, c["alpha"]) + product
+    return check(mu, apply_op("isfinite", mu),
+                 f"{c.name}: the linear predictor alpha + x @ beta must be finite "
+                 "(x, alpha or beta holds an infinite or NaN value); "
+                 "(alpha + x @ beta){index} = {value}")
+
+
+def bernoulli_logit_lpmf(n: Any, theta: Any, *, dtype: Any = None) -> Array:
+    """Σ log Bernoulli(n | inv_logit(theta)): ``scipy.stats.bernoulli.logpmf(n,
+    expit(theta)).sum()``, computed without forming the probability. ``n`` 0 or 1, ``theta``
+    not NaN.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.bernoulli_logit_lpmf(wf.asarray([0, 1]), 0.0)), 6)
+    -1.386294
+    """
+    c = _Call("bernoulli_logit_lpmf", dtype, {"n": n, "theta": theta})
+    c.shape("n", "theta")
+    n_, theta_ = c.checked("n", BINARY), c.checked("theta", NOT_NAN)
+    return _bernoulli_terms(c, n_, _real(c, theta_), ("n", "theta"))
+
+
+def _bernoulli_terms(c: _Call, n: Operand, theta: Array, keys: tuple[str, ...]) -> Array:
+    sign = 2 * _real(c, n) - 1  # log p(n) = log inv_logit(±theta)
+    return _broadcast_sum(c, _f("log_inv_logit", sign * theta), *keys)
+
+
+def bernoulli_logit_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
+                             dtype: Any = None) -> Array:
+    """Σ log Bernoulli(n | inv_logit(alpha + x @ beta)) for ``x`` of shape (n, k).
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[1.0], [-2.0]])
+    >>> round(float(wf.stats.bernoulli_logit_glm_lpmf(wf.asarray([1, 0]), x, 0.0,
+    ...                                                  wf.asarray([0.5]))), 6)
+    -0.787339
+    """
+    c = _Call("bernoulli_logit_glm_lpmf", dtype, {"n": n, "x": x, "alpha": alpha,
+                                                  "beta": beta})
+    theta = _linear_predictor(c, ("n",))
+    return _bernoulli_terms(c, c.checked("n", BINARY), theta, ("n",))
+
+
+def poisson_log_lpmf(n: Any, alpha: Any, *, dtype: Any = None) -> Array:
+    """Σ log Poisson(n | exp(alpha)): ``scipy.stats.poisson.logpmf(n, exp(alpha)).sum()``.
+    ``n`` a non-negative integer, ``alpha`` not NaN (``-inf`` is a zero rate).
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.poisson_log_lpmf(wf.asarray([0, 3]), 0.5)), 6)
+    -3.589202
+    """
+    c = _Call("poisson_log_lpmf", dtype, {"n": n, "alpha": alpha})
+    c.shape("n", "alpha")
+    n_, alpha_ = c.checked("n", COUNT), c.checked("alpha", NOT_NAN)
+    return _poisson_terms(c, n_, _real(c, alpha_), ("n", "alpha"))
+
+
+def _poisson_terms(c: _Call, n: Operand, alpha: Array, keys: tuple[str, ...]) -> Array:
+    nr = _real(c, n)
+    # n * alpha is 0 for n = 0 even at alpha = -inf (a zero rate gives P(0) = 1).
+    terms = _f("where", nr == 0, 0.0, nr * alpha) - _f("exp", alpha) - _f("lgamma", nr + 1)
+    terms = _f("where", alpha == math.inf, -math.inf, terms)
+    return _broadcast_sum(c, terms, *keys)
+
+
+def poisson_log_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
+                         dtype: Any = None) -> Array:
+    """Σ log Poisson(n | exp(alpha + x @ beta)) for ``x`` of shape (n, k).
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[1.0], [-2.0]])
+    >>> round(float(wf.stats.poisson_log_glm_lpmf(wf.asarray([1, 0]), x, 0.0,
+    ...                                              wf.asarray([0.5]))), 6)
+    -1.516601
+    """
+    c = _Call("poisson_log_glm_lpmf", dtype, {"n": n, "x": x, "alpha": alpha, "beta": beta})
+    theta = _linear_predictor(c, ("n",))
+    return _poisson_terms(c, c.checked("n", COUNT), theta, ("n",))
+
+
+def gamma_lpdf(y: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
+    """Σ log Gamma(y | shape alpha, rate beta): ``scipy.stats.gamma.logpdf(y, alpha,
+    scale=1/beta).sum()``. ``y`` not NaN (negative ``y`` has density 0), ``alpha`` and
+    ``beta`` positive and finite.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.gamma_lpdf(wf.asarray([0.5, 2.0]), 2.0, 1.5)), 6)
+    -2.12814
+    """
+    c = _Call("gamma_lpdf", dtype, {"y": y, "alpha": alpha, "beta": beta})
+    c.shape("y", "alpha", "beta")
+    y_ = _real(c, c.checked("y", NOT_NAN))
+    a = _real(c, c.checked("alpha", POSITIVE_FINITE))
+    b = _real(c, c.checked("beta", POSITIVE_FINITE))
+    terms = (a * _f("log", b) - _f("lgamma", a) + _f("xlogy", a - 1, y_) - b * y_)
+    terms = _f("where", (y_ < 0) | (y_ == math.inf), -math.inf, terms)
+    return _broadcast_sum(c, terms, "y", "alpha", "beta")
+
+
+def exponential_lpdf(y: Any, beta: Any, *, dtype: Any = None) -> Array:
+    """Σ log Exponential(y | rate beta): ``scipy.stats.expon.logpdf(y, scale=1/beta).sum()``.
+    ``y`` not NaN (negative ``y`` has density 0), ``beta`` positive and finite.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.exponential_lpdf(wf.asarray([0.5, 2.0]), 1.5)), 6)
+    -2.93907
+    """
+    c = _Call("exponential_lpdf", dtype, {"y": y, "beta": beta})
+    c.shape("y", "beta")
+    y_ = _real(c, c.checked("y", NOT_NAN))
+    b = _real(c, c.checked("beta", POSITIVE_FINITE))
+    terms = _f("where", y_ < 0, -math.inf, _f("log", b) - b * y_)
+    return _broadcast_sum(c, terms, "y", "beta")
+
+
+def student_t_lpdf(y: Any, nu: Any, mu: Any, sigma: Any, *, dtype: Any = None) -> Array:
+    """Σ log StudentT(y | nu, mu, sigma): ``scipy.stats.t.logpdf(y, nu, mu, sigma).sum()``.
+    ``y`` not NaN, ``nu`` and ``sigma`` positive and finite, ``mu`` finite.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.student_t_lpdf(wf.asarray([0.5, 2.0]), 3.0, 0.0, 1.0)), 6)
+    -3.856459
+    """
+    c = _Call("student_t_lpdf", dtype, {"y": y, "nu": nu, "mu": mu, "sigma": sigma})
+    c.shape("y", "nu", "mu", "sigma")
+    y_ = _real(c, c.checked("y", NOT_NAN))
+    nu_ = _real(c, c.checked("nu", POSITIVE_FINITE))
+    mu_ = _real(c, c.checked("mu", FINITE))
+    sigma_ = _real(c, c.checked("sigma", POSITIVE_FINITE))
+    z = (y_ - mu_) / sigma_
+    half_nu = 0.5 * nu_
+    terms = (_f("lgamma", half_nu + 0.5) - _f("lgamma", half_nu) - 0.5 * _f("log", nu_)
+             - _HALF_LOG_PI - _f("log", sigma_) - (half_nu + 0.5) * _f("log1p", z * z / nu_))
+    return _broadcast_sum(c, terms, "y", "nu", "mu", "sigma")
+
+
+def beta_lpdf(theta: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
+    """Σ log Beta(theta | alpha, beta): ``scipy.stats.beta.logpdf(theta, alpha,
+    beta).sum()``. ``theta`` in [0, 1], ``alpha`` and ``beta`` positive and finite.
+
+    >>> import weft as wf
+    >>> round(float(wf.stats.beta_lpdf(wf.asarray([0.25, 0.5]), 2.0, 3.0)), 6)
+    0.928713
+    """
+    c = _Call("beta_lpdf", dtype, {"theta": theta, "alpha": alpha, "beta": beta})
+    c.shape("theta", "alpha", "beta")
+    t = _real(c, c.checked("theta", UNIT_INTERVAL))
+    a = _real(c, c.checked("alpha", POSITIVE_FINITE))
+    b = _real(c, c.checked("beta", POSITIVE_FINITE))
+    log1m_t = _f("log1p", -t)
+    terms = (_f("xlogy", a - 1, t) + _f("where", b == 1, 0.0, (b - 1) * log1m_t)
+             - _f("lbeta", a, b))
+    return _broadcast_sum(c, terms, "theta", "alpha", "beta")

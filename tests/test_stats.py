@@ -1,0 +1,340 @@
+"""wf.stats against scipy.stats on every device: each density with arrays and scalars in every
+position, broadcasting, float32, the GLMs on both product paths, edge values, every bad
+argument (on the host for scalars, in the kernel for arrays, naming argument, index and value),
+and fusion (kernel counts)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from scipy import stats as st
+from scipy.special import expit
+
+import weft as wf
+from conftest import kernel_count
+
+RNG = np.random.default_rng(7)
+N = 257  # not a multiple of any work-group size
+
+
+def _draw(kind: str, shape: tuple[int, ...]) -> np.ndarray:
+    """Values valid for an argument of ``kind``."""
+    draws = {
+        "real": lambda: RNG.normal(0.0, 2.0, shape),
+        "positive": lambda: RNG.uniform(0.3, 3.0, shape),
+        "unit": lambda: RNG.uniform(0.02, 0.98, shape),
+        "binary": lambda: RNG.integers(0, 2, shape),
+        "count": lambda: RNG.integers(0, 12, shape),
+        "logit": lambda: RNG.normal(0.0, 3.0, shape),
+        "lograte": lambda: RNG.normal(0.5, 1.0, shape),
+    }
+    return draws[kind]()
+
+
+# name: (argument kinds, scipy reference over NumPy arrays)
+DENSITIES = {
+    "normal_lpdf": (("real", "real", "positive"), lambda y, m, s: st.norm.logpdf(y, m, s)),
+    "bernoulli_logit_lpmf": (("binary", "logit"),
+                             lambda n, t: st.bernoulli.logpmf(n, expit(t))),
+    "poisson_log_lpmf": (("count", "lograte"), lambda n, a: st.poisson.logpmf(n, np.exp(a))),
+    "gamma_lpdf": (("positive", "positive", "positive"),
+                   lambda y, a, b: st.gamma.logpdf(y, a, scale=1 / b)),
+    "exponential_lpdf": (("positive", "positive"),
+                         lambda y, b: st.expon.logpdf(y, scale=1 / b)),
+    "student_t_lpdf": (("real", "positive", "real", "positive"),
+                       lambda y, nu, m, s: st.t.logpdf(y, nu, m, s)),
+    "beta_lpdf": (("unit", "positive", "positive"), lambda t, a, b: st.beta.logpdf(t, a, b)),
+}
+
+# which arguments are arrays (1) or Python scalars (0), per pattern
+PATTERNS = ["all arrays", "first array", "all scalars", "last array", "0-d arrays"]
+
+
+def _tol(dtype) -> dict:
+    return {"rtol": 1e-11, "atol": 1e-9} if dtype == np.float64 else {"rtol": 2e-5,
+                                                                       "atol": 2e-3}
+
+
+def _arguments(kinds: tuple[str, ...], pattern: str, dtype) -> tuple[list, list]:
+    """(weft arguments, NumPy float64 arguments) for one call."""
+    weft_args, ref_args = [], []
+    for i, kind in enumerate(kinds):
+        is_array = {"all arrays": True, "first array": i == 0, "all scalars": False,
+                    "last array": i == len(kinds) - 1, "0-d arrays": True}[pattern]
+        shape = () if pattern == "0-d arrays" else (N,)
+        value = _draw(kind, shape)
+        integral = kind in ("binary", "count")
+        if is_array:
+            host = value if integral else value.astype(dtype)
+            weft_args.append(wf.asarray(host))
+            ref_args.append(np.asarray(host, dtype=np.float64))
+        else:
+            scalar = value.flat[0] if value.ndim else value
+            scalar = int(scalar) if integral else float(np.asarray(scalar, dtype=dtype))
+            weft_args.append(scalar)
+            ref_args.append(np.float64(scalar))
+    return weft_args, ref_args
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("name", list(DENSITIES))
+def test_density_matches_scipy(device, name, pattern, dtype):
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    kinds, reference = DENSITIES[name]
+    weft_args, ref_args = _arguments(kinds, pattern, dtype)
+    got = getattr(wf.stats, name)(*weft_args, dtype=None if pattern != "all scalars" else dtype)
+    assert got.shape == () and got.is_lazy
+    want = np.broadcast_to(reference(*ref_args), np.broadcast(*ref_args).shape).sum()
+    if dtype == np.float32 and pattern != "all scalars" and any(
+            isinstance(a, wf.Array) and a.dtype.is_float for a in weft_args):
+        assert got.dtype == wf.float32
+    np.testing.assert_allclose(got.to_numpy(), want, **_tol(dtype))
+
+
+def test_broadcasting_in_two_dimensions(device):
+    y = RNG.normal(size=(40, 30))
+    mu = RNG.normal(size=(1, 30))
+    sigma = RNG.uniform(0.5, 2.0, size=(40, 1))
+    got = wf.stats.normal_lpdf(wf.asarray(y), wf.asarray(mu), wf.asarray(sigma))
+    np.testing.assert_allclose(float(got), st.norm.logpdf(y, mu, sigma).sum(), rtol=1e-12)
+    # a scalar-only term still counts once per element of the broadcast shape
+    got = wf.stats.student_t_lpdf(wf.asarray(y), 4.0, 0.5, wf.asarray(sigma))
+    np.testing.assert_allclose(float(got), st.t.logpdf(y, 4.0, 0.5, sigma).sum(), rtol=1e-12)
+
+
+def test_integer_arguments_give_the_default_real(device):
+    got = wf.stats.poisson_log_lpmf(wf.asarray(np.array([0, 1, 5], dtype=np.int32)), 1)
+    assert got.dtype == wf.default_real()
+    np.testing.assert_allclose(float(got), st.poisson.logpmf([0, 1, 5], np.e).sum(),
+                               rtol=1e-12)
+    got = wf.stats.normal_lpdf(wf.asarray([1, 2, 3]), 2, 1)
+    assert got.dtype == wf.default_real()
+    np.testing.assert_allclose(float(got), st.norm.logpdf([1, 2, 3], 2, 1).sum(), rtol=1e-12)
+
+
+def test_explicit_dtype_is_the_computation_type(device):
+    y = RNG.normal(size=N)
+    got = wf.stats.normal_lpdf(wf.asarray(y), 0.0, 1.0, dtype=wf.float32)
+    assert got.dtype == wf.float32
+    np.testing.assert_allclose(float(got), st.norm.logpdf(y.astype(np.float32)).sum(),
+                               rtol=2e-5)
+    with pytest.raises(TypeError, match="dtype must be a floating type"):
+        wf.stats.normal_lpdf(wf.asarray(y), 0.0, 1.0, dtype=wf.int32)
+
+
+def test_edge_values_match_scipy(device):
+    cases = [
+        (wf.stats.poisson_log_lpmf, ([0, 0, 3], [-np.inf, 1.0, 1.0]),
+         lambda n, a: st.poisson.logpmf(n, np.exp(a))),
+        (wf.stats.poisson_log_lpmf, ([2], [-np.inf]), lambda n, a: st.poisson.logpmf(n, 0.0)),
+        (wf.stats.gamma_lpdf, ([0.0, 0.0, -1.0], [1.0, 2.0, 2.0], [2.0, 2.0, 2.0]),
+         lambda y, a, b: st.gamma.logpdf(y, a, scale=1 / b)),
+        (wf.stats.gamma_lpdf, ([0.0, 1.0], [0.5, 0.5], [2.0, 2.0]),
+         lambda y, a, b: st.gamma.logpdf(y, a, scale=1 / b)),
+        (wf.stats.exponential_lpdf, ([0.0, -0.5, 3.0], [2.0, 2.0, 2.0]),
+         lambda y, b: st.expon.logpdf(y, scale=1 / b)),
+        (wf.stats.beta_lpdf, ([0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 2.0, 0.5], [1.0, 1.0, 0.5, 2.0]),
+         lambda t, a, b: st.beta.logpdf(t, a, b)),
+        (wf.stats.bernoulli_logit_lpmf, ([1, 0, 1], [40.0, -40.0, 0.0]),
+         lambda n, t: np.where(n == 1, -np.log1p(np.exp(-t)), -np.log1p(np.exp(t)))),
+        (wf.stats.normal_lpdf, ([np.inf, 0.0], [0.0, 0.0], [1.0, 1.0]),
+         lambda y, m, s: st.norm.logpdf(y, m, s)),
+    ]
+    for density, args, reference in cases:
+        want = reference(*(np.asarray(a, dtype=float) for a in args)).sum()
+        got = float(density(*(wf.asarray(a) for a in args)))
+        if np.isinf(want):
+            assert got == want, (density.__name__, args)
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=density.__name__)
+    # a logit far out: no overflow where expit would round to 1
+    got = float(wf.stats.bernoulli_logit_lpmf(wf.asarray([0]), wf.asarray([800.0])))
+    assert got == -800.0
+
+
+# -- GLMs -------------------------------------------------------------------------------
+
+
+def _glm_data(n: int, k: int, dtype, vector_alpha: bool):
+    x = RNG.normal(size=(n, k)).astype(dtype) / np.sqrt(k)
+    beta = RNG.normal(size=k).astype(dtype)
+    alpha = RNG.normal(size=n).astype(dtype) if vector_alpha else 0.3
+    return x, beta, alpha
+
+
+@pytest.mark.parametrize("k", [1, 3, 40], ids=["k1", "k3", "k40"])
+@pytest.mark.parametrize("vector_args", [False, True], ids=["scalars", "vectors"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_glms_match_scipy(device, k, vector_args, dtype):
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    n = 301
+    x, beta, alpha = _glm_data(n, k, dtype, vector_args)
+    eta = np.asarray(alpha, dtype=np.float64) + x.astype(np.float64) @ beta.astype(np.float64)
+    wx, wb = wf.asarray(x), wf.asarray(beta)
+    wa = wf.asarray(alpha) if vector_args else alpha
+    tol = {"rtol": 1e-10} if dtype == np.float64 else {"rtol": 1e-4}
+
+    y = (eta + RNG.normal(size=n)).astype(dtype)
+    sigma = RNG.uniform(0.5, 2.0, n).astype(dtype) if vector_args else 1.3
+    got = wf.stats.normal_id_glm_lpdf(wf.asarray(y), wx, wa, wb,
+                                      wf.asarray(sigma) if vector_args else sigma)
+    np.testing.assert_allclose(float(got), st.norm.logpdf(y, eta, sigma).sum(), **tol)
+
+    n01 = RNG.integers(0, 2, n)
+    got = wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(n01), wx, wa, wb)
+    np.testing.assert_allclose(float(got), st.bernoulli.logpmf(n01, expit(eta)).sum(), **tol)
+
+    counts = RNG.poisson(np.exp(eta))
+    got = wf.stats.poisson_log_glm_lpmf(wf.asarray(counts), wx, wa, wb)
+    np.testing.assert_allclose(float(got), st.poisson.logpmf(counts, np.exp(eta)).sum(), **tol)
+
+
+def test_glm_scalar_outcome_broadcasts(device):
+    x, beta, _ = _glm_data(50, 2, np.float64, False)
+    got = wf.stats.normal_id_glm_lpdf(0.5, wf.asarray(x), 0.1, wf.asarray(beta), 2.0)
+    np.testing.assert_allclose(float(got), st.norm.logpdf(0.5, 0.1 + x @ beta, 2.0).sum(),
+                               rtol=1e-12)
+
+
+def test_glm_shape_errors_name_the_argument(device):
+    x = wf.asarray(RNG.normal(size=(10, 3)))
+    beta = wf.asarray(RNG.normal(size=3))
+    y = wf.asarray(RNG.normal(size=10))
+    with pytest.raises(ValueError, match=r"beta must have shape \(3,\).*got \(4,\)"):
+        wf.stats.normal_id_glm_lpdf(y, x, 0.0, wf.asarray(np.ones(4)), 1.0)
+    with pytest.raises(ValueError, match=r"y must be a scalar or have shape \(10,\)"):
+        wf.stats.normal_id_glm_lpdf(wf.asarray(np.ones(9)), x, 0.0, beta, 1.0)
+    with pytest.raises(ValueError, match=r"alpha must be a scalar or have shape \(10,\)"):
+        wf.stats.poisson_log_glm_lpmf(wf.asarray(np.ones(10, int)), x,
+                                      wf.asarray(np.ones(3)), beta)
+    with pytest.raises(ValueError, match="x must be a matrix"):
+        wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(np.ones(10, int)), beta, 0.0, beta)
+
+
+@pytest.mark.parametrize("k", [2, 40])
+def test_glm_reports_a_non_finite_predictor_with_its_row(device, k):
+    x = RNG.normal(size=(20, k))
+    x[13, 1] = np.nan
+    y = wf.asarray(RNG.normal(size=20))
+    with pytest.raises(ValueError, match=r"normal_id_glm_lpdf: the linear predictor .* "
+                                         r"\(alpha \+ x @ beta\)\[13\] = nan"):
+        float(wf.stats.normal_id_glm_lpdf(y, wf.asarray(x), 0.0,
+                                          wf.asarray(np.ones(k)), 1.0))
+
+
+# -- argument checks --------------------------------------------------------------------
+
+# (density, valid arguments, argument index, bad value, words)
+BAD = [
+    ("normal_lpdf", ([0.1, 0.2, 0.3], 0.0, 1.0), 0, np.nan, "not NaN"),
+    ("normal_lpdf", ([0.1, 0.2, 0.3], 0.0, 1.0), 1, np.inf, "finite"),
+    ("normal_lpdf", ([0.1, 0.2, 0.3], 0.0, 1.0), 2, -1.0, "positive and finite"),
+    ("normal_lpdf", ([0.1, 0.2, 0.3], 0.0, 1.0), 2, 0.0, "positive and finite"),
+    ("normal_lpdf", ([0.1, 0.2, 0.3], 0.0, 1.0), 2, np.inf, "positive and finite"),
+    ("bernoulli_logit_lpmf", ([0, 1, 1], 0.5), 0, 2, "0 or 1"),
+    ("bernoulli_logit_lpmf", ([0, 1, 1], 0.5), 1, np.nan, "not NaN"),
+    ("poisson_log_lpmf", ([0, 1, 4], 0.5), 0, -1, "a non-negative integer"),
+    ("poisson_log_lpmf", ([0.0, 1.0, 4.0], 0.5), 0, 1.5, "a non-negative integer"),
+    ("poisson_log_lpmf", ([0, 1, 4], 0.5), 1, np.nan, "not NaN"),
+    ("gamma_lpdf", ([0.5, 1.0, 2.0], 2.0, 1.0), 0, np.nan, "not NaN"),
+    ("gamma_lpdf", ([0.5, 1.0, 2.0], 2.0, 1.0), 1, -2.0, "positive and finite"),
+    ("gamma_lpdf", ([0.5, 1.0, 2.0], 2.0, 1.0), 2, np.inf, "positive and finite"),
+    ("exponential_lpdf", ([0.5, 1.0, 2.0], 2.0), 0, np.nan, "not NaN"),
+    ("exponential_lpdf", ([0.5, 1.0, 2.0], 2.0), 1, 0.0, "positive and finite"),
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 0, np.nan, "not NaN"),
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 1, -3.0, "positive and finite"),
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 2, -np.inf, "finite"),
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 3, np.nan, "positive and finite"),
+    ("beta_lpdf", ([0.1, 0.5, 0.9], 2.0, 3.0), 0, 1.5, r"in \[0, 1\]"),
+    ("beta_lpdf", ([0.1, 0.5, 0.9], 2.0, 3.0), 0, -0.1, r"in \[0, 1\]"),
+    ("beta_lpdf", ([0.1, 0.5, 0.9], 2.0, 3.0), 1, 0.0, "positive and finite"),
+    ("beta_lpdf", ([0.1, 0.5, 0.9], 2.0, 3.0), 2, np.nan, "positive and finite"),
+]
+ARG_NAMES = {"normal_lpdf": ("y", "mu", "sigma"), "bernoulli_logit_lpmf": ("n", "theta"),
+             "poisson_log_lpmf": ("n", "alpha"), "gamma_lpdf": ("y", "alpha", "beta"),
+             "exponential_lpdf": ("y", "beta"), "student_t_lpdf": ("y", "nu", "mu", "sigma"),
+             "beta_lpdf": ("theta", "alpha", "beta")}
+
+
+@pytest.mark.parametrize("case", BAD, ids=[f"{c[0]}-{c[2]}-{c[3]}" for c in BAD])
+def test_bad_arguments_raise_naming_argument_index_and_value(device, case):
+    name, valid, position, bad, words = case
+    density = getattr(wf.stats, name)
+    arg = ARG_NAMES[name][position]
+    # as a Python scalar: raised at the call, before any kernel
+    scalar_args = [v[0] if isinstance(v, list) else v for v in valid]
+    scalar_args[position] = bad
+    with pytest.raises(ValueError, match=rf"{name}: {arg} must be {words}, got"):
+        density(*scalar_args)
+    # inside an array: raised by the kernel, with the element's index and value
+    array_args = [wf.asarray(v) if isinstance(v, list) else wf.asarray([v] * 3) for v in valid]
+    host = np.array(valid[position] if isinstance(valid[position], list)
+                    else [valid[position]] * 3)
+    host = host.astype(np.result_type(host, np.asarray(bad)))
+    host[1] = bad
+    array_args[position] = wf.asarray(host)
+    result = density(*array_args)
+    pattern = rf"{name}: {arg} must be {words}; {arg}\[1\] = {re.escape(str(host[1].item()))}"
+    with pytest.raises(ValueError, match=pattern):
+        float(result)
+    # the same check inside a larger lazy sum still reports
+    with pytest.raises(ValueError, match=pattern):
+        float(result + wf.stats.normal_lpdf(wf.asarray([0.0, 1.0]), 0.0, 1.0))
+
+
+def test_shapes_that_do_not_broadcast_raise(device):
+    with pytest.raises(ValueError, match="normal_lpdf"):
+        wf.stats.normal_lpdf(wf.asarray(np.ones(3)), wf.asarray(np.ones(4)), 1.0)
+    with pytest.raises(ValueError, match="beta_lpdf"):
+        wf.stats.beta_lpdf(wf.asarray(np.full(3, 0.5)), wf.asarray(np.ones(2)), 1.0)
+
+
+def test_arguments_on_different_devices_raise(device):
+    others = [d for d in [*wf.devices(), wf.get_device("reference")] if d is not device]
+    if not others:
+        pytest.skip("one device only")
+    with pytest.raises(ValueError, match="arguments live on"):
+        wf.stats.normal_lpdf(wf.asarray([1.0]), wf.asarray([0.0], device=others[0]), 1.0)
+
+
+# -- fusion -----------------------------------------------------------------------------
+
+
+def test_density_is_one_kernel_with_its_checks(real_device):
+    y = wf.asarray(RNG.normal(size=N))
+    sigma = wf.asarray(RNG.uniform(1.0, 2.0, N))
+    source = wf.kernel_source(wf.stats.normal_lpdf(y, 0.5, sigma))
+    assert kernel_count(source) == 1
+    x = wf.asarray(RNG.normal(size=(N, 3)))
+    glm = wf.stats.normal_id_glm_lpdf(y, x, 0.1, wf.asarray(np.ones(3)), sigma)
+    assert kernel_count(wf.kernel_source(glm)) == 1  # k <= SMALL_K: x @ beta written out
+
+
+def test_sum_of_densities_shares_its_reduction(real_device):
+    y = RNG.normal(size=N)
+    s = RNG.uniform(1.0, 2.0, N)
+    wy, ws = wf.asarray(y), wf.asarray(s)
+    total = (wf.stats.normal_lpdf(wy, 0.0, ws) + wf.stats.student_t_lpdf(wy, 3.0, 0.0, ws)
+             + wf.stats.gamma_lpdf(ws, 2.0, 1.5))
+    assert total.is_lazy
+    # one kernel reduces all three (same shape), one adds the three 0-d results
+    assert kernel_count(wf.kernel_source(total)) == 2
+    want = (st.norm.logpdf(y, 0.0, s).sum() + st.t.logpdf(y, 3.0, 0.0, s).sum()
+            + st.gamma.logpdf(s, 2.0, scale=1 / 1.5).sum())
+    np.testing.assert_allclose(float(total), want, rtol=1e-12)
+
+
+def test_a_lazy_operand_used_twice_is_computed_in_the_same_kernel(real_device):
+    x = RNG.normal(size=N)
+    wx = wf.asarray(x)
+    mu = wf.exp(wx) * 0.5  # appears in the check and in the density
+    lp = wf.stats.normal_lpdf(wx, mu, 1.0)
+    source = wf.kernel_source(lp)
+    assert kernel_count(source) == 1
+    np.testing.assert_allclose(float(lp), st.norm.logpdf(x, np.exp(x) * 0.5).sum(),
+                               rtol=1e-12)
