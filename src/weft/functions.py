@@ -17,6 +17,7 @@ from .array import Array, apply_op
 from .creation import asarray
 from .ops import OPS
 
+_INTEGER_EXAMPLES = {1: "wf.{name}(wf.asarray([5, 12]))", 2: "wf.{name}(wf.asarray([5, 12]), 2)"}
 _EXAMPLES = {1: "wf.{name}(wf.asarray([0.5, 1.0]))", 2: "wf.{name}(wf.asarray([0.5, 1.0]), 2.0)",
              3: "wf.{name}(wf.asarray([True, False]), 1.0, 2.0)"}
 
@@ -28,7 +29,8 @@ def _make(name: str) -> Callable[..., Array]:
         return apply_op(name, *args, dtype=dtype)
 
     function.__name__ = function.__qualname__ = name
-    example = _EXAMPLES[op.arity].format(name=name)
+    examples = _EXAMPLES if "f" in op.accepts else _INTEGER_EXAMPLES
+    example = examples[op.arity].format(name=name)
     function.__doc__ = (
         f"Element-wise ``{name}`` (NumPy semantics), lazy and fused.\n\n"
         f"``dtype=`` is the result type and the computation type.\n\n"
@@ -100,8 +102,10 @@ def round(x: Any, decimals: int = 0, dtype: Any = None) -> Array:  # noqa: A001 
     """Round half to even, like NumPy; ``decimals`` may be negative.
 
     >>> import weft as wf
-    >>> wf.round(wf.asarray([0.5, 1.5, 2.675]), 2).tolist()
-    [0.5, 1.5, 2.67]
+    >>> wf.round(wf.asarray([0.5, 1.5, 2.5])).tolist()
+    [0.0, 2.0, 2.0]
+    >>> wf.round(wf.asarray([1234.5678]), -2).tolist()
+    [1200.0]
     """
     if decimals == 0:
         return apply_op("round", x, dtype=dtype)
@@ -157,8 +161,8 @@ def lgamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     log Γ_p(x) = p(p-1)/4 log π + Σ_{j=1..p} log Γ(x + (1 - j)/2) (SciPy's ``multigammaln``).
 
     >>> import weft as wf
-    >>> round(wf.lgamma(wf.asarray([5.0])).tolist()[0], 6)
-    3.178054
+    >>> wf.lgamma(wf.asarray([5.0])).to_numpy().round(6).tolist()
+    [3.178054]
     >>> y = wf.lgamma(wf.asarray([3.0]), 2)
     """
     if p is None:
@@ -172,8 +176,8 @@ def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     (the derivative of ``lgamma(x, p)``).
 
     >>> import weft as wf
-    >>> round(wf.digamma(wf.asarray([1.0])).tolist()[0], 6)
-    -0.577216
+    >>> wf.digamma(wf.asarray([1.0])).to_numpy().round(6).tolist()
+    [-0.577216]
     """
     if p is None:
         return apply_op("digamma", x, dtype=dtype)

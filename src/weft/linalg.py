@@ -428,7 +428,7 @@ def cholinv(factor: Any) -> Array:
 
     >>> import weft as wf
     >>> L = wf.linalg.cholesky(wf.asarray([[2.0, 0.0], [0.0, 4.0]]))
-    >>> wf.linalg.cholinv(L).tolist()
+    >>> wf.linalg.cholinv(L).to_numpy().round(12).tolist()
     [[0.5, 0.0], [0.0, 0.25]]
     """
     factor = _operand(factor, "cholinv")
@@ -482,8 +482,8 @@ def logdet(a: Any) -> Array:
     stays on the device; -inf for a singular matrix.
 
     >>> import weft as wf
-    >>> round(float(wf.linalg.logdet(wf.asarray([[2.0, 0.0], [0.0, -4.0]]))), 12)
-    2.079441541680
+    >>> round(float(wf.linalg.logdet(wf.asarray([[2.0, 0.0], [0.0, -4.0]]))), 9)
+    2.079441542
     """
     a = _operand(a, "logdet")
     _square(a, "logdet")

@@ -178,7 +178,7 @@ def bernoulli(key: Key, shape: Any, p: Any = 0.5, device: Any = None) -> Array:
 
     >>> import weft as wf
     >>> wf.random.bernoulli(wf.random.key(1), (2,), 0.3).dtype
-    wf.bool_
+    wf.bool
     """
     _check_scalar("bernoulli", "p", p, lambda v: 0 <= v <= 1)
     return _draw("bernoulli", key, shape, (p,), None, device)
