@@ -338,3 +338,23 @@ def test_a_lazy_operand_used_twice_is_computed_in_the_same_kernel(real_device):
     assert kernel_count(source) == 1
     np.testing.assert_allclose(float(lp), st.norm.logpdf(x, np.exp(x) * 0.5).sum(),
                                rtol=1e-12)
+
+
+def test_repeated_density_reuses_its_plan_and_still_reports(real_device):
+    """A checked density evaluated again takes the remembered plan (no lowering) and its
+    checks still run: a bad array raises, and the next good one evaluates cleanly."""
+    y = wf.asarray(RNG.normal(size=N))
+    good = RNG.uniform(1.0, 2.0, N)
+    want = st.norm.logpdf(y.to_numpy(), 0.0, good).sum()
+    float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(good)))
+    before = wf.cache_info()["hits"]
+    np.testing.assert_allclose(float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(good))), want,
+                               rtol=1e-12)
+    assert wf.cache_info()["hits"] > before
+    bad = good.copy()
+    bad[100] = -3.0
+    for _ in range(2):
+        with pytest.raises(ValueError, match=r"sigma\[100\] = -3.0"):
+            float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(bad)))
+    np.testing.assert_allclose(float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(good))), want,
+                               rtol=1e-12)

@@ -8,8 +8,9 @@ plus the leaves in order; a remembered ``Plan`` then says where each kernel argu
 (a leaf's buffer, a scalar leaf's value, the new output, or a constant), so a hit skips
 scheduling, lowering and the kernel-cache lookup. An evaluation is remembered by recording
 what the general path allocated and launched (element-wise kernels, reductions and their
-combining passes, temporaries); kernels that report errors, nested evaluations and arguments
-that cannot be traced keep it on the general path, which is always correct.
+combining passes, temporaries, and what a checked kernel's error records mean); nested
+evaluations and arguments that cannot be traced keep it on the general path, which is always
+correct.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from . import expr as ex
 from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
-_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE}
+_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
 _LIMIT = 4096
 _DEST = ("dest",)
 
@@ -35,15 +36,16 @@ class Launch:
     ``("leaf", k)`` a leaf's buffer, ``("scalar", k)`` a scalar leaf's value, ``("dest",)``,
     ``("temp", k)`` the evaluation's k-th temporary buffer, ``("const", value)``."""
 
-    __slots__ = ("ir", "program", "sources", "n", "groups")
+    __slots__ = ("ir", "program", "sources", "n", "groups", "errors")
 
     def __init__(self, ir: Any, program: Any, sources: list[tuple], n: int,
-                 groups: int | None) -> None:
+                 groups: int | None, errors: list[Any]) -> None:
         self.ir = ir
         self.program = program
         self.sources = sources
         self.n = n
         self.groups = groups
+        self.errors = errors  # what a checked kernel's error records mean
 
     def arguments(self, leaves: list[ex.Node], dest: Storage, temps: list[Storage]
                   ) -> list[Any]:
@@ -78,7 +80,7 @@ class Recording:
 
     def __init__(self) -> None:
         self.temporaries: list[Storage] = []
-        self.launches: list[tuple[Any, Any, list[Any], int, int | None]] = []
+        self.launches: list[tuple[Any, Any, list[Any], int, int | None, list[Any]]] = []
         self.rememberable = True
 
 
@@ -160,9 +162,7 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
             by_scalar[id(leaf.attrs)] = k
     temps = {id(t): k for k, t in enumerate(rec.temporaries)}
     launches = []
-    for ir, program, args, n, groups in rec.launches:
-        if ir.checked:
-            return None  # the error buffer is read back after the launch: general path
+    for ir, program, args, n, groups, errors in rec.launches:
         # A reduction's scale (mean's 1/n) is structure: the key holds it.
         scales = {r.scale for r in ir.reductions if r.scale is not None}
         sources: list[tuple] = []
@@ -187,7 +187,7 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
                 sources.append(("const", a))
             else:
                 return None
-        launches.append(Launch(ir, program, sources, n, groups))
+        launches.append(Launch(ir, program, sources, n, groups, errors))
     return Plan([(t.dtype, t.size) for t in rec.temporaries], launches)
 
 

@@ -8,6 +8,7 @@ that is read back right after the kernel; a failure raises before anything later
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import Any
 
@@ -67,6 +68,22 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
             )
 
 
+_ERROR_BUFFERS = threading.local()
+
+
+def _error_buffer(device: Any) -> Storage:
+    """The calling thread's error buffer for ``device``, all zeros. A kernel writes it only
+    when a check fails, so it stays clean between launches and is uploaded once per thread
+    (and again after a failure)."""
+    if not hasattr(_ERROR_BUFFERS, "by_device"):
+        _ERROR_BUFFERS.by_device = {}
+    buffer = _ERROR_BUFFERS.by_device.get(device)
+    if buffer is None:
+        buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
+        _ERROR_BUFFERS.by_device[device] = buffer
+    return buffer
+
+
 def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
             groups: int | None = None, program: Any = None) -> None:
     if program is None:
@@ -74,10 +91,10 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         program = CACHE.program(device, ir)
     rec = memo.current_recording()
     if rec is not None:
-        rec.launches.append((ir, program, list(args), n, groups))
+        rec.launches.append((ir, program, list(args), n, groups, errors))
     error_buffer = None
     if ir.checked:
-        error_buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
+        error_buffer = _error_buffer(device)
         args = [error_buffer if a is None else a for a in args]
     inputs: list[Storage] = []
     outputs: list[Storage] = []
@@ -95,6 +112,7 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     if error_buffer is not None:
         record = device.backend.download(error_buffer)
         if record[0]:
+            del _ERROR_BUFFERS.by_device[device]  # claimed: the next launch gets a clean one
             raise_kernel_error(errors[int(record[1])], record)
 
 
@@ -303,8 +321,8 @@ def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
                  for dtype, size in remembered.temporaries]
         for launch in remembered.launches:
             CACHE.stats["hits"] += 1
-            _launch(device, launch.ir, launch.arguments(leaves, dest, temps), [], launch.n,
-                    launch.groups, launch.program)
+            _launch(device, launch.ir, launch.arguments(leaves, dest, temps), launch.errors,
+                    launch.n, launch.groups, launch.program)
         return
     with memo.recording() as rec:
         for step in plan(device, outputs):
