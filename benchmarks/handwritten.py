@@ -210,7 +210,7 @@ class CudaKernels:
 
     def __init__(self, cp: Any) -> None:
         self.cp = cp
-        self.module = cp.RawModule(code=CUDA_SOURCE, options=("-O3",))
+        self.module = cp.RawModule(code=CUDA_SOURCE)
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         self.blocks = props["multiProcessorCount"] * (props["maxThreadsPerMultiProcessor"]
                                                       // BLOCK)

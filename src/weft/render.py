@@ -109,6 +109,7 @@ class _Renderer:
         self.ir = ir
         self.d = dialect
         self.wide_float32 = wide_float32
+        self.remember_errors = False  # reductions: report failures once per lane, after the loop
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
@@ -228,6 +229,9 @@ class _Renderer:
         return var
 
     def report(self, condition: str, error: int, a: str, b: str, bits: str) -> str:
+        if self.remember_errors:
+            return checks.REMEMBER.format(condition=condition, error=error, a=a, b=b,
+                                          bits=bits, index_t=self.d.index_t)
         claim = self.d.claim.format(lw.ERROR_BUFFER)
         return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
                                     bits=bits).replace("(long)", f"({self.d.index_t})")
@@ -385,6 +389,7 @@ class _Renderer:
 
     def render_reduction(self) -> str:
         slots = self.frame()
+        self.remember_errors = self.ir.checked
         body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
                        for s in self.ir.body)
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
@@ -413,6 +418,10 @@ class _Renderer:
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.storage(self.types[r.buffer]),
                                               value=value)
+        if self.ir.checked:
+            acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
+            tree_start = checks.REPORT_REMEMBERED.format(
+                claim=self.d.claim.format(lw.ERROR_BUFFER), err=lw.ERROR_BUFFER) + tree_start
         tree = tree_start + reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
                                                combines=combines)
         mode = self.ir.skeleton

@@ -3,6 +3,11 @@ argument checks. The first failing thread claims the error buffer with an atomic
 (error number, row or index, column, value bits); the host reads it after the kernel.
 
 Slots: ``claim`` (the dialect's atomic compare-and-swap on the first word), ``guard``.
+
+A reduction's lanes loop over many elements. There a failing element is only remembered in
+registers (``REMEMBER``, the first one per lane), and each lane reports once after its loop
+(``REPORT_REMEMBERED``): an atomic inside the loop would keep the compiler from issuing the
+unrolled loads together, which halves the bandwidth.
 """
 
 REPORT = """\
@@ -23,4 +28,20 @@ GATHER = """\
 
 SCATTER = """\
     if ({inside}) {target} = ({storage}){var};
+"""
+
+REMEMBERED_DECL = """\
+    {index_t} err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
+"""
+
+REMEMBER = """\
+    if ({condition} && err_code < 0) {{
+        err_code = {error}; err_a = ({index_t}){a}; err_b = ({index_t}){b}; err_bits = ({index_t}){bits};
+    }}
+"""
+
+REPORT_REMEMBERED = """\
+    if (err_code >= 0 && {claim}) {{
+        {err}[1] = err_code; {err}[2] = err_a; {err}[3] = err_b; {err}[4] = err_bits;
+    }}
 """
