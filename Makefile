@@ -16,7 +16,7 @@ $(VENV)/.demo: $(BIN)/python pyproject.toml
 	touch $@
 
 $(VENV)/.test: $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install -q -e '.[test,bench]' ruff
+	$(BIN)/python -m pip install -q -e '.[test,bench,dask]' ruff
 	touch $@
 
 demo: $(VENV)/.demo

@@ -157,6 +157,18 @@ class Array:
         )
         return np.array(out)
 
+    def to_dask(self) -> Any:
+        """The value as a Dask array: lazy for an Array from ``weft.dask.from_dask``, a
+        one-block Dask array of the computed value otherwise (needs the ``dask`` extra).
+
+        >>> import weft as wf
+        >>> wf.asarray([1.0, 2.0]).to_dask().sum().compute()
+        np.float64(3.0)
+        """
+        from .dask import to_dask
+
+        return to_dask(self)
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         out = self.to_numpy()
         return out if dtype is None else out.astype(dtype)

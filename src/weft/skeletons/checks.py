@@ -36,7 +36,8 @@ REMEMBERED_DECL = """\
 
 REMEMBER = """\
     if ({condition} && err_code < 0) {{
-        err_code = {error}; err_a = ({index_t}){a}; err_b = ({index_t}){b}; err_bits = ({index_t}){bits};
+        err_code = {error}; err_a = ({index_t}){a}; err_b = ({index_t}){b};
+        err_bits = ({index_t}){bits};
     }}
 """
 
