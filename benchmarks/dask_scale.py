@@ -60,6 +60,39 @@ def measure(client, n: int, chunk: int, repeat: int) -> dict:
                                       - want) / abs(want))
 
 
+def plot(records: list[dict], path: Path, title: str) -> bool:
+    """Strong and weak scaling (time against GPUs) and the cost per task against chunk size."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for kind, style in (("strong", "o-"), ("weak", "s--")):
+        rows = sorted((r for r in records if r["kind"] == kind), key=lambda r: r["gpus"])
+        left.plot([r["gpus"] for r in rows], [r["ms"] for r in rows], style,
+                  label=f"{kind} scaling")
+    strong = sorted((r for r in records if r["kind"] == "strong"), key=lambda r: r["gpus"])
+    if strong:
+        left.plot([r["gpus"] for r in strong],
+                  [strong[0]["ms"] / r["gpus"] for r in strong], "k:", label="ideal strong")
+    left.set_xlabel("GPUs (one Dask worker each)")
+    left.set_ylabel("ms per evaluation")
+    left.legend()
+    left.grid(alpha=0.3)
+    rows = [r for r in records if r["kind"] == "overhead"]
+    right.loglog([r["chunk"] for r in rows], [r["us_per_task"] for r in rows], "o-")
+    right.set_xlabel("elements per chunk")
+    right.set_ylabel("µs per task (2^26 elements, 1 GPU)")
+    right.grid(alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gpus", nargs="+", type=int, default=[1, 2])
@@ -67,7 +100,12 @@ def main() -> None:
     parser.add_argument("--chunk-log2", type=int, default=27)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-overhead", action="store_true")
+    parser.add_argument("--plot", type=Path, help="only redraw the plot of this dask.json")
     args = parser.parse_args()
+    if args.plot:
+        data = json.loads(args.plot.read_text())
+        plot(data["records"], args.plot.with_suffix(".png"), data["meta"]["device"])
+        return
     from distributed import Client
 
     import weft.dask as wd
@@ -109,6 +147,7 @@ def main() -> None:
                      f"{r['gbps']:6.1f}")
     (out / "dask.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    plot(records, out / "dask.png", title)
 
 
 if __name__ == "__main__":
