@@ -38,7 +38,7 @@ import numpy as np
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gpu import timed_ms  # noqa: E402
+from gpu import _release_memory, timed_ms  # noqa: E402
 from handwritten import LOG_SQRT_2PI, CudaKernels, OpenCLKernels  # noqa: E402
 
 import weft as wf  # noqa: E402
@@ -285,20 +285,7 @@ def glm(devices: list[Any], small: bool, repeat: int, records: list[dict],
                                 gbps=nbytes / ms / 1e6))
             print(f"  {case} {name}: {ms:.3f} ms ({nbytes / ms / 1e6:.0f} GB/s)", flush=True)
         del runners, peers
-        _release()
-
-
-def _release() -> None:
-    import gc
-
-    gc.collect()
-    for module, action in (("cupy", lambda m: m.get_default_memory_pool().free_all_blocks()),
-                           ("torch", lambda m: m.cuda.empty_cache())):
-        if module in sys.modules:
-            try:
-                action(sys.modules[module])
-            except Exception:  # noqa: BLE001 - best effort between cases
-                pass
+        _release_memory()
 
 
 # Output ------------------------------------------------------------------------------------

@@ -39,8 +39,10 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array
-from .devices import Device
+from .creation import asarray
+from .devices import Device, current_device
 from .indexing import AffineMap, as_2d
+from .ops import OPS
 from .storage import Storage
 
 __all__ = ["from_dask", "to_dask", "gpu_cluster", "DEVICE"]
@@ -65,9 +67,8 @@ class DaskBackend:
         return Storage(device, None, dtype, size)
 
     def upload(self, device: Any, data: np.ndarray) -> Storage:
-        storage = Storage(device, da.from_array(data, chunks="auto"), dt.from_numpy_dtype(
-            data.dtype), data.size)
-        return storage
+        return Storage(device, da.from_array(data, chunks="auto"),
+                       dt.from_numpy_dtype(data.dtype), data.size)
 
     def download(self, storage: Storage) -> np.ndarray:
         return np.ascontiguousarray(_compute(storage.buffer)).reshape(-1)
@@ -330,10 +331,6 @@ class _BlockKernel:
         return ("weft-block", self.steps, self.shapes, self.root, self.out_shape, self.reduce)
 
     def __call__(self, *blocks: np.ndarray) -> np.ndarray:
-        from .array import Array as WArray
-        from .creation import asarray
-        from .ops import OPS
-
         if any(step[0] == "input" for step in self.steps):
             block_shape = _block_of_inputs(blocks, self.shapes, self.steps, self.out_shape)
         else:  # scalars only: the block is the (dummy) input's
@@ -368,9 +365,7 @@ class _BlockKernel:
             keep = (1,) * len(root.shape) if axis is None else \
                 ((1, root.shape[1]) if axis == 0 else (root.shape[0], 1))
             root = ex.reduce(root, ex.Reduction(op, axis), keep, root.dtype)
-        from .devices import current_device
-
-        out = WArray(root, device or current_device())
+        out = Array(root, device or current_device())
         return out.to_numpy()
 
 
@@ -441,7 +436,7 @@ def _reduction(node: ex.Node, lowered: dict[int, Any]) -> Any:
         adjust_chunks={index[k]: 1 for k in reduced_axes},
         dtype=node.dtype.numpy, meta=_meta(node.dtype, ndim),
         name=f"weft-partial-{dask.base.tokenize(kernel, *inputs)}")
-    ufunc = _NUMPY_REDUCE[reduction.op]
+    ufunc = OPS[reduction.op].numpy  # the op table's NumPy ufunc combines the partials
     scale = reduction.scale
     out_dtype = node.dtype.numpy
 
@@ -457,7 +452,3 @@ def _reduction(node: ex.Node, lowered: dict[int, Any]) -> Any:
                             name="weft-combine")
     return combined.reshape(node.shape)
 
-
-_NUMPY_REDUCE = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
-                 "minimum": np.minimum, "logical_or": np.logical_or,
-                 "logical_and": np.logical_and}
