@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import devices as dv
-from . import realize
+from . import pending, realize
 from .array import Array, evaluate
 
 
@@ -23,7 +23,8 @@ def eval(*arrays: Array) -> tuple[Array, ...]:  # noqa: A001 - the API's name
 
 
 def synchronize() -> None:
-    """Wait for all work the calling thread has queued, on every device.
+    """Wait for all work the calling thread has queued, on every device, and raise the first
+    failed fused check among it that no observation has raised yet.
 
     >>> import weft as wf
     >>> wf.synchronize()
@@ -31,6 +32,7 @@ def synchronize() -> None:
     for kind in dv._found:
         for d in dv._found[kind]:
             d.backend.synchronize(d)
+    pending.settle_all()
 
 
 def kernel_source(*arrays: Array) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import realize
+from . import pending, realize
 from .devices import Device, current_device
 from .dtypes import DType
 from .indexing import AffineMap, basic_map, transpose_map
@@ -146,6 +146,7 @@ class Array:
         self.eval()
         node = self._node
         view = node.attrs
+        pending.settle([view.storage])
         flat = self._device.backend.download(view.storage)
         if not node.shape:
             return flat[view.offset].copy() if flat.size else flat.reshape(())
@@ -234,6 +235,7 @@ class Array:
         """A CuPy array over this array's device memory (CUDA devices only)."""
         self.eval()
         view = self._node.attrs
+        pending.settle([view.storage])
         return self._device.backend.foreign_view(view.storage, self.shape, view.offset,
                                                  view.strides)
 
@@ -264,6 +266,7 @@ class Array:
         self.eval()
         view = self._node.attrs
         storage = view.storage
+        pending.settle([storage])
         item = self.dtype.itemsize
         return {
             "shape": self.shape,

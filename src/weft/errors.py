@@ -27,21 +27,21 @@ def _value(bits: int, dtype: Any) -> Any:
     return int(bits)
 
 
-def raise_kernel_error(info: ErrorInfo, record: np.ndarray) -> None:
-    """Raise the error that ``record`` ([flag, error, a, b, bits, ...]) describes."""
+def kernel_error(info: ErrorInfo, record: np.ndarray) -> Exception:
+    """The error that ``record`` ([flag, error, a, b, bits, ...]) describes."""
     a, b, bits = int(record[2]), int(record[3]), int(record[4])
     if info.kind == "index":
         shape = info.shape
         if len(shape) == 2:
             rows, cols = shape
             if not -rows <= a < rows:
-                raise IndexError(f"index {a} is out of bounds for axis 0 with size {rows}")
-            raise IndexError(f"index {b} is out of bounds for axis 1 with size {cols}")
+                return IndexError(f"index {a} is out of bounds for axis 0 with size {rows}")
+            return IndexError(f"index {b} is out of bounds for axis 1 with size {cols}")
         size = shape[0] if shape else 1
-        raise IndexError(f"index {b} is out of bounds for axis 0 with size {size}")
+        return IndexError(f"index {b} is out of bounds for axis 0 with size {size}")
     index = _position(info.shape, a, b)
     value = _value(bits, info.dtype)
     message = info.message
     if "{index}" in message or "{value}" in message:
-        raise ValueError(message.format(index=index, value=value))
-    raise ValueError(f"{message}: element {index or '()'} = {value}")
+        return ValueError(message.format(index=index, value=value))
+    return ValueError(f"{message}: element {index or '()'} = {value}")

@@ -3,23 +3,21 @@
 Reduction steps pick their walk here (rows, columns, or a flat run), split long walks so the
 device has enough work-groups, and combine the partial results with a second small pass of the
 same skeleton. Kernels with bounds checks or fused checks report through a small error buffer
-that is read back right after the kernel; a failure raises before anything later runs.
+that is read back later, when a value that depends on it is observed (``pending``).
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from . import config, memo, schedule
+from . import config, memo, pending, schedule
 from . import dtypes as dt
 from . import expr as ex
 from .cache import CACHE
 from .dtypes import DType
-from .errors import raise_kernel_error
 from .indexing import as_2d, padded_strides
 from .lower import (
     REDUCE_COLS,
@@ -68,22 +66,6 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
             )
 
 
-_ERROR_BUFFERS = threading.local()
-
-
-def _error_buffer(device: Any) -> Storage:
-    """The calling thread's error buffer for ``device``, all zeros. A kernel writes it only
-    when a check fails, so it stays clean between launches and is uploaded once per thread
-    (and again after a failure)."""
-    if not hasattr(_ERROR_BUFFERS, "by_device"):
-        _ERROR_BUFFERS.by_device = {}
-    buffer = _ERROR_BUFFERS.by_device.get(device)
-    if buffer is None:
-        buffer = device.backend.upload(device, np.zeros(8, dtype=np.int64))
-        _ERROR_BUFFERS.by_device[device] = buffer
-    return buffer
-
-
 def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
             groups: int | None = None, program: Any = None) -> None:
     if program is None:
@@ -92,9 +74,9 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     rec = memo.current_recording()
     if rec is not None:
         rec.launches.append((ir, program, list(args), n, groups, errors))
-    error_buffer = None
+    error_buffer = clean = None
     if ir.checked:
-        error_buffer = _error_buffer(device)
+        error_buffer, clean = pending.error_buffer(device)
         args = [error_buffer if a is None else a for a in args]
     inputs: list[Storage] = []
     outputs: list[Storage] = []
@@ -109,11 +91,8 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
                          getattr(program, "name", "reference"), device, n, len(inputs),
                          len(outputs))
     device.backend.launch(device, program, args, n, outputs, inputs, groups)
-    if error_buffer is not None:
-        record = device.backend.download(error_buffer)
-        if record[0]:
-            del _ERROR_BUFFERS.by_device[device]  # claimed: the next launch gets a clean one
-            raise_kernel_error(errors[int(record[1])], record)
+    pending.launched(device, error_buffer, clean, errors, inputs,
+                     [s for s in outputs if s is not error_buffer])
 
 
 def run_step(device: Any, step: schedule.Step) -> None:

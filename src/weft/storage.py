@@ -15,7 +15,8 @@ from .dtypes import DType
 
 
 class Storage:
-    __slots__ = ("device", "buffer", "dtype", "size", "leaves", "write", "reads", "__weakref__")
+    __slots__ = ("device", "buffer", "dtype", "size", "leaves", "write", "reads", "checks",
+                 "__weakref__")
 
     def __init__(self, device: Any, buffer: Any, dtype: DType, size: int) -> None:
         self.device = device
@@ -25,6 +26,7 @@ class Storage:
         self.leaves = 0
         self.write: tuple[Any, Any] | None = None  # (event, queue) of the last write
         self.reads: dict[int, tuple[Any, Any]] = {}  # id(queue) -> (event, queue) since then
+        self.checks: tuple[Any, ...] = ()  # pending.Pending reports the contents depend on
 
     @property
     def nbytes(self) -> int:

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import realize
+from . import pending, realize
 from .array import Array, as_operand
 from .devices import Device
 from .dtypes import DType
@@ -147,6 +147,11 @@ def _fallible(values: list[ex.Node]) -> bool:
                        skip=lambda n: n.kind == ex.GATHER and n.attrs.trusted)
 
 
+def _storages(nodes: list[ex.Node]) -> list[Any]:
+    """The buffers ``nodes`` read."""
+    return [n.attrs.storage for n in ex.walk(nodes) if n.kind == ex.BUFFER]
+
+
 def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool | None = None
                   ) -> None:
     """Write each value into its target, all in as few kernels as the shapes allow.
@@ -157,6 +162,9 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
     for t in targets:
         if t.base.is_lazy and not t.whole:
             t.base.eval()
+    # A value computed from a failed check must not reach an existing array: read every
+    # report the values and the destinations depend on first.
+    pending.settle(_storages(values + [t.base._node for t in targets]))
     fallible = _fallible(values) or any(t.scatter is not None for t in targets)
     leaves: dict[int, ex.Node] = {}
     outputs: list[tuple[ex.Node, ex.Node]] = []
@@ -178,6 +186,8 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
                 leaves[id(base)] = fresh
         outputs.append((value, t.destination(leaves[id(base)])))
     realize.execute(device, outputs)
+    if fallible:
+        pending.settle(leaf.attrs.storage for leaf in leaves.values())
     for t, value in zip(targets, values):
         leaf = leaves[id(t.base)]
         old = t.base._node.structure

@@ -1,0 +1,140 @@
+"""Deferred check reports: ``eval`` enqueues a checked kernel without waiting for it; the
+failure surfaces at observation, at a write into an existing array, and at ``wf.synchronize``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft import pending
+
+
+def _bad_sigma(n: int = 8, at: int = 3) -> np.ndarray:
+    sigma = np.ones(n)
+    sigma[at] = -2.0
+    return sigma
+
+
+def _positive(x: wf.Array) -> wf.Array:
+    return wf.check(x, x > 0, "sigma must be positive")
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_reports():
+    """Each test starts and ends with nothing unread on this thread."""
+    try:
+        wf.synchronize()
+    except ValueError:
+        pass
+    yield
+    try:
+        wf.synchronize()
+    except ValueError:
+        pass
+
+
+def test_eval_does_not_read_the_report_observation_does(device, monkeypatch):
+    downloads = []
+    real = type(device.backend).download
+
+    def counting(backend, storage):
+        downloads.append(storage.size)
+        return real(backend, storage)
+
+    monkeypatch.setattr(type(device.backend), "download", counting)
+    x = wf.asarray(np.arange(1.0, 9.0))
+    total = wf.sum(_positive(x) * 2).eval()
+    assert downloads == []  # nothing waited for the kernel
+    assert float(total) == pytest.approx(72.0)
+    assert len(downloads) == 2  # the report, then the value
+
+
+def test_failed_check_raises_at_observation_and_again_later(device):
+    lp = wf.stats.normal_lpdf(wf.asarray(np.zeros(8)), 0.0, wf.asarray(_bad_sigma()))
+    lp.eval()  # enqueued: no error yet
+    with pytest.raises(ValueError, match=r"sigma\[3\] = -2\.0"):
+        float(lp)
+    with pytest.raises(ValueError, match=r"sigma\[3\] = -2\.0"):
+        lp.to_numpy()
+    wf.synchronize()  # already raised at an observation: nothing more to report
+
+
+def test_values_computed_from_a_failed_result_raise_too(device):
+    x = _positive(wf.asarray(_bad_sigma())).eval()
+    y = (x * 3 + 1).eval()  # reads x's buffer: inherits its report
+    z = wf.sum(y).eval()
+    with pytest.raises(ValueError, match=r"sigma must be positive.*\[3\].*-2\.0"):
+        z.item()
+    with pytest.raises(ValueError, match="sigma must be positive"):
+        y.to_numpy()
+    fine = wf.asarray(np.ones(3)) * 2
+    np.testing.assert_array_equal(fine.to_numpy(), [2.0, 2.0, 2.0])  # unrelated: unaffected
+
+
+def test_synchronize_raises_an_unobserved_failure_once(device):
+    _positive(wf.asarray(_bad_sigma(at=5))).eval()
+    with pytest.raises(ValueError, match=r"\[5\]"):
+        wf.synchronize()
+    wf.synchronize()  # reported: the next synchronize is clean
+
+
+def test_writing_a_failed_value_into_an_array_leaves_it_unchanged(device):
+    bad = _positive(wf.asarray(_bad_sigma())).eval()
+    dst = wf.asarray(np.arange(8.0))
+    with pytest.raises(ValueError, match="sigma must be positive"):
+        dst[...] = bad + 1
+    with pytest.raises(ValueError, match="sigma must be positive"):
+        dst += bad
+    with pytest.raises(ValueError, match="sigma must be positive"):
+        wf.assign(dst[2:5], bad[2:5])
+    np.testing.assert_array_equal(dst.to_numpy(), np.arange(8.0))
+
+
+def test_out_of_range_index_is_reported_at_observation(device):
+    x = wf.asarray(np.arange(5.0))
+    picked = x[wf.asarray(np.array([0, 7]))].eval()
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        picked.to_numpy()
+
+
+def test_many_unobserved_checked_results_stay_bounded_and_correct(device):
+    x = wf.asarray(np.arange(1.0, 5.0))
+    results = [wf.sum(_positive(x) * k).eval() for k in range(3 * pending.MAX_UNREAD)]
+    assert len(pending._state().unread) <= pending.MAX_UNREAD
+    bad = wf.sum(_positive(x - 2)).eval()
+    more = [wf.sum(_positive(x) + k).eval() for k in range(pending.MAX_UNREAD)]
+    assert [float(r) for r in results[::37]] == [10.0 * k for k in range(0, 192, 37)]
+    assert float(more[-1]) == 10.0 + 4 * (pending.MAX_UNREAD - 1)
+    with pytest.raises(ValueError, match=r"\[0\] = -1\.0"):
+        float(bad)
+
+
+def test_clean_reports_reuse_their_buffers(device):
+    x = wf.asarray(np.arange(1.0, 5.0))
+    assert float(wf.sum(_positive(x))) == 10.0
+    clean = pending._state().clean[device]
+    before = list(clean)
+    for k in range(20):
+        assert float(wf.sum(_positive(x) + k)) == 10.0 + 4 * k
+    assert len(clean) == len(before)  # each launch took a clean buffer and gave it back
+    assert {id(s) for s in clean} == {id(s) for s in before}
+
+
+def test_a_failure_in_one_thread_is_raised_where_observed(device):
+    made = {}
+
+    def worker():
+        with wf.device(device):
+            made["bad"] = _positive(wf.asarray(_bad_sigma(at=6))).eval()
+            made["good"] = _positive(wf.asarray(np.ones(4))).eval()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    np.testing.assert_array_equal(made["good"].to_numpy(), np.ones(4))
+    with pytest.raises(ValueError, match=r"\[6\]"):
+        made["bad"].to_numpy()
