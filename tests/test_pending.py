@@ -103,25 +103,31 @@ def test_out_of_range_index_is_reported_at_observation(device):
 
 def test_many_unobserved_checked_results_stay_bounded_and_correct(device):
     x = wf.asarray(np.arange(1.0, 5.0))
-    results = [wf.sum(_positive(x) * k).eval() for k in range(3 * pending.MAX_UNREAD)]
-    assert len(pending._state().unread) <= pending.MAX_UNREAD
+    results = [wf.sum(_positive(x) * k).eval() for k in range(3 * pending.SLOTS)]
     bad = wf.sum(_positive(x - 2)).eval()
-    more = [wf.sum(_positive(x) + k).eval() for k in range(pending.MAX_UNREAD)]
+    more = [wf.sum(_positive(x) + k).eval() for k in range(pending.SLOTS)]
+    slab = pending._state().slabs[device]
+    assert len(slab.waiting) + len(slab.free) == pending.SLOTS
     assert [float(r) for r in results[::37]] == [10.0 * k for k in range(0, 192, 37)]
-    assert float(more[-1]) == 10.0 + 4 * (pending.MAX_UNREAD - 1)
+    assert float(more[-1]) == 10.0 + 4 * (pending.SLOTS - 1)
     with pytest.raises(ValueError, match=r"\[0\] = -1\.0"):
         float(bad)
+    assert float(wf.sum(_positive(x))) == 10.0  # a clean buffer after the failure
 
 
-def test_clean_reports_reuse_their_buffers(device):
+def test_one_copy_reads_every_waiting_report(device, monkeypatch):
     x = wf.asarray(np.arange(1.0, 5.0))
-    assert float(wf.sum(_positive(x))) == 10.0
-    clean = pending._state().clean[device]
-    before = list(clean)
-    for k in range(20):
-        assert float(wf.sum(_positive(x) + k)) == 10.0 + 4 * k
-    assert len(clean) == len(before)  # each launch took a clean buffer and gave it back
-    assert {id(s) for s in clean} == {id(s) for s in before}
+    results = [wf.sum(_positive(x) * k).eval() for k in range(10)]
+    downloads = []
+    real = type(device.backend).download
+
+    def counting(backend, storage):
+        downloads.append(storage.size)
+        return real(backend, storage)
+
+    monkeypatch.setattr(type(device.backend), "download", counting)
+    assert [float(r) for r in results] == [10.0 * k for k in range(10)]
+    assert downloads.count(pending.SLOTS * pending.RECORD) == 1
 
 
 def test_a_failure_in_one_thread_is_raised_where_observed(device):

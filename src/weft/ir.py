@@ -182,6 +182,7 @@ Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | App
 Param = BufferParam | ScalarParam | IndexParam
 
 ERROR_BUFFER = "err"
+ERROR_OFFSET = "err_off"  # where in the error buffer this launch's record lies
 
 
 @dataclass(frozen=True)

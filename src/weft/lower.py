@@ -28,6 +28,7 @@ from .indexing import IDENTITY, AffineMap, as_2d, broadcast_map, padded_strides
 from .ir import (
     ELEMENTWISE,
     ERROR_BUFFER,
+    ERROR_OFFSET,
     FLAT,
     REDUCE_COLS,
     REDUCE_ROWS,
@@ -347,7 +348,8 @@ class _Lowering:
         checked = bool(self.errors)
         if checked:
             params.append(BufferParam(ERROR_BUFFER, dt.int64, False, True))
-            args.append(None)  # realize supplies the error buffer
+            params.append(IndexParam(ERROR_OFFSET))
+            args += [None, None]  # realize supplies the error buffer and the record's place
         for param, value in self.scalar_params:
             params.append(param)
             args.append(value)
@@ -450,6 +452,7 @@ __all__ = [
     "Check",
     "ELEMENTWISE",
     "ERROR_BUFFER",
+    "ERROR_OFFSET",
     "ErrorInfo",
     "FLAT",
     "Gather",

@@ -1,13 +1,14 @@
 """Fused checks whose reports have not been read back yet.
 
-A checked kernel (``wf.check``, a density's argument checks, an integer index) writes a small
-error buffer only when a check fails. Reading that buffer right after the launch would wait for
-the kernel, so the host could never run ahead of the device. Instead each checked launch gets
-its own clean buffer and leaves a ``Pending`` on every buffer it writes; kernels that read those
-buffers pass the ``Pending`` on to theirs. The report is read when a value is observed
-(``to_numpy``, ``float``, a foreign view), before a write into an existing array, and at
-``wf.synchronize()``: a failed check raises there, and again at every later observation of a
-value computed from it.
+A checked kernel (``wf.check``, a density's argument checks, an integer index) writes an error
+record only when a check fails. Reading it right after the launch would wait for the kernel,
+so the host could never run ahead of the device. Instead each checked launch gets its own
+record in its thread's error buffer for the device (a ``Slab`` of ``SLOTS`` records) and
+leaves a ``Pending`` on every buffer it writes; kernels that read those buffers pass the
+``Pending`` on to theirs. One copy of the slab reads every record of the thread at once: when a
+value is observed (``to_numpy``, ``float``, a foreign view), before a write into an existing
+array, at ``wf.synchronize()``, and when the slab runs out of free records. A failed check
+raises there, and again at every later observation of a value computed from it.
 """
 
 from __future__ import annotations
@@ -22,90 +23,128 @@ from .errors import kernel_error
 from .lower import ErrorInfo
 from .storage import Storage
 
-# Unread reports a thread may leave before the oldest are read (their kernels have long
-# finished by then, so reading them costs a small copy, not a wait).
-MAX_UNREAD = 64
+SLOTS = 64  # records per slab: a thread reads its reports at least once per SLOTS launches
+RECORD = 8  # int64 words per record: flag, error number, row, column, value bits, spare
 
 _THREAD = threading.local()
 
 
 def _state() -> Any:
     state = _THREAD
-    if not hasattr(state, "unread"):
-        state.unread = []  # Pending, oldest first
-        state.failed = []  # read and failed, not yet raised anywhere
-        state.clean = {}  # device -> error buffers known to hold zeros
+    if not hasattr(state, "slabs"):
+        state.slabs = {}  # device -> Slab
+        state.failed = []  # Pending read as failed, not yet raised anywhere
     return state
 
 
 class Pending:
     """One checked launch's report: unread, clean, or the error it describes."""
 
-    __slots__ = ("device", "buffer", "errors", "read", "error", "raised", "_clean")
+    __slots__ = ("slab", "slot", "errors", "read", "error", "raised")
 
-    def __init__(self, device: Any, buffer: Storage, errors: list[ErrorInfo],
-                 clean: list[Storage]) -> None:
-        self.device = device
-        self.buffer: Storage | None = buffer
-        self.errors = errors
+    def __init__(self, slab: Slab, slot: int, errors: list[ErrorInfo]) -> None:
+        self.slab = slab
+        self.slot = slot
+        self.errors = errors  # what the record's error number means
         self.read = False
         self.error: Exception | None = None
         self.raised = False
-        self._clean = clean  # where the buffer goes back to when nothing failed
+
+    @property
+    def offset(self) -> int:
+        """Where the record lies in the slab's buffer, in int64 words."""
+        return self.slot * RECORD
+
+    def settle(self) -> None:
+        """Read the report (waits for the kernel); remember the error if a check failed."""
+        if not self.read:
+            self.slab.read(self)
+
+    def note(self, record: np.ndarray) -> None:
+        self.read = True
+        if record[0]:
+            self.error = kernel_error(self.errors[int(record[1])], record)
+            _state().failed.append(self)
 
     def fresh_error(self) -> Exception:
         """The failure as a new exception (one object raised twice would grow its traceback)."""
         error = self.error
         return type(error)(*error.args)
 
-    def settle(self) -> None:
-        """Read the report (waits for the kernel); remember the error if a check failed."""
-        if self.read:
+
+class Slab:
+    """One thread's error records on one device, in one buffer read with one copy."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+        self.owner = threading.get_ident()
+        self.buffer = self._clean_buffer()
+        self.free = list(range(SLOTS - 1, -1, -1))
+        self.waiting: dict[int, Pending] = {}
+        self.lock = threading.Lock()
+
+    def _clean_buffer(self) -> Storage:
+        return self.device.backend.upload(self.device, np.zeros(SLOTS * RECORD, dtype=np.int64))
+
+    def take(self, errors: list[ErrorInfo]) -> Pending:
+        """A free record for one launch (reading the slab first when none is free)."""
+        if not self.free:
+            self.read_all()
+        with self.lock:
+            slot = self.free.pop()
+            report = self.waiting[slot] = Pending(self, slot, errors)
+        return report
+
+    def read(self, report: Pending) -> None:
+        if threading.get_ident() == self.owner:
+            self.read_all()
             return
-        buffer = self.buffer
-        record = self.device.backend.download(buffer)
-        self.read, self.buffer = True, None
-        if record[0]:
-            self.error = kernel_error(self.errors[int(record[1])], record)
-            _state().failed.append(self)
-        else:
-            self._clean.append(buffer)
+        # Another thread observes: its copy waits for every kernel recorded on the buffer so
+        # far, this report's among them. Only the owner frees records and cleans the buffer.
+        with self.lock:
+            if report.read:
+                return
+            records = self.device.backend.download(self.buffer).reshape(SLOTS, RECORD)
+            report.note(records[report.slot])
+
+    def read_all(self) -> None:
+        """Read every waiting record (waits for their kernels); free them."""
+        with self.lock:
+            if not self.waiting:
+                return
+            records = self.device.backend.download(self.buffer).reshape(SLOTS, RECORD)
+            for slot, report in self.waiting.items():
+                if not report.read:
+                    report.note(records[slot])
+                self.free.append(slot)
+            self.waiting.clear()
+            if records[:, 0].any():
+                self.buffer = self._clean_buffer()  # failed records would block later claims
 
 
-def error_buffer(device: Any) -> tuple[Storage, list[Storage]]:
-    """A clean error buffer for one launch, and the list it returns to once read clean."""
-    clean = _state().clean.setdefault(device, [])
-    if clean:
-        return clean.pop(), clean
-    return device.backend.upload(device, np.zeros(8, dtype=np.int64)), clean
+def reserve(device: Any, errors: list[ErrorInfo]) -> Pending:
+    """A record for one checked launch on ``device`` by the calling thread."""
+    slabs = _state().slabs
+    slab = slabs.get(device)
+    if slab is None:
+        slab = slabs[device] = Slab(device)
+    return slab.take(errors)
 
 
-def launched(device: Any, buffer: Storage, clean: list[Storage], errors: list[ErrorInfo],
-             inputs: Iterable[Storage], outputs: Iterable[Storage]) -> None:
-    """Record a launch's checks on its outputs: its own report (``buffer``, None for an
-    unchecked kernel) and the unread or failed reports of everything it read."""
+def launched(report: Pending | None, inputs: Iterable[Storage], outputs: Iterable[Storage]
+             ) -> None:
+    """Record a launch's checks on its outputs: its own report (None for an unchecked kernel)
+    and the unread or failed reports of everything it read."""
     inherited: list[Pending] = []
     for s in inputs:
         for p in s.checks:
             if (not p.read or p.error is not None) and p not in inherited:
                 inherited.append(p)
-    if buffer is not None:
-        own = Pending(device, buffer, errors, clean)
-        inherited.append(own)
-        unread = _state().unread
-        unread.append(own)
-        if len(unread) > MAX_UNREAD:
-            for p in unread[:MAX_UNREAD // 2]:
-                p.settle()
-            del unread[:MAX_UNREAD // 2]
+    if report is not None:
+        inherited.append(report)
     checks = tuple(inherited)
     for s in outputs:
         s.checks = checks
-
-
-def propagate(inputs: Iterable[Storage], outputs: Iterable[Storage]) -> None:
-    """A kernel weft did not generate (a library call) read ``inputs`` into ``outputs``."""
-    launched(None, None, [], [], inputs, outputs)  # type: ignore[arg-type]
 
 
 def settle(storages: Iterable[Storage]) -> None:
@@ -127,9 +166,8 @@ def settle(storages: Iterable[Storage]) -> None:
 def settle_all() -> None:
     """Read every report of the calling thread; raise the first failure not raised yet."""
     state = _state()
-    for p in state.unread:
-        p.settle()
-    state.unread.clear()
+    for slab in state.slabs.values():
+        slab.read_all()
     failed = [p for p in state.failed if not p.raised]
     state.failed.clear()
     if failed:

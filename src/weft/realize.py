@@ -20,6 +20,8 @@ from .cache import CACHE
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .lower import (
+    ERROR_BUFFER,
+    ERROR_OFFSET,
     REDUCE_COLS,
     REDUCE_ROWS,
     BufferParam,
@@ -74,12 +76,13 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     rec = memo.current_recording()
     if rec is not None:
         rec.launches.append((ir, program, list(args), n, groups, errors))
-    error_buffer = clean = None
-    if ir.checked:
-        error_buffer, clean = pending.error_buffer(device)
-        args = [error_buffer if a is None else a for a in args]
+    report = pending.reserve(device, errors) if ir.checked else None
     inputs: list[Storage] = []
     outputs: list[Storage] = []
+    if report is not None:
+        args = [report.slab.buffer if p.name == ERROR_BUFFER
+                else report.offset if p.name == ERROR_OFFSET else a
+                for p, a in zip(ir.params, args)]
     for param, arg in zip(ir.params, args):
         if isinstance(param, BufferParam):
             if param.read:
@@ -91,8 +94,9 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
                          getattr(program, "name", "reference"), device, n, len(inputs),
                          len(outputs))
     device.backend.launch(device, program, args, n, outputs, inputs, groups)
-    pending.launched(device, error_buffer, clean, errors, inputs,
-                     [s for s in outputs if s is not error_buffer])
+    if report is not None:
+        outputs = [s for s in outputs if s is not report.slab.buffer]
+    pending.launched(report, inputs, outputs)
 
 
 def run_step(device: Any, step: schedule.Step) -> None:

@@ -27,6 +27,9 @@ from .skeletons.helpers import (
     WIDE_FLOAT32,
 )
 
+# A checked launch's error record: its place in the shared error buffer.
+ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -232,7 +235,7 @@ class _Renderer:
         if self.remember_errors:
             return checks.REMEMBER.format(condition=condition, error=error, a=a, b=b,
                                           bits=bits, index_t=self.d.index_t)
-        claim = self.d.claim.format(lw.ERROR_BUFFER)
+        claim = self.d.claim.format(ERROR_RECORD)
         return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
                                     bits=bits).replace("(long)", f"({self.d.index_t})")
 
@@ -421,7 +424,7 @@ class _Renderer:
         if self.ir.checked:
             acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
             tree_start = checks.REPORT_REMEMBERED.format(
-                claim=self.d.claim.format(lw.ERROR_BUFFER), err=lw.ERROR_BUFFER) + tree_start
+                claim=self.d.claim.format(ERROR_RECORD)) + tree_start
         tree = tree_start + reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
                                                combines=combines)
         mode = self.ir.skeleton

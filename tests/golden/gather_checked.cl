@@ -6,6 +6,7 @@ __kernel void weft_greater_multiply(
     __global const double* restrict b2,
     __global double* restrict b3,
     __global long* restrict err,
+    const long err_off,
     const double s0,
     const long w0_off,
     const long w1_off,
@@ -30,16 +31,18 @@ __kernel void weft_greater_multiply(
     const long v2_c = v2_c_raw < 0 ? v2_c_raw + w1_cols : v2_c_raw;
     const bool v2_ok = (v2_r >= 0 && v2_r < w1_rows && v2_c >= 0 && v2_c < w1_cols);
     const double v2 = (v2_ok) ? b1[w1_off + v2_r * w1_s0 + v2_c * w1_s1] : (double)0;
-    if (!v2_ok && atomic_cmpxchg((volatile __global int*)err, 0, 1) == 0) {
-        err[1] = 0; err[2] = (long)v2_r_raw; err[3] = (long)v2_c_raw; err[4] = (long)0;
+    if (!v2_ok && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
+        err[err_off + 1] = 0; err[err_off + 2] = (long)v2_r_raw;
+        err[err_off + 3] = (long)v2_c_raw; err[err_off + 4] = (long)0;
     }
     const double v3 = b2[w2_off + gid];
     const double v4 = s0;
     const bool v5 = (v3 > v4);  // greater
     const long v6 = (long)0;
     const long v7 = (long)j;
-    if (!v5 && atomic_cmpxchg((volatile __global int*)err, 0, 1) == 0) {
-        err[1] = 1; err[2] = (long)v6; err[3] = (long)v7; err[4] = (long)as_long(v3);
+    if (!v5 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
+        err[err_off + 1] = 1; err[err_off + 2] = (long)v6;
+        err[err_off + 3] = (long)v7; err[err_off + 4] = (long)as_long(v3);
     }
     const double v8 = (v2 * v3);  // multiply
     b3[w3_off + gid] = (double)v8;

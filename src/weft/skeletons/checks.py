@@ -1,8 +1,10 @@
 """Statements that can fail inside a kernel: gathers and scatters with bounds checks, fused
 argument checks. The first failing thread claims the error buffer with an atomic and records
-(error number, row or index, column, value bits); the host reads it after the kernel.
+(error number, row or index, column, value bits) in its launch's record; the host reads it
+later (``pending``).
 
-Slots: ``claim`` (the dialect's atomic compare-and-swap on the first word), ``guard``.
+Slots: ``claim`` (the dialect's atomic compare-and-swap on the first word of the launch's
+record, ``err + err_off``), ``guard``.
 
 A reduction's lanes loop over many elements. There a failing element is only remembered in
 registers (``REMEMBER``, the first one per lane), and each lane reports once after its loop
@@ -12,7 +14,8 @@ unrolled loads together, which halves the bandwidth.
 
 REPORT = """\
     if ({condition} && {claim}) {{
-        err[1] = {error}; err[2] = (long){a}; err[3] = (long){b}; err[4] = (long){bits};
+        err[err_off + 1] = {error}; err[err_off + 2] = (long){a};
+        err[err_off + 3] = (long){b}; err[err_off + 4] = (long){bits};
     }}
 """
 
@@ -43,6 +46,7 @@ REMEMBER = """\
 
 REPORT_REMEMBERED = """\
     if (err_code >= 0 && {claim}) {{
-        {err}[1] = err_code; {err}[2] = err_a; {err}[3] = err_b; {err}[4] = err_bits;
+        err[err_off + 1] = err_code; err[err_off + 2] = err_a;
+        err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
     }}
 """

