@@ -358,3 +358,128 @@ def test_repeated_density_reuses_its_plan_and_still_reports(real_device):
             float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(bad)))
     np.testing.assert_allclose(float(wf.stats.normal_lpdf(y, 0.0, wf.asarray(good))), want,
                                rtol=1e-12)
+
+
+def _count_builds(monkeypatch) -> list:
+    """Calls of ``apply_op`` (the general way of building an expression) from now on."""
+    import weft.array
+    import weft.stats
+
+    calls = []
+    real = weft.array.apply_op
+
+    def counting(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(weft.array, "apply_op", counting)
+    monkeypatch.setattr(weft.stats, "apply_op", counting)
+    return calls
+
+
+@pytest.mark.parametrize("pattern", ["all arrays", "first array", "last array"])
+@pytest.mark.parametrize("name", list(DENSITIES))
+def test_a_repeated_call_is_rebuilt_from_its_template_with_new_values(device, name, pattern,
+                                                                       monkeypatch):
+    """The second call with the same argument structure builds nothing the general way and
+    takes the new arrays and the new scalar values."""
+    kinds, reference = DENSITIES[name]
+    density = getattr(wf.stats, name)
+    dtype = np.float64 if device.supports_fp64 else np.float32
+    for round_ in range(3):
+        weft_args, ref_args = _arguments(kinds, pattern, dtype)
+        builds = _count_builds(monkeypatch) if round_ else []
+        got = density(*weft_args)
+        if round_:
+            assert builds == [], f"call {round_ + 1} rebuilt {builds}"
+            monkeypatch.undo()
+        want = np.broadcast_to(reference(*ref_args), np.broadcast(*ref_args).shape).sum()
+        np.testing.assert_allclose(got.to_numpy(), want, **_tol(dtype))
+
+
+def test_a_template_checks_new_scalar_arguments_on_the_host(device):
+    y = wf.asarray(RNG.normal(size=N))
+    float(wf.stats.normal_lpdf(y, 0.0, 1.5))
+    with pytest.raises(ValueError, match=r"normal_lpdf: sigma must be positive and finite, "
+                                         r"got -1\.5"):
+        wf.stats.normal_lpdf(y, 0.0, -1.5)
+    with pytest.raises(ValueError, match=r"mu must be finite, got inf"):
+        wf.stats.normal_lpdf(y, float("inf"), 1.5)
+    x = wf.asarray(RNG.normal(size=(N, 2)))
+    beta = wf.asarray(RNG.normal(size=2))
+    float(wf.stats.normal_id_glm_lpdf(y, x, 0.1, beta, 1.0))
+    with pytest.raises(ValueError, match=r"sigma must be positive and finite, got 0\.0"):
+        wf.stats.normal_id_glm_lpdf(y, x, 0.1, beta, 0.0)
+
+
+def test_templates_follow_aliasing_views_and_types(device):
+    """Argument structures that look alike but differ (one buffer twice, a strided view,
+    another offset, an integer scalar, an explicit dtype) each get their own value."""
+    host = RNG.normal(size=2 * N)
+    big = wf.asarray(host)
+    mu = RNG.normal(size=N)
+    cases = [
+        ((big[:N], wf.asarray(mu), 1.5), (host[:N], mu, 1.5)),
+        ((big[:N], big[:N], 1.5), (host[:N], host[:N], 1.5)),
+        ((big[N:], wf.asarray(mu), 1.5), (host[N:], mu, 1.5)),
+        ((big[::2], wf.asarray(mu), 1.5), (host[::2], mu, 1.5)),
+        ((big[1::2], wf.asarray(mu), 2), (host[1::2], mu, 2.0)),
+        ((big[1::2], wf.asarray(mu), True), (host[1::2], mu, 1.0)),
+    ]
+    for _ in range(2):
+        for args, ref in cases:
+            got = wf.stats.normal_lpdf(*(a.eval() if isinstance(a, wf.Array) else a
+                                         for a in args))
+            np.testing.assert_allclose(float(got), st.norm.logpdf(*ref).sum(), rtol=1e-10)
+    if device.supports_fp64:
+        y32 = wf.asarray(host[:N].astype(np.float32))
+        for dtype in (None, wf.float64, None):
+            got = wf.stats.normal_lpdf(y32, 0.25, 1.5, dtype=dtype)
+            assert got.dtype == (wf.float64 if dtype else wf.float32)
+            np.testing.assert_allclose(
+                float(got), st.norm.logpdf(host[:N].astype(np.float32), 0.25, 1.5).sum(),
+                rtol=1e-5)
+
+
+def test_a_scalar_argument_equal_to_a_constant_still_takes_new_values(device):
+    """mu = 0.5 equals the constant 0.5 inside student_t: the template tells the argument
+    from the constant by where the leaf came from, not by its value."""
+    y = RNG.normal(size=N)
+    wy = wf.asarray(y)
+    for mu in (0.5, 0.5, 0.7, -1.25, 0.5):
+        got = wf.stats.student_t_lpdf(wy, 3.0, mu, 1.2)
+        np.testing.assert_allclose(float(got), st.t.logpdf(y, 3.0, mu, 1.2).sum(), rtol=1e-10)
+
+
+def test_lazy_arguments_still_fuse_and_templates_compose(real_device):
+    y = RNG.normal(size=N)
+    wy = wf.asarray(y)
+    for shift in (0.0, 1.0):
+        lazy = wf.stats.normal_lpdf(wy + shift, 0.0, 1.5)  # a lazy argument: the general way
+        total = lazy + wf.stats.normal_lpdf(wy, 0.3, 2.0) + wf.stats.normal_lpdf(wy, 0.3, 2.0)
+        want = (st.norm.logpdf(y + shift, 0.0, 1.5).sum()
+                + 2 * st.norm.logpdf(y, 0.3, 2.0).sum())
+        np.testing.assert_allclose(float(total), want, rtol=1e-10)
+        assert kernel_count(wf.kernel_source(total)) <= 2
+
+
+def test_a_template_replays_the_conversions_of_a_scalar_argument(device):
+    """A scalar argument cast to another type inside the expression takes the same
+    conversions when a template rebuilds it (float64 0.1 through float32)."""
+    from weft import expr as ex
+    from weft import templates
+
+    x = wf.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    ex.SCALAR_SOURCES.sources = sources = {}
+    try:
+        leaf = ex.scalar(0.1, wf.float64)
+        sources[id(leaf)] = (leaf, 1, (wf.float64,))
+        root = wf.Array(ex.cast(leaf, wf.float32), device) * x
+    finally:
+        ex.SCALAR_SOURCES.sources = None
+    template = templates.capture(root._node, {id(x._node.attrs.storage): 0}, sources)
+    assert template is not None
+    y = wf.asarray(np.array([3.0, 5.0], dtype=np.float32))
+    rebuilt = wf.Array(template.build([y._node, 1e-8 + 1 / 3]), device)
+    want = np.float32(np.float64(1e-8 + 1 / 3)) * np.array([3.0, 5.0], dtype=np.float32)
+    np.testing.assert_array_equal(rebuilt.to_numpy(), want)

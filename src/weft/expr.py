@@ -15,6 +15,7 @@ buffer is done in place only when no lazy expression can still read the old cont
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -155,11 +156,26 @@ def index(axis: str, shape: Shape, dtype: DType) -> Node:
     return Node(INDEX, dtype, shape, attrs=axis)
 
 
+class _ScalarSources(threading.local):
+    """While a template is captured (templates.py): scalar leaves made from a call's scalar
+    arguments, id -> (leaf, argument position, the types its value went through)."""
+
+    sources: dict[int, tuple[Node, int, tuple[DType, ...]]] | None = None
+
+
+SCALAR_SOURCES = _ScalarSources()
+
+
 def cast(node: Node, dtype: DType) -> Node:
     if node.dtype is dtype:
         return node
     if node.kind == SCALAR:
-        return scalar(node.attrs, dtype)
+        out = scalar(node.attrs, dtype)
+        sources = SCALAR_SOURCES.sources
+        if sources is not None and id(node) in sources:
+            _, position, types = sources[id(node)]
+            sources[id(out)] = (out, position, (*types, dtype))
+        return out
     return Node(CAST, dtype, node.shape, (node,), structure=node.structure)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import expr as ex
+from . import templates
 from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
@@ -109,6 +110,22 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
     """The structural key of writing ``root`` into the leaf ``dest`` (None when it is not
     remembered) and the leaves of ``root``. The destination's view and its aliasing with
     the leaves are part of the key: writes into views and in place lower differently."""
+    known = templates.known_signature(root)
+    entries, leaves = known if known is not None else structure(root)
+    if entries is None:
+        return None, []
+    storages: dict[int, int] = {}
+    for leaf in leaves:
+        if leaf.kind == ex.BUFFER:
+            storages.setdefault(id(leaf.attrs.storage), len(storages))
+    out = dest.attrs
+    return (*entries, (dest.dtype.name, dest.shape, dest.structure, out.offset, out.strides,
+                       storages.get(id(out.storage), -1))), leaves
+
+
+def structure(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
+    """The structural key of ``root`` alone (None when it is not remembered) and its leaves,
+    in the order remembered plans take them."""
     # Iterative post-order (a recursive closure would form a reference cycle that keeps the
     # leaves alive, and leaf counts decide copy-on-write).
     index: dict[int, int] = {}
@@ -142,9 +159,6 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
                      tuple(index[id(arg)] for arg in node.args))
         index[id(node)] = len(entries)
         entries.append(entry)
-    out = dest.attrs
-    entries.append((dest.dtype.name, dest.shape, dest.structure, out.offset, out.strides,
-                    storages.get(id(out.storage), -1)))
     return tuple(entries), leaves
 
 

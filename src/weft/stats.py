@@ -26,7 +26,9 @@ which then reads ``x`` once and writes nothing.
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +40,7 @@ from .array import Array, apply_op
 from .creation import asarray, broadcast_to
 from .devices import Device, current_device
 from .matrix import check
+from .templates import TEMPLATES, capture
 
 __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
@@ -48,7 +51,6 @@ SMALL_K = 8  # GLM columns up to which x @ beta is written out inside the densit
 _HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
 _HALF_LOG_PI = 0.5 * math.log(math.pi)
 
-Operand = Array | float | int
 
 
 # -- arguments --------------------------------------------------------------------------
@@ -75,34 +77,58 @@ COUNT = _Rule("a non-negative integer", lambda v: v >= 0 and float(v).is_integer
               else a >= 0)
 
 
+class _Scalar:
+    """A Python scalar argument and its place in the call: where a kernel argument's value
+    comes from, so a remembered call can give it the next call's value. Its value reaches the
+    expression only through ``_real`` (never host arithmetic), which is what a template
+    replays."""
+
+    __slots__ = ("position", "value")
+
+    def __init__(self, position: int, value: bool | int | float) -> None:
+        self.position = position
+        self.value = value
+
+
+Operand = Array | _Scalar
+
+_CAPTURE = threading.local()  # .calls: the _Call objects a call being captured makes
+
+
 class _Call:
     """One density call: its name, device and result type, and its checked arguments."""
 
     def __init__(self, name: str, dtype: Any, args: dict[str, Any]) -> None:
         self.name = name
+        self.scalar_checks: list[tuple[int, str, _Rule]] = []  # (position, name, rule)
+        calls = getattr(_CAPTURE, "calls", None)
+        if calls is not None:
+            calls.append(self)
         arrays = [a for a in args.values() if isinstance(a, Array)]
         self.device: Device = arrays[0].device if arrays else current_device()
         for a in arrays:
             if a.device is not self.device:
                 raise ValueError(f"{name}: arguments live on {self.device} and {a.device}; "
                                  "move one with wf.asarray(x, device=...)")
-        self.values = {key: self._operand(key, v) for key, v in args.items()}
+        self.values = {key: self._operand(key, position, v)
+                       for position, (key, v) in enumerate(args.items())}
         if dtype is not None:
             self.dtype = dt.to_dtype(dtype)
             if not self.dtype.is_float:
                 raise TypeError(f"{name}: dtype must be a floating type, not {self.dtype}")
         else:
             strong = [v.dtype for v in self.values.values() if isinstance(v, Array)]
-            weak = [dt.scalar_kind(v) for v in self.values.values() if not isinstance(v, Array)]
+            weak = [dt.scalar_kind(v.value) for v in self.values.values()
+                    if isinstance(v, _Scalar)]
             self.dtype = dt.real_of(dt.resolve(strong, weak))
 
-    def _operand(self, key: str, value: Any) -> Operand:
+    def _operand(self, key: str, position: int, value: Any) -> Operand:
         if isinstance(value, Array):
             return value
         if isinstance(value, (bool, int, float, np.generic)) and np.ndim(value) == 0:
             if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
                 raise TypeError(f"{self.name}: {key} must be real, not {value.dtype}")
-            return value.item() if isinstance(value, np.generic) else value
+            return _Scalar(position, value.item() if isinstance(value, np.generic) else value)
         try:
             return asarray(value, device=self.device)
         except TypeError as e:
@@ -114,9 +140,9 @@ class _Call:
     def checked(self, key: str, rule: _Rule) -> Operand:
         """The argument, with ``rule`` checked: now for a scalar, in the kernel for an Array."""
         value = self.values[key]
-        if not isinstance(value, Array):
-            if not rule.host(value):
-                raise ValueError(f"{self.name}: {key} must be {rule.words}, got {value!r}")
+        if isinstance(value, _Scalar):
+            self.scalar_checks.append((value.position, key, rule))
+            _check_scalar(self.name, key, rule, value.value)
             return value
         if value.dtype.kind == "b" or (rule is NOT_NAN and not value.dtype.is_float):
             return value  # bools pass every rule we ask of them; integers are never NaN
@@ -124,10 +150,99 @@ class _Call:
                      f"{self.name}: {key} must be {rule.words}; {key}{{index}} = {{value}}")
 
     def shape(self, *keys: str) -> tuple[int, ...]:
-        shapes = [np.shape(self.values[k]) if not isinstance(self.values[k], Array)
-                  else self.values[k].shape for k in keys]
+        shapes = [self.values[k].shape if isinstance(self.values[k], Array) else ()
+                  for k in keys]
         return ex.broadcast_shapes(self.name, *shapes)
 
+
+def _check_scalar(name: str, key: str, rule: _Rule, value: Any) -> None:
+    if not rule.host(value):
+        raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
+
+
+
+# -- remembered calls -------------------------------------------------------------------
+
+
+def _call_key(name: str, args: tuple[Any, ...], dtype: Any
+              ) -> tuple[tuple | None, list[Any], Device | None]:
+    """The structure of a call (None when it is not remembered: a lazy or host array
+    argument), the arguments as a template takes them, and the device."""
+    if dtype is not None:
+        try:
+            dtype = dt.to_dtype(dtype)
+        except (TypeError, ValueError):
+            return None, [], None  # the call itself words the error
+    parts: list[Any] = [name, dtype, dt.default_real()]
+    values: list[Any] = []
+    storages: dict[int, int] = {}
+    device = None
+    for a in args:
+        kind = type(a)
+        if kind is Array:
+            node = a._node
+            if node.kind != ex.BUFFER:
+                return None, [], None  # lazy: built the general way, so it fuses
+            view = node.attrs
+            if device is None:
+                device = a._device
+            parts.append((a._device, node.dtype, node.shape, node.structure, view.offset,
+                          view.strides, storages.setdefault(id(view.storage), len(storages))))
+            values.append(node)
+        elif kind is float or kind is int or kind is bool:
+            parts.append(kind)
+            values.append(a)
+        elif isinstance(a, np.generic) and a.dtype.kind in "biuf":
+            value = a.item()
+            parts.append(type(value))
+            values.append(value)
+        else:
+            return None, [], None
+    if device is None:
+        device = current_device()
+        parts.append(device)
+    return tuple(parts), values, device
+
+
+def _remembered(density: Callable[..., Array]) -> Callable[..., Array]:
+    """``density``, rebuilt from a template when a call with the same argument structure
+    has been made before (``templates``); the first such call runs it and captures it."""
+    name = density.__name__
+    arity = density.__code__.co_argcount
+
+    @functools.wraps(density)
+    def call(*args: Any, dtype: Any = None) -> Array:
+        key, values, device = (_call_key(name, args, dtype) if len(args) == arity
+                               else (None, [], None))
+        if key is None:
+            return density(*args, dtype=dtype)
+        known = TEMPLATES.get(key)
+        if known is None:
+            return _capture(density, key, args, values, dtype)
+        template, checks = known
+        for position, arg, rule in checks:
+            _check_scalar(name, arg, rule, values[position])
+        return Array(template.build(values), device)
+
+    return call
+
+
+def _capture(density: Callable[..., Array], key: tuple, args: tuple[Any, ...],
+             values: list[Any], dtype: Any) -> Array:
+    _CAPTURE.calls = calls = []
+    ex.SCALAR_SOURCES.sources = scalars = {}
+    try:
+        result = density(*args, dtype=dtype)
+    finally:
+        _CAPTURE.calls = None
+        ex.SCALAR_SOURCES.sources = None
+    if len(calls) == 1:
+        c = calls[0]
+        arrays = {id(v.attrs.storage): k for k, v in enumerate(values) if isinstance(v, ex.Node)}
+        template = capture(result._node, arrays, scalars)
+        if template is not None:
+            TEMPLATES.put(key, (template, list(c.scalar_checks)))
+    return result
 
 
 def _f(name: str, *args: Any) -> Array:
@@ -146,6 +261,7 @@ def _broadcast_sum(call: _Call, terms: Array, *keys: str) -> Array:
 # -- densities --------------------------------------------------------------------------
 
 
+@_remembered
 def normal_lpdf(y: Any, mu: Any, sigma: Any, *, dtype: Any = None) -> Array:
     """Σ log Normal(y | mu, sigma): ``scipy.stats.norm.logpdf(y, mu, sigma).sum()``, lazily.
     ``y`` not NaN, ``mu`` finite, ``sigma`` positive and finite.
@@ -172,9 +288,14 @@ def _real(c: _Call, value: Operand) -> Array:
     """``value`` as an Array of the result type (a scalar becomes a 0-d kernel argument)."""
     if isinstance(value, Array):
         return value.astype(c.dtype)
-    return Array(ex.scalar(float(value), c.dtype), c.device)
+    node = ex.scalar(value.value, c.dtype)
+    sources = ex.SCALAR_SOURCES.sources
+    if sources is not None:
+        sources[id(node)] = (node, value.position, (c.dtype,))
+    return Array(node, c.device)
 
 
+@_remembered
 def normal_id_glm_lpdf(y: Any, x: Any, alpha: Any, beta: Any, sigma: Any, *,
                        dtype: Any = None) -> Array:
     """Σ log Normal(y | alpha + x @ beta, sigma) for ``x`` of shape (n, k): ``y``, ``alpha``
@@ -229,6 +350,7 @@ def _linear_predictor(c: _Call, by_row: tuple[str, ...]) -> Array:
                  "(alpha + x @ beta){index} = {value}")
 
 
+@_remembered
 def bernoulli_logit_lpmf(n: Any, theta: Any, *, dtype: Any = None) -> Array:
     """Σ log Bernoulli(n | inv_logit(theta)): ``scipy.stats.bernoulli.logpmf(n,
     expit(theta)).sum()``, computed without forming the probability. ``n`` 0 or 1, ``theta``
@@ -249,6 +371,7 @@ def _bernoulli_terms(c: _Call, n: Operand, theta: Array, keys: tuple[str, ...]) 
     return _broadcast_sum(c, _f("log_inv_logit", sign * theta), *keys)
 
 
+@_remembered
 def bernoulli_logit_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
                              dtype: Any = None) -> Array:
     """Σ log Bernoulli(n | inv_logit(alpha + x @ beta)) for ``x`` of shape (n, k).
@@ -265,6 +388,7 @@ def bernoulli_logit_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
     return _bernoulli_terms(c, c.checked("n", BINARY), theta, ("n",))
 
 
+@_remembered
 def poisson_log_lpmf(n: Any, alpha: Any, *, dtype: Any = None) -> Array:
     """Σ log Poisson(n | exp(alpha)): ``scipy.stats.poisson.logpmf(n, exp(alpha)).sum()``.
     ``n`` a non-negative integer, ``alpha`` not NaN (``-inf`` is a zero rate).
@@ -287,6 +411,7 @@ def _poisson_terms(c: _Call, n: Operand, alpha: Array, keys: tuple[str, ...]) ->
     return _broadcast_sum(c, terms, *keys)
 
 
+@_remembered
 def poisson_log_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
                          dtype: Any = None) -> Array:
     """Σ log Poisson(n | exp(alpha + x @ beta)) for ``x`` of shape (n, k).
@@ -302,6 +427,7 @@ def poisson_log_glm_lpmf(n: Any, x: Any, alpha: Any, beta: Any, *,
     return _poisson_terms(c, c.checked("n", COUNT), theta, ("n",))
 
 
+@_remembered
 def gamma_lpdf(y: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
     """Σ log Gamma(y | shape alpha, rate beta): ``scipy.stats.gamma.logpdf(y, alpha,
     scale=1/beta).sum()``. ``y`` not NaN (negative ``y`` has density 0), ``alpha`` and
@@ -321,6 +447,7 @@ def gamma_lpdf(y: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
     return _broadcast_sum(c, terms, "y", "alpha", "beta")
 
 
+@_remembered
 def exponential_lpdf(y: Any, beta: Any, *, dtype: Any = None) -> Array:
     """Σ log Exponential(y | rate beta): ``scipy.stats.expon.logpdf(y, scale=1/beta).sum()``.
     ``y`` not NaN (negative ``y`` has density 0), ``beta`` positive and finite.
@@ -337,6 +464,7 @@ def exponential_lpdf(y: Any, beta: Any, *, dtype: Any = None) -> Array:
     return _broadcast_sum(c, terms, "y", "beta")
 
 
+@_remembered
 def student_t_lpdf(y: Any, nu: Any, mu: Any, sigma: Any, *, dtype: Any = None) -> Array:
     """Σ log StudentT(y | nu, mu, sigma): ``scipy.stats.t.logpdf(y, nu, mu, sigma).sum()``.
     ``y`` not NaN, ``nu`` and ``sigma`` positive and finite, ``mu`` finite.
@@ -358,6 +486,7 @@ def student_t_lpdf(y: Any, nu: Any, mu: Any, sigma: Any, *, dtype: Any = None) -
     return _broadcast_sum(c, terms, "y", "nu", "mu", "sigma")
 
 
+@_remembered
 def beta_lpdf(theta: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
     """Σ log Beta(theta | alpha, beta): ``scipy.stats.beta.logpdf(theta, alpha,
     beta).sum()``. ``theta`` in [0, 1], ``alpha`` and ``beta`` positive and finite.

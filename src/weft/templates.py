@@ -1,0 +1,149 @@
+"""Expression templates: a library function's expression, captured once per argument structure
+and rebuilt for new arguments without running the function again.
+
+A log density builds 20-40 nodes through ``apply_op`` (typing, broadcasting, device checks)
+on every call, which costs more host time than a small kernel takes on a GPU. Its structure
+depends only on the arguments' structure (dtypes, shapes, views, which of them are Python
+scalars, which share a buffer) and the explicit result type, so the first call with a given
+structure is captured: every node in dependency order, each leaf as the argument it reads (a
+buffer view of an Array argument, a Python scalar argument converted to the leaf's type) or as
+a constant. Later calls rebuild the nodes directly (a fraction of a microsecond each) and hand
+``memo`` the structural key with the new leaves, so evaluation skips walking the expression.
+
+The result is an ordinary lazy Array: it composes and fuses with anything, as before.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+from . import expr as ex
+from .dtypes import DType
+
+# Node kinds a template can hold: plain structure in their attrs, no nodes or values.
+_KINDS = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
+_LIMIT = 1024
+
+_ARRAY, _SCALAR, _CONST = 0, 1, 2
+
+
+class Template:
+    """How to rebuild one captured expression from new arguments."""
+
+    __slots__ = ("leaves", "steps", "entries", "leaf_order")
+
+    def __init__(self, leaves: list[tuple], steps: list[tuple], entries: tuple,
+                 leaf_order: list[int]) -> None:
+        self.leaves = leaves  # (_ARRAY, arg, shape, offset, strides, structure) |
+        #                       (_SCALAR, arg, types it went through) | (_CONST, node)
+        self.steps = steps  # (kind, dtype, shape, argument positions, op, attrs, structure)
+        self.entries = entries  # memo's structural key of the expression, without the output
+        self.leaf_order = leaf_order  # memo's leaf order, as positions among the leaves
+
+    def build(self, args: list[Any]) -> ex.Node:
+        """The expression for ``args`` (Array arguments' nodes and Python scalars, in the
+        order the template was captured with)."""
+        nodes: list[ex.Node] = []
+        for leaf in self.leaves:
+            tag = leaf[0]
+            if tag == _ARRAY:
+                storage = args[leaf[1]].attrs.storage
+                nodes.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
+            elif tag == _SCALAR:
+                value = args[leaf[1]]
+                types = leaf[2]
+                for dtype in types[:-1]:  # as the captured call converted it
+                    value = dtype.numpy.type(value)
+                nodes.append(ex.scalar(value, types[-1]))
+            else:
+                nodes.append(leaf[1])  # a constant: immutable, shared between expressions
+        node_class = ex.Node
+        for kind, dtype, shape, positions, op, attrs, structure in self.steps:
+            nodes.append(node_class(kind, dtype, shape, tuple(nodes[p] for p in positions), op,
+                                    attrs, structure))
+        root = nodes[-1]
+        _SIGNATURES[root] = (self.entries, [nodes[p] for p in self.leaf_order])
+        return root
+
+
+def capture(root: ex.Node, array_args: dict[int, int],
+            scalar_args: dict[int, tuple[ex.Node, int, tuple[DType, ...]]]) -> Template | None:
+    """A template of ``root``, or None when it holds something a template cannot rebuild.
+
+    ``array_args``: id of an Array argument's buffer -> its argument position (every buffer
+    the expression reads must be one of them). ``scalar_args``: ``expr.SCALAR_SOURCES`` of the
+    call, the scalar leaves made from its scalar arguments; every other scalar leaf is a
+    constant of the function.
+    """
+    from . import memo
+
+    order = ex.walk([root])
+    position: dict[int, int] = {}
+    leaves: list[tuple] = []
+    steps: list[tuple] = []
+    for node in order:
+        if node.kind == ex.BUFFER:
+            v = node.attrs
+            arg = array_args.get(id(v.storage))
+            if arg is None:
+                return None
+            leaves.append((_ARRAY, arg, node.shape, v.offset, v.strides, node.structure))
+        elif node.kind == ex.SCALAR:
+            source = scalar_args.get(id(node))
+            if source is not None:
+                leaves.append((_SCALAR, source[1], source[2]))
+            else:
+                leaves.append((_CONST, node))
+        elif node.kind not in _KINDS:
+            return None
+        else:
+            continue
+        position[id(node)] = len(leaves) - 1
+    for node in order:
+        if node.kind in (ex.BUFFER, ex.SCALAR):
+            continue
+        position[id(node)] = len(leaves) + len(steps)
+        steps.append((node.kind, node.dtype, node.shape,
+                      tuple(position[id(a)] for a in node.args), node.op, node.attrs,
+                      node.structure))
+    entries, memo_leaves = memo.structure(root)
+    if entries is None:
+        return None
+    return Template(leaves, steps, entries, [position[id(leaf)] for leaf in memo_leaves])
+
+
+# The structural key and leaves of expressions a template built, for memo (weak: an entry
+# lives as long as its expression).
+_SIGNATURES: weakref.WeakKeyDictionary[ex.Node, tuple[tuple, list[ex.Node]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def known_signature(root: ex.Node) -> tuple[tuple, list[ex.Node]] | None:
+    return _SIGNATURES.get(root)
+
+
+class Templates:
+    """Templates by call key (with whatever else the caller keeps beside them), shared by
+    every thread."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> Any:
+        return self._by_key.get(key)
+
+    def put(self, key: tuple, template: Any) -> None:
+        with self._lock:
+            if len(self._by_key) >= _LIMIT:
+                self._by_key.clear()  # rare: many argument structures; start over
+            self._by_key[key] = template
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_key.clear()
+
+
+TEMPLATES = Templates()
