@@ -9,6 +9,7 @@ interprets it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from . import dtypes as dt
@@ -199,6 +200,21 @@ class KernelIR:
     per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
     tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
     vector: int = 1  # element-wise: consecutive elements per thread, vector loads (a launch choice)
+
+    @functools.cached_property
+    def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:
+        """(argument position, read, written) of each buffer parameter: what a launch orders
+        its work by, computed once per kernel."""
+        return tuple((k, p.read, p.written) for k, p in enumerate(self.params)
+                     if isinstance(p, BufferParam))
+
+    @functools.cached_property
+    def error_positions(self) -> tuple[int, int] | None:
+        """Argument positions of the error buffer and the record's offset (checked kernels)."""
+        names = [p.name for p in self.params]
+        if ERROR_BUFFER not in names:
+            return None
+        return names.index(ERROR_BUFFER), names.index(ERROR_OFFSET)
 
     @property
     def vectorizable(self) -> bool:

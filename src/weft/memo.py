@@ -197,6 +197,8 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
                     sources.append(("const", a))
                 else:
                     return None
+            elif type(a) is int or type(a) is bool:
+                sources.append(("const", np.int64(a)))  # converted once, not per launch
             elif a is None or isinstance(a, (int, float)):
                 sources.append(("const", a))
             else:

@@ -20,11 +20,8 @@ from .cache import CACHE
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .lower import (
-    ERROR_BUFFER,
-    ERROR_OFFSET,
     REDUCE_COLS,
     REDUCE_ROWS,
-    BufferParam,
     ErrorInfo,
     KernelIR,
     ReducePlan,
@@ -76,19 +73,19 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     rec = memo.current_recording()
     if rec is not None:
         rec.launches.append((ir, program, list(args), n, groups, errors))
-    report = pending.reserve(device, errors) if ir.checked else None
+    report = None
+    if ir.checked:
+        report = pending.reserve(device, errors)
+        at_buffer, at_offset = ir.error_positions
+        args = list(args)
+        args[at_buffer], args[at_offset] = report.slab.buffer, report.offset
     inputs: list[Storage] = []
     outputs: list[Storage] = []
-    if report is not None:
-        args = [report.slab.buffer if p.name == ERROR_BUFFER
-                else report.offset if p.name == ERROR_OFFSET else a
-                for p, a in zip(ir.params, args)]
-    for param, arg in zip(ir.params, args):
-        if isinstance(param, BufferParam):
-            if param.read:
-                inputs.append(arg)
-            if param.written:
-                outputs.append(arg)
+    for k, read, written in ir.buffer_roles:
+        if read:
+            inputs.append(args[k])
+        if written:
+            outputs.append(args[k])
     if config.log.isEnabledFor(10):
         config.log.debug("launch %s on %s: n=%d, %d input(s), %d output(s)",
                          getattr(program, "name", "reference"), device, n, len(inputs),

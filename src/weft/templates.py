@@ -15,8 +15,10 @@ The result is an ordinary lazy Array: it composes and fuses with anything, as be
 
 from __future__ import annotations
 
+import operator
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from . import expr as ex
@@ -38,7 +40,7 @@ class Template:
                  leaf_order: list[int]) -> None:
         self.leaves = leaves  # (_ARRAY, arg, shape, offset, strides, structure) |
         #                       (_SCALAR, arg, types it went through) | (_CONST, node)
-        self.steps = steps  # (kind, dtype, shape, argument positions, op, attrs, structure)
+        self.steps = steps  # (kind, dtype, shape, picks its arguments, op, attrs, structure)
         self.entries = entries  # memo's structural key of the expression, without the output
         self.leaf_order = leaf_order  # memo's leaf order, as positions among the leaves
 
@@ -60,9 +62,8 @@ class Template:
             else:
                 nodes.append(leaf[1])  # a constant: immutable, shared between expressions
         node_class = ex.Node
-        for kind, dtype, shape, positions, op, attrs, structure in self.steps:
-            nodes.append(node_class(kind, dtype, shape, tuple(nodes[p] for p in positions), op,
-                                    attrs, structure))
+        for kind, dtype, shape, pick, op, attrs, structure in self.steps:
+            nodes.append(node_class(kind, dtype, shape, pick(nodes), op, attrs, structure))
         root = nodes[-1]
         _SIGNATURES[root] = (self.entries, [nodes[p] for p in self.leaf_order])
         return root
@@ -106,12 +107,22 @@ def capture(root: ex.Node, array_args: dict[int, int],
             continue
         position[id(node)] = len(leaves) + len(steps)
         steps.append((node.kind, node.dtype, node.shape,
-                      tuple(position[id(a)] for a in node.args), node.op, node.attrs,
+                      _picker(tuple(position[id(a)] for a in node.args)), node.op, node.attrs,
                       node.structure))
     entries, memo_leaves = memo.structure(root)
     if entries is None:
         return None
     return Template(leaves, steps, entries, [position[id(leaf)] for leaf in memo_leaves])
+
+
+def _picker(positions: tuple[int, ...]) -> Callable[[list[ex.Node]], tuple[ex.Node, ...]]:
+    """A function taking a step's arguments out of the nodes built so far, as a tuple."""
+    if not positions:
+        return lambda nodes: ()
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda nodes: (nodes[only],)
+    return operator.itemgetter(*positions)
 
 
 # The structural key and leaves of expressions a template built, for memo (weak: an entry

@@ -18,11 +18,12 @@ def kernel_values(args: list[Any]) -> list[Any]:
     64-bit indexes, bools as the byte they are stored in; scalars already typed pass as is."""
     values = []
     for a in args:
-        if isinstance(a, Storage):
+        kind = type(a)
+        if kind is Storage:
             values.append(a.buffer.mem)
-        elif isinstance(a, int):
+        elif kind is int or kind is bool:
             values.append(np.int64(a))
-        elif isinstance(a, np.bool_):
+        elif kind is np.bool_:
             values.append(np.uint8(a))
         else:
             values.append(a)
