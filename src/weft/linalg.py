@@ -151,7 +151,13 @@ class _CuPy(_Host):
         return self.np.asarray(x)  # zero-copy through __cuda_array_interface__
 
     def give(self, value: Any, dtype: dt.DType) -> Array:
-        return asarray(self.np.asarray(value, dtype=dtype.numpy), device=self.device)
+        # The result was allocated on weft's stream (on_stream): adopted as stream-ordered, so
+        # dropping it later does not wait for the device.
+        with self.on_stream():
+            value = self.np.asarray(value, dtype=dtype.numpy)
+            storage, shape, offset, strides = self.device.backend.adopt(self.device, value,
+                                                                        ordered=True)
+        return Array(ex.buffer(storage, shape, offset, strides), self.device)
 
     def cholesky(self, s: Any) -> Any:
         # cuSOLVER reports failure in a status word, which CuPy checks only when asked.

@@ -48,12 +48,15 @@ class _Mark:
 class _Buffer:
     """Device memory: a pooled block (``owner`` None) or memory another library owns."""
 
-    __slots__ = ("mem", "stream", "owner")
+    __slots__ = ("mem", "stream", "owner", "ordered")
 
-    def __init__(self, mem: Any, stream: Any, owner: Any = None) -> None:
+    def __init__(self, mem: Any, stream: Any, owner: Any = None, ordered: bool = False) -> None:
         self.mem = mem  # cupy.cuda.MemoryPointer
         self.stream = stream  # the allocating stream: the pool gives the block back to it
         self.owner = owner  # keeps foreign memory alive (a CuPy array over it)
+        # The owner's memory came from CuPy's pool on ``stream`` (weft's own library calls):
+        # it goes back to that stream like a pooled block, with no wait on the host.
+        self.ordered = ordered
 
 
 class CUDADevice:
@@ -186,7 +189,7 @@ class CUDABackend:
 
     def release(self, device: Any, storage: Storage) -> None:
         buffer = storage.buffer
-        if buffer.owner is not None:
+        if buffer.owner is not None and not buffer.ordered:
             # Foreign memory goes back to its owner, which knows nothing of our streams.
             for mark in storage.events_before_write(None):
                 mark.event().synchronize()
@@ -198,12 +201,14 @@ class CUDABackend:
 
     # Sharing memory with CuPy, torch, JAX ----------------------------------------------
 
-    def adopt(self, device: Any, obj: Any) -> tuple[Storage, tuple[int, ...], int,
-                                                    tuple[int, ...]]:
+    def adopt(self, device: Any, obj: Any, ordered: bool = False
+              ) -> tuple[Storage, tuple[int, ...], int, tuple[int, ...]]:
         """Wrap a CUDA array (``__cuda_array_interface__`` or DLPack) without copying.
 
         Returns the storage, the shape, the element offset and the element strides. The
         producer's pending work is ordered before ours by the protocols' stream handshake.
+        ``ordered``: ``obj`` is a CuPy array allocated on this thread's weft stream (a cuBLAS
+        or cuSOLVER result of weft's own linear algebra), so releasing it needs no host wait.
         """
         from ...dtypes import from_numpy_dtype
 
@@ -231,7 +236,7 @@ class CUDABackend:
         span = (high - low + 1) if arr.size else 0
         mem = arr.data + low * item
         stream = h.stream()
-        storage = Storage(device, _Buffer(mem, stream, owner=arr), dtype, span)
+        storage = Storage(device, _Buffer(mem, stream, owner=arr, ordered=ordered), dtype, span)
         return storage, tuple(arr.shape), -low, strides
 
     def foreign_view(self, storage: Storage, shape: tuple[int, ...], offset: int,
