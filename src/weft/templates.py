@@ -110,8 +110,8 @@ def capture(root: ex.Node, array_args: dict[int, int],
                       _picker(tuple(position[id(a)] for a in node.args)), node.op, node.attrs,
                       node.structure))
     entries, memo_leaves = memo.structure(root)
-    if entries is None:
-        return None
+    if entries is None or not steps:
+        return None  # (a bare leaf is its argument: nothing to rebuild)
     return Template(leaves, steps, entries, [position[id(leaf)] for leaf in memo_leaves])
 
 
