@@ -400,6 +400,9 @@ def test_a_repeated_call_is_rebuilt_from_its_template_with_new_values(device, na
 def test_a_template_checks_new_scalar_arguments_on_the_host(device):
     y = wf.asarray(RNG.normal(size=N))
     float(wf.stats.normal_lpdf(y, 0.0, 1.5))
+    by_name = wf.stats.normal_lpdf(y=y, mu=0.25, sigma=1.5)  # arguments by name still work
+    np.testing.assert_allclose(float(by_name), st.norm.logpdf(y.to_numpy(), 0.25, 1.5).sum(),
+                               rtol=1e-10)
     with pytest.raises(ValueError, match=r"normal_lpdf: sigma must be positive and finite, "
                                          r"got -1\.5"):
         wf.stats.normal_lpdf(y, 0.0, -1.5)

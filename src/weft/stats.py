@@ -211,11 +211,11 @@ def _remembered(density: Callable[..., Array]) -> Callable[..., Array]:
     arity = density.__code__.co_argcount
 
     @functools.wraps(density)
-    def call(*args: Any, dtype: Any = None) -> Array:
+    def call(*args: Any, dtype: Any = None, **named: Any) -> Array:
         key, values, device = (_call_key(name, args, dtype) if len(args) == arity
                                else (None, [], None))
-        if key is None:
-            return density(*args, dtype=dtype)
+        if key is None:  # arguments by name, lazy or host arrays: built the general way
+            return density(*args, dtype=dtype, **named)
         known = TEMPLATES.get(key)
         if known is None:
             return _capture(density, key, args, values, dtype)
