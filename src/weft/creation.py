@@ -63,7 +63,7 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
         return out if target is None or target is out.dtype else out.astype(target)
     dev = _device(device)
     if dev.kind == "cuda" and _on_gpu(obj):
-        return _adopt(obj, dev, target)
+        return adopt(obj, dev, target)
     data = _from_host(obj, dev)
     if data.ndim > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {data.shape}")
@@ -78,9 +78,12 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
     return Array(ex.buffer(storage, data.shape), dev)
 
 
-def _adopt(obj: Any, dev: Device, target: dt.DType | None) -> Array:
-    """An Array over a CUDA array's memory: zero-copy on the same GPU, a peer copy otherwise."""
-    storage, shape, offset, strides = dev.backend.adopt(dev, obj)
+def adopt(obj: Any, dev: Device, target: dt.DType | None = None, ordered: bool = False
+          ) -> Array:
+    """An Array over a CUDA array's memory: zero-copy on the same GPU, a peer copy otherwise.
+    ``ordered``: ``obj`` is CuPy memory allocated on the calling thread's weft stream (see
+    the CUDA backend's ``adopt``)."""
+    storage, shape, offset, strides = dev.backend.adopt(dev, obj, ordered=ordered)
     if len(shape) > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
     out = Array(ex.buffer(storage, shape, offset, strides), dev)

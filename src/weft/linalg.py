@@ -27,7 +27,7 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array, apply_op
-from .creation import asarray
+from .creation import adopt, asarray
 from .devices import Device
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
@@ -154,10 +154,7 @@ class _CuPy(_Host):
         # The result was allocated on weft's stream (on_stream): adopted as stream-ordered, so
         # dropping it later does not wait for the device.
         with self.on_stream():
-            value = self.np.asarray(value, dtype=dtype.numpy)
-            storage, shape, offset, strides = self.device.backend.adopt(self.device, value,
-                                                                        ordered=True)
-        return Array(ex.buffer(storage, shape, offset, strides), self.device)
+            return adopt(self.np.asarray(value, dtype=dtype.numpy), self.device, ordered=True)
 
     def cholesky(self, s: Any) -> Any:
         # cuSOLVER reports failure in a status word, which CuPy checks only when asked.
