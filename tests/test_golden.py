@@ -34,6 +34,7 @@ def _cases():
         sq32 = wf.asarray(np.ones((3, 3), np.float32))
         idx = wf.asarray(np.array([3, 0, 1, 2], np.int32))
         z = (y - mu) / sigma
+        bits = wf.bitmask(np.array([True, False, True, True]))
         return {
             "scaled_sum_f32": [2.0 * (a32 + b32)],
             "normal_pdf_f64": [wf.exp(-0.5 * z * z) / (sigma * np.sqrt(2 * np.pi))],
@@ -50,6 +51,7 @@ def _cases():
             "four_per_thread_transposed": [wf.exp(sq.T) + sq],
             "tiled_transpose": [wf.exp(sq.T) + sq, sq.T * 2],
             "vector_f32": [2.0 * (a32 + b32), a32 * b32],
+            "bitmask_where": [wf.where(bits, a32 + b32, a32)],
         }
 
 

@@ -81,12 +81,10 @@ class BitMask:
         grid = shape if shape else (1,)
         position = flat_position(grid, device)
         # The word's index is below len(words) for every element: a trusted gather.
-        word_index = apply_op("right_shift", position, 5)
+        word_index = apply_op("mask_word", position)
         word = Array(ex.gather(self._words._node, (word_index._node,),
                                ex.Gather((0, 0, 0), "array", trusted=True), grid), device)
-        shift = apply_op("bitwise_and", position, BITS - 1).astype(dt.uint32)
-        bit = apply_op("bitwise_and", apply_op("right_shift", word, shift), 1)
-        out = apply_op("not_equal", bit, 0)
+        out = apply_op("mask_bit", word, position.astype(dt.uint32))
         return out[0] if not shape else out
 
 

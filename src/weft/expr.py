@@ -59,8 +59,8 @@ class Gather:
 
     rows: str | tuple[int, int, int]
     cols: str | tuple[int, int, int]
-    # In bounds by construction (a bit mask's word of an element): no check in the kernel, so
-    # the kernel needs no error read-back.
+    # In bounds and non-negative by construction (a bit mask's word of an element): a plain
+    # load in the kernel, with no check, so the kernel needs no error read-back.
     trusted: bool = False
 
 

@@ -39,9 +39,10 @@ def _make(name: str) -> Callable[..., Array]:
     return function
 
 
-# The random draws are ops too, but their public face is wf.random.
+# The random draws are ops too, but their public face is wf.random; internal ops have none.
 _namespace: dict[str, Callable[..., Array]] = {
-    name: _make(name) for name in OPS if not name.startswith("random_")}
+    name: _make(name) for name, op in OPS.items()
+    if not name.startswith("random_") and not op.internal}
 globals().update(_namespace)
 
 ALIASES = {

@@ -49,6 +49,7 @@ class Op:
     helpers: Mapping[str, str] = field(default_factory=dict)  # kinds -> helper name
     dialect_c: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     identity: str | None = None  # as a reduction: "zero" "one" "lowest" "highest" "false" "true"
+    internal: bool = False  # a building block of weft's own code, not a public function
 
     @property
     def preserves_zero(self) -> bool:
@@ -357,6 +358,12 @@ _add(Op("left_shift", 2, SAME,
 _add(Op("right_shift", 2, SAME,
         {"ui": "(({1}) < 0 || ({1}) >= {BITS} ? ({T})({0} < 0 ? -1 : 0) : ({T})({0} >> {1}))"},
         _shift_right, PRESERVE))
+
+# A bit mask's test (bitmask.py): the word holding element p (p >= 0), and p's bit in it.
+# Literal shifts, so the kernel needs none of the general shifts' range tests.
+_add(Op("mask_word", 1, SAME, {"i": "({0} >> 5)"}, lambda p: p >> 5, internal=True))
+_add(Op("mask_bit", 2, PREDICATE, {"u": "((({0} >> ({1} & 31)) & 1) != 0)"},
+        lambda w, p: ((w >> (p & 31)) & 1) != 0, internal=True))
 
 _add(Op("where", 3, WHERE, {_ALL: "({0} ? {1} : {2})"},
         lambda c, a, b: np.where(c, a, b), GENERAL))

@@ -1,0 +1,31 @@
+extern "C" __global__ void weft_mask_word_mask_bit_add_where(
+    const unsigned int* __restrict__ b0,
+    const float* __restrict__ b1,
+    const float* __restrict__ b2,
+    float* __restrict__ b3,
+    const long long w0_off,
+    const long long w0_s0,
+    const long long w0_s1,
+    const long long w0_rows,
+    const long long w0_cols,
+    const long long w1_off,
+    const long long w2_off,
+    const long long w3_off,
+    const long long n,
+    const long long cols)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (gid >= n) return;
+    const long long i = 0;
+    const long long j = gid;
+    const long long v0 = (long long)j;
+    const long long v1 = (v0 >> 5);  // mask_word
+    const unsigned int v2 = b0[w0_off + (v1) * w0_s1];
+    const unsigned int v3 = ((unsigned int)v0);  // cast
+    const bool v4 = (((v2 >> (v3 & 31)) & 1) != 0);  // mask_bit
+    const float v5 = b1[w1_off + gid];
+    const float v6 = b2[w2_off + gid];
+    const float v7 = (v5 + v6);  // add
+    const float v8 = (v4 ? v7 : v5);  // where
+    b3[w3_off + gid] = (float)v8;
+}
