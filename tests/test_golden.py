@@ -35,6 +35,7 @@ def _cases():
         idx = wf.asarray(np.array([3, 0, 1, 2], np.int32))
         z = (y - mu) / sigma
         bits = wf.bitmask(np.array([True, False, True, True]))
+        c32 = wf.asarray(np.ones(4, np.float32))
         return {
             "scaled_sum_f32": [2.0 * (a32 + b32)],
             "normal_pdf_f64": [wf.exp(-0.5 * z * z) / (sigma * np.sqrt(2 * np.pi))],
@@ -52,20 +53,23 @@ def _cases():
             "tiled_transpose": [wf.exp(sq.T) + sq, sq.T * 2],
             "vector_f32": [2.0 * (a32 + b32), a32 * b32],
             "bitmask_where": [wf.where(bits, a32 + b32, a32)],
-        }
+            "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
+        }, {"masked_add_in_place": [c32]}  # written in place: a conditional store
 
 
-CASES = _cases()
+CASES, IN_PLACE = _cases()  # expressions; the destinations of those written in place
 PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
 TILED = {"tiled_transpose"}  # as OpenCL and CUDA devices launch transposed reads
-VECTOR = {"vector_f32": 4}  # as GPUs launch large float32 grids
+VECTOR = {"vector_f32": 4, "masked_add_in_place": 4}  # as GPUs launch large float32 grids
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_generated_source_matches_golden(name, dialect):
     device = wf.get_device("reference")
-    outputs = [(x._node, new_leaf(device, x._node)) for x in CASES[name]]
+    dests = IN_PLACE.get(name) or [None] * len(CASES[name])
+    outputs = [(x._node, new_leaf(device, x._node) if d is None else d._node)
+               for x, d in zip(CASES[name], dests)]
     texts = []
     for step in plan(device, outputs):
         if step.reductions:

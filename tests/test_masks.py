@@ -155,3 +155,28 @@ def test_masked_write_in_place_keeps_copies_and_unselected_values(device):
     wf.kernels.masked_mul(dst, None, wf.full(100, 3.0), wf.asarray(bools))  # copy-on-write
     np.testing.assert_array_equal(before.to_numpy(), np.where(bools, d0 + 1, d0))
     np.testing.assert_array_equal(dst.to_numpy(), np.where(bools, (d0 + 1) * 3, d0))
+
+
+@pytest.mark.parametrize("n", [1, 5, 32, 100, 1027])
+@pytest.mark.parametrize("pattern", ["random", "all set", "none set", "runs of 8"])
+def test_vector_masked_writes(real_device, monkeypatch, n, pattern):
+    """The vector skeleton (large float32 grids on GPUs) with a bit mask: whole-vector stores
+    where four neighbours are selected, element stores elsewhere, the scalar loop for tails
+    and for views that start off a vector boundary."""
+    monkeypatch.setattr(real_device.backend, "vector_width", lambda dev, n: 4, raising=False)
+    selected = {"random": _bools(n + 1), "all set": np.ones(n + 1, bool),
+                "none set": np.zeros(n + 1, bool),
+                "runs of 8": (np.arange(n + 1) // 8) % 2 == 0}[pattern]
+    a, b, d = (RNG.standard_normal(n + 1).astype(np.float32) for _ in range(3))
+    lhs, rhs = wf.asarray(a), wf.asarray(b)
+    if n > 1:
+        assert "float4" in wf.kernel_source(wf.where(wf.bitmask(selected[:n]), lhs[:n], rhs[:n]))
+    dst = wf.asarray(d)
+    wf.kernels.masked_add(dst[:n], lhs[:n], rhs[:n], wf.bitmask(selected[:n]))
+    np.testing.assert_array_equal(dst.to_numpy()[:n], np.where(selected, a + b, d)[:n])
+    assert dst.to_numpy()[n] == d[n]
+    dst = wf.asarray(d)
+    wf.kernels.masked_sub(dst[1:], lhs[1:], rhs[1:], wf.bitmask(selected[1:]))  # off boundary
+    expected = d.copy()
+    expected[1:] = np.where(selected, a - b, d)[1:]
+    np.testing.assert_array_equal(dst.to_numpy(), expected)

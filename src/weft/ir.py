@@ -220,20 +220,25 @@ class KernelIR:
     def vectorizable(self) -> bool:
         """Whether vector loads can serve the kernel: it walks every buffer in grid order
         (flat) or reads one element of it, the flat ones hold 4-byte values, and nothing needs
-        the element's row, column or an error report."""
+        an error report or, on 2-d grids, the element's row and column. A 1-d grid's position
+        and a trusted gather (a bit mask's word) are per element; masked stores are too."""
         dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
+        # A load guarded by a masked store's condition reads a vector where any is selected.
+        conditions = {s.when for s in self.body if isinstance(s, Store)} - {None}
         flat = False
         for s in self.body:
-            if isinstance(s, Store) and s.when is not None:
-                return False  # a conditional store writes element by element
             if isinstance(s, (Load, Store)):
                 if s.access == FLAT:
                     if dtypes[s.buffer].name not in VECTOR_DTYPES:
                         return False
                     flat = True
-                elif s.access != SCALAR_ACCESS:
+                elif s.access != SCALAR_ACCESS or isinstance(s, Store) and s.when is not None:
                     return False
-                if isinstance(s, Load) and s.guard is not None:
+                if isinstance(s, Load) and s.guard is not None and (
+                        s.access != FLAT or s.guard not in conditions):
+                    return False
+            elif isinstance(s, ReadIndex) or isinstance(s, Gather) and s.error < 0:
+                if self.ndim > 1 or isinstance(s, Gather) and s.guard is not None:
                     return False
             elif not isinstance(s, (ReadScalar, Apply, Cast, Select)):
                 return False

@@ -359,46 +359,82 @@ class _Renderer:
         width = self.ir.vector
         flat = [s for s in self.ir.body if isinstance(s, (lw.Load, lw.Store))
                 and s.access == lw.FLAT]
-        loads = [s for s in flat if isinstance(s, lw.Load)]
-        vector = {s.var: m for m, s in enumerate(loads)}
+        vector = {s.var: m for m, s in enumerate(s for s in flat if isinstance(s, lw.Load))}
         outputs = {id(s): m for m, s in enumerate(s for s in flat if isinstance(s, lw.Store))}
         # Every flat buffer's first element of the view must sit on a vector boundary.
         bases = dict.fromkeys(f"{s.buffer} + {s.view}_off" for s in flat)
         mask = width * 4 - 1
         aligned = " &&\n            ".join(f"({self.d.pointer_as_int.format(b)} & {mask}) == 0"
                               for b in bases)
-        vector_loads = vector_stores = lanes = ""
-        for s in flat:
-            vtype = self.d.vector_types[self.types[s.buffer].name]
-            if isinstance(s, lw.Load):
-                vector_loads += elementwise.VECTOR_LOAD.format(
-                    vtype=vtype, m=vector[s.var], global_ptr=self.d.global_ptr,
-                    buffer=s.buffer, view=s.view)
-            else:
-                m = outputs[id(s)]
-                value = self.d.vector_make.format(
-                    type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
-                vector_stores += elementwise.VECTOR_STORE.format(
-                    vtype=vtype, global_ptr=self.d.global_ptr, buffer=s.buffer, view=s.view,
-                    value=value)
-        for c in range(width):
-            lane = ""
-            for s in self.ir.body:
-                if isinstance(s, lw.Load) and s.var in vector:
-                    read = f"q{vector[s.var]}.{elementwise.COMPONENTS[c]}"
-                    lane += f"    const {self.ctype(s.dtype)} {s.var} = {read};\n"
-                elif isinstance(s, lw.Store) and id(s) in outputs:
-                    storage = self.storage(self.types[s.buffer])
-                    lane += (f"    const {storage} o{outputs[id(s)]}_{c} = "
-                             f"({storage}){s.var};\n")
-                else:
-                    lane += self.statement(s)
+
+        def each(text: str) -> str:
             # Each element's values get their own names: v3 becomes v3_0, v3_1, ...
-            lanes += _indent(re.sub(r"\b(v\d+)\b", rf"\1_{c}", lane))
+            return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace("{c}", str(c)))
+                           for c in range(width))
+
+        # Statement by statement, each for every element: a masked value's loads need the
+        # mask's bits of all the vector's elements first.
+        lanes = vector_stores = ""
+        for s in self.ir.body:
+            if isinstance(s, lw.Load) and s.var in vector:
+                lanes += self.vector_load(s, vector[s.var], width)
+            elif isinstance(s, lw.Store) and id(s) in outputs:
+                lanes += each(self.lane_output(s, outputs[id(s)]))
+                vector_stores += self.vector_store(s, outputs[id(s)], width)
+            elif isinstance(s, lw.ReadIndex):  # a 1-d grid: row 0, column = position
+                position = "first + {c}" if s.axis == "j" else "0"
+                lanes += each(f"    const {self.ctype(s.dtype)} {s.var} = ({position});\n")
+            else:
+                lanes += each(self.statement(s))
+        if any(isinstance(s, lw.ReadIndex) for s in self.ir.body):
+            body = slots["index_setup"] + body  # the scalar loop's elements need i and j
         slots.update(
             body=_indent(body, 2), width=str(width), aligned=aligned,
-            vector_loads=vector_loads, vector_stores=vector_stores, lanes=lanes)
+            vector_stores=vector_stores, lanes=_indent(lanes))
         return self.finish(elementwise.VECTOR, slots)
+
+    def vector_load(self, s: lw.Load, m: int, width: int) -> str:
+        """One vector load of ``width`` elements, then each element's value. A guarded load
+        (a masked store's value) reads the vector only where some element is selected."""
+        vtype = self.d.vector_types[self.types[s.buffer].name]
+        t = self.ctype(s.dtype)
+        read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
+                                              buffer=s.buffer, view=s.view)
+        if s.guard is not None:
+            zero = self.d.vector_make.format(type=vtype, args=", ".join(["0"] * width))
+            selected = " || ".join(f"{s.guard}_{c}" for c in range(width))
+            read = f"({selected}) ? {read} : {zero}"
+        text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
+        for c in range(width):
+            value = f"q{m}.{elementwise.COMPONENTS[c]}"
+            if s.guard is not None:
+                value = f"{s.guard}_{c} ? {value} : ({t})0"
+            text += f"    const {t} {s.var}_{c} = {value};\n"
+        return text
+
+    def lane_output(self, s: lw.Store, m: int) -> str:
+        storage = self.storage(self.types[s.buffer])
+        text = f"    const {storage} o{m}_{{c}} = ({storage}){s.var};\n"
+        if s.when is not None:
+            text += f"    const bool p{m}_{{c}} = {s.when};\n"
+        return text
+
+    def vector_store(self, s: lw.Store, m: int, width: int) -> str:
+        """The vector store of output ``m``; a masked store writes the whole vector only where
+        all its elements are selected, else element by element."""
+        vtype = self.d.vector_types[self.types[s.buffer].name]
+        value = self.d.vector_make.format(
+            type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
+        store = elementwise.VECTOR_STORE.format(
+            vtype=vtype, global_ptr=self.d.global_ptr, buffer=s.buffer, view=s.view,
+            value=value)
+        if s.when is None:
+            return store
+        one_by_one = "".join(elementwise.LANE_STORE_WHEN.format(
+            when=f"p{m}_{c}", buffer=s.buffer, view=s.view, c=c, value=f"o{m}_{c}")
+            for c in range(width))
+        every = " && ".join(f"p{m}_{c}" for c in range(width))
+        return elementwise.VECTOR_STORE_WHEN.format(every=every, store=store, each=one_by_one)
 
     def local_read(self, k: int, dtype: DType, index: str) -> str:
         return self.to_bool_if(dtype, f"red{k}[{index}]")

@@ -17,8 +17,9 @@ per operand: the padding column keeps the column reads free of bank conflicts) a
 grid and every flat buffer is aligned for it, one vector load per operand and one vector store
 per output move them (a quarter of the memory instructions, which is what 4-byte types need to
 reach the bandwidth); elsewhere a scalar loop does. Extra slots: ``aligned`` (the runtime
-test), ``vector_loads``, ``lanes`` (the body once per element, reading vector components) and
-``vector_stores``.
+test), ``lanes`` (the body statement by statement, each once per element; a load is one
+vector load, then its components) and ``vector_stores`` (a masked store writes the whole
+vector only where all its elements are selected, else element by element).
 """
 
 TILE = 32
@@ -91,14 +92,21 @@ VECTOR = """\
     const {index_t} first = ({index_t})({global_id}) * {width};
     if (first >= n) return;
     if (first + {width} <= n && {aligned}) {{
-{vector_loads}{lanes}{vector_stores}    }} else {{
+{lanes}{vector_stores}    }} else {{
         for ({index_t} gid = first; gid < n && gid < first + {width}; ++gid) {{
 {body}        }}
     }}
 }}
 """
 
-VECTOR_LOAD = ("        const {vtype} q{m} = "
-               "*({global_ptr}const {vtype}*)({buffer} + {view}_off + first);\n")
+VECTOR_READ = "*({global_ptr}const {vtype}*)({buffer} + {view}_off + first)"
+VECTOR_LOAD = "    const {vtype} q{m} = {read};\n"
 VECTOR_STORE = "        *({global_ptr}{vtype}*)({buffer} + {view}_off + first) = {value};\n"
+# A masked store: the whole vector where every element is selected, else element by element.
+VECTOR_STORE_WHEN = """\
+        if ({every}) {{
+    {store}        }} else {{
+{each}        }}
+"""
+LANE_STORE_WHEN = "            if ({when}) {buffer}[{view}_off + first + {c}] = {value};\n"
 COMPONENTS = "xyzw"
