@@ -176,6 +176,9 @@ def test_vector_masked_writes(real_device, monkeypatch, n, pattern):
     np.testing.assert_array_equal(dst.to_numpy()[:n], np.where(selected, a + b, d)[:n])
     assert dst.to_numpy()[n] == d[n]
     dst = wf.asarray(d)
+    wf.kernels.masked_mul(dst[:n], lhs[:n], rhs[:n], wf.asarray(selected[:n]))  # bool mask
+    np.testing.assert_array_equal(dst.to_numpy()[:n], np.where(selected, a * b, d)[:n])
+    dst = wf.asarray(d)
     wf.kernels.masked_sub(dst[1:], lhs[1:], rhs[1:], wf.bitmask(selected[1:]))  # off boundary
     expected = d.copy()
     expected[1:] = np.where(selected, a - b, d)[1:]

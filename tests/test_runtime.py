@@ -194,6 +194,11 @@ def test_vector_loads_give_the_same_values(real_device, monkeypatch, n):
     np.testing.assert_allclose((x[1:] * y[:n] - 1).to_numpy(), a[1:] * b[:n] - 1, rtol=1e-6,
                                atol=2e-7)
     np.testing.assert_array_equal((i[:n] * 3 + i[1:] // 2).to_numpy(), k[:n] * 3 + k[1:] // 2)
+    flags = wf.asarray(a > 0)  # bool loads and stores, four at a time
+    np.testing.assert_array_equal(((x[1:] < y[:n]) ^ flags[:n]).to_numpy(),
+                                  (a[1:] < b[:n]) ^ (a[:n] > 0))
+    np.testing.assert_array_equal(wf.where(flags[1:], x[:n], -1.0).to_numpy(),
+                                  np.where(a[1:] > 0, a[:n], -1.0))
     twice, half = wf.eval(x[:n] * 2, y[:n] / 2)
     np.testing.assert_array_equal(twice.to_numpy(), a[:n] * 2)
     np.testing.assert_array_equal(half.to_numpy(), b[:n] / 2)

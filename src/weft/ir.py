@@ -20,7 +20,7 @@ SCALAR_ACCESS = "scalar"  # one element broadcast everywhere
 STRIDED = "strided"  # offset + i * s0 + j * s1
 TRANSPOSED = "transposed"  # offset + i + j * s1: down a column (GPUs tile these loads)
 
-VECTOR_DTYPES = ("float32", "int32", "uint32")  # loaded four at a time where aligned
+VECTOR_DTYPES = ("float32", "int32", "uint32", "bool")  # loaded four at a time where aligned
 
 ELEMENTWISE = "elementwise"
 REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
@@ -219,12 +219,11 @@ class KernelIR:
     @property
     def vectorizable(self) -> bool:
         """Whether vector loads can serve the kernel: it walks every buffer in grid order
-        (flat) or reads one element of it, the flat ones hold 4-byte values, and nothing needs
+        (flat) or reads one element of it, the flat ones hold 4-byte values or bools (1-byte:
+        a bool mask beside float32 values), and nothing needs
         an error report or, on 2-d grids, the element's row and column. A 1-d grid's position
         and a trusted gather (a bit mask's word) are per element; masked stores are too."""
         dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
-        # A load guarded by a masked store's condition reads a vector where any is selected.
-        conditions = {s.when for s in self.body if isinstance(s, Store)} - {None}
         flat = False
         for s in self.body:
             if isinstance(s, (Load, Store)):
@@ -234,8 +233,7 @@ class KernelIR:
                     flat = True
                 elif s.access != SCALAR_ACCESS or isinstance(s, Store) and s.when is not None:
                     return False
-                if isinstance(s, Load) and s.guard is not None and (
-                        s.access != FLAT or s.guard not in conditions):
+                if isinstance(s, Load) and s.guard is not None:
                     return False
             elif isinstance(s, ReadIndex) or isinstance(s, Gather) and s.error < 0:
                 if self.ndim > 1 or isinstance(s, Gather) and s.guard is not None:

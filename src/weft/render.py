@@ -362,18 +362,17 @@ class _Renderer:
         vector = {s.var: m for m, s in enumerate(s for s in flat if isinstance(s, lw.Load))}
         outputs = {id(s): m for m, s in enumerate(s for s in flat if isinstance(s, lw.Store))}
         # Every flat buffer's first element of the view must sit on a vector boundary.
-        bases = dict.fromkeys(f"{s.buffer} + {s.view}_off" for s in flat)
-        mask = width * 4 - 1
+        bases = {f"{s.buffer} + {s.view}_off": width * self.types[s.buffer].itemsize - 1
+                 for s in flat}
         aligned = " &&\n            ".join(f"({self.d.pointer_as_int.format(b)} & {mask}) == 0"
-                              for b in bases)
+                                          for b, mask in bases.items())
 
         def each(text: str) -> str:
             # Each element's values get their own names: v3 becomes v3_0, v3_1, ...
             return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace("{c}", str(c)))
                            for c in range(width))
 
-        # Statement by statement, each for every element: a masked value's loads need the
-        # mask's bits of all the vector's elements first.
+        # Statement by statement, each for every element.
         lanes = vector_stores = ""
         for s in self.ir.body:
             if isinstance(s, lw.Load) and s.var in vector:
@@ -394,22 +393,14 @@ class _Renderer:
         return self.finish(elementwise.VECTOR, slots)
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
-        """One vector load of ``width`` elements, then each element's value. A guarded load
-        (a masked store's value) reads the vector only where some element is selected."""
+        """One vector load of ``width`` elements, then each element's value."""
         vtype = self.d.vector_types[self.types[s.buffer].name]
-        t = self.ctype(s.dtype)
         read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
                                               buffer=s.buffer, view=s.view)
-        if s.guard is not None:
-            zero = self.d.vector_make.format(type=vtype, args=", ".join(["0"] * width))
-            selected = " || ".join(f"{s.guard}_{c}" for c in range(width))
-            read = f"({selected}) ? {read} : {zero}"
         text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
         for c in range(width):
-            value = f"q{m}.{elementwise.COMPONENTS[c]}"
-            if s.guard is not None:
-                value = f"{s.guard}_{c} ? {value} : ({t})0"
-            text += f"    const {t} {s.var}_{c} = {value};\n"
+            component = self.to_bool_if(s.dtype, f"q{m}.{elementwise.COMPONENTS[c]}")
+            text += f"    const {self.ctype(s.dtype)} {s.var}_{c} = {component};\n"
         return text
 
     def lane_output(self, s: lw.Store, m: int) -> str:

@@ -39,16 +39,16 @@ __kernel void weft_mask_word_mask_bit_add(
         const bool v4_1 = (((v2_1 >> (v3_1 & 31)) & 1) != 0);  // mask_bit
         const bool v4_2 = (((v2_2 >> (v3_2 & 31)) & 1) != 0);  // mask_bit
         const bool v4_3 = (((v2_3 >> (v3_3 & 31)) & 1) != 0);  // mask_bit
-        const float4 q0 = (v4_0 || v4_1 || v4_2 || v4_3) ? *(__global const float4*)(b1 + w1_off + first) : ((float4)(0, 0, 0, 0));
-        const float v5_0 = v4_0 ? q0.x : (float)0;
-        const float v5_1 = v4_1 ? q0.y : (float)0;
-        const float v5_2 = v4_2 ? q0.z : (float)0;
-        const float v5_3 = v4_3 ? q0.w : (float)0;
-        const float4 q1 = (v4_0 || v4_1 || v4_2 || v4_3) ? *(__global const float4*)(b2 + w2_off + first) : ((float4)(0, 0, 0, 0));
-        const float v6_0 = v4_0 ? q1.x : (float)0;
-        const float v6_1 = v4_1 ? q1.y : (float)0;
-        const float v6_2 = v4_2 ? q1.z : (float)0;
-        const float v6_3 = v4_3 ? q1.w : (float)0;
+        const float4 q0 = *(__global const float4*)(b1 + w1_off + first);
+        const float v5_0 = q0.x;
+        const float v5_1 = q0.y;
+        const float v5_2 = q0.z;
+        const float v5_3 = q0.w;
+        const float4 q1 = *(__global const float4*)(b2 + w2_off + first);
+        const float v6_0 = q1.x;
+        const float v6_1 = q1.y;
+        const float v6_2 = q1.z;
+        const float v6_3 = q1.w;
         const float v7_0 = (v5_0 + v6_0);  // add
         const float v7_1 = (v5_1 + v6_1);  // add
         const float v7_2 = (v5_2 + v6_2);  // add
@@ -78,8 +78,8 @@ __kernel void weft_mask_word_mask_bit_add(
             const uint v2 = b0[w0_off + (v1) * w0_s1];
             const uint v3 = ((uint)v0);  // cast
             const bool v4 = (((v2 >> (v3 & 31)) & 1) != 0);  // mask_bit
-            const float v5 = v4 ? b1[w1_off + gid] : (float)0;
-            const float v6 = v4 ? b2[w2_off + gid] : (float)0;
+            const float v5 = b1[w1_off + gid];
+            const float v6 = b2[w2_off + gid];
             const float v7 = (v5 + v6);  // add
             if (v4) b3[w3_off + gid] = (float)v7;
         }

@@ -31,7 +31,7 @@ CUDA = Dialect(
                  "WEFT_MUL": "#define WEFT_MUL(a, b) __dmul_rn((a), (b))\n",
                  "WEFT_DIV": "#define WEFT_DIV(a, b) __ddiv_rn((a), (b))\n",
                  "WEFT_SQRT": "#define WEFT_SQRT(a) __dsqrt_rn(a)\n"},
-    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4"},
+    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4", "bool": "uchar4"},
     vector_make="make_{type}({args})",
     pointer_as_int="(unsigned long long)({0})",
 )
