@@ -372,17 +372,10 @@ class _Renderer:
             return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace("{c}", str(c)))
                            for c in range(width))
 
-        # Statement by statement, each for every element; a value the same for the whole
-        # vector (a scalar, a bit mask's word) once.
-        uniform = self.vector_uniform(width)
+        # Statement by statement, each for every element.
         lanes = vector_stores = ""
         for s in self.ir.body:
-            if getattr(s, "var", None) in uniform:
-                t = self.ctype(s.dtype)
-                lanes += re.sub(r"\b(v\d+)\b", r"\1_0", self.statement(s))
-                lanes += "".join(f"    const {t} {s.var}_{c} = {s.var}_0;\n"
-                                 for c in range(1, width))
-            elif isinstance(s, lw.Load) and s.var in vector:
+            if isinstance(s, lw.Load) and s.var in vector:
                 lanes += self.vector_load(s, vector[s.var], width)
             elif isinstance(s, lw.Store) and id(s) in outputs:
                 lanes += each(self.lane_output(s, outputs[id(s)]))
@@ -398,26 +391,6 @@ class _Renderer:
             body=_indent(body, 2), width=str(width), aligned=aligned,
             vector_stores=vector_stores, lanes=_indent(lanes))
         return self.finish(elementwise.VECTOR, slots)
-
-    def vector_uniform(self, width: int) -> set[str]:
-        """Variables with one value for all ``width`` elements of a vector: scalars, and what
-        depends only on them and on ``position >> 5`` (a bit mask's word index; the vector's
-        first position is a multiple of ``width``, which divides 32)."""
-        positions = {s.var for s in self.ir.body if isinstance(s, lw.ReadIndex) and s.axis == "j"}
-        uniform: set[str] = set()
-        for s in self.ir.body:
-            if isinstance(s, lw.ReadScalar):
-                uniform.add(s.var)
-            elif isinstance(s, lw.Apply) and (
-                    all(a in uniform for a in s.args) or s.op == "mask_word"
-                    and s.args[0] in positions and 32 % width == 0):
-                uniform.add(s.var)
-            elif isinstance(s, lw.Cast) and s.arg in uniform:
-                uniform.add(s.var)
-            elif isinstance(s, lw.Gather) and s.error < 0 and all(
-                    index is None or index in uniform for index in (s.row, s.col)):
-                uniform.add(s.var)
-        return uniform
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
         """One vector load of ``width`` elements, then each element's value."""

@@ -18,9 +18,9 @@ __kernel void weft_add_multiply(
             ((ulong)(b2 + w2_off) & 15) == 0 &&
             ((ulong)(b3 + w3_off) & 15) == 0) {
         const float v0_0 = s0;
-        const float v0_1 = v0_0;
-        const float v0_2 = v0_0;
-        const float v0_3 = v0_0;
+        const float v0_1 = s0;
+        const float v0_2 = s0;
+        const float v0_3 = s0;
         const float4 q0 = *(__global const float4*)(b0 + w0_off + first);
         const float v1_0 = q0.x;
         const float v1_1 = q0.y;
