@@ -219,10 +219,10 @@ class KernelIR:
     @property
     def vectorizable(self) -> bool:
         """Whether vector loads can serve the kernel: it walks every buffer in grid order
-        (flat) or reads one element of it, the flat ones hold 4-byte values or bools (1-byte:
-        a bool mask beside float32 values), and nothing needs
-        an error report or, on 2-d grids, the element's row and column. A 1-d grid's position
-        and a trusted gather (a bit mask's word) are per element; masked stores are too."""
+        (flat) or reads one element of it; the flat ones hold 4-byte values or bools (a bool
+        mask beside float32 values); nothing needs an error report or, on 2-d grids, the
+        element's row and column. A 1-d grid's position, a trusted gather (a bit mask's
+        word) and a masked store are computed per element."""
         dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
         flat = False
         for s in self.body:

@@ -31,6 +31,8 @@ from .skeletons.helpers import (
 ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
 
 
+LANE = "@lane@"  # in a vector lane's text, where the element's number goes
+
 @dataclass(frozen=True)
 class Dialect:
     """The strings that make kernel source OpenCL C or CUDA C."""
@@ -369,7 +371,7 @@ class _Renderer:
 
         def each(text: str) -> str:
             # Each element's values get their own names: v3 becomes v3_0, v3_1, ...
-            return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace("{c}", str(c)))
+            return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace(LANE, str(c)))
                            for c in range(width))
 
         # Statement by statement, each for every element.
@@ -381,7 +383,7 @@ class _Renderer:
                 lanes += each(self.lane_output(s, outputs[id(s)]))
                 vector_stores += self.vector_store(s, outputs[id(s)], width)
             elif isinstance(s, lw.ReadIndex):  # a 1-d grid: row 0, column = position
-                position = "first + {c}" if s.axis == "j" else "0"
+                position = f"first + {LANE}" if s.axis == "j" else "0"
                 lanes += each(f"    const {self.ctype(s.dtype)} {s.var} = ({position});\n")
             else:
                 lanes += each(self.statement(s))
@@ -405,9 +407,9 @@ class _Renderer:
 
     def lane_output(self, s: lw.Store, m: int) -> str:
         storage = self.storage(self.types[s.buffer])
-        text = f"    const {storage} o{m}_{{c}} = ({storage}){s.var};\n"
+        text = f"    const {storage} o{m}_{LANE} = ({storage}){s.var};\n"
         if s.when is not None:
-            text += f"    const bool p{m}_{{c}} = {s.when};\n"
+            text += f"    const bool p{m}_{LANE} = {s.when};\n"
         return text
 
     def vector_store(self, s: lw.Store, m: int, width: int) -> str:
