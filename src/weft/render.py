@@ -29,9 +29,8 @@ from .skeletons.helpers import (
 
 # A checked launch's error record: its place in the shared error buffer.
 ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
-
-
 LANE = "@lane@"  # in a vector lane's text, where the element's number goes
+
 
 @dataclass(frozen=True)
 class Dialect:
