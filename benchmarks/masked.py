@@ -26,16 +26,19 @@ import argparse
 import datetime
 import json
 import re
-import statistics
-import time
-from collections.abc import Callable
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-import weft as wf
+sys.path.insert(0, str(Path(__file__).parent))
 
+from gpu import timed_ms  # noqa: E402
+
+import weft as wf  # noqa: E402
+
+REPEAT = 9  # batches of gpu.BATCH calls
 RESULTS = Path(__file__).parent / "results"
 
 HAND_SOURCE = r"""
@@ -78,21 +81,6 @@ __global__ void add_f64(double* d, const double* a, const double* b, long long n
 BLOCK = 256
 
 
-def timed_ms(run: Callable[[], Any], sync: Callable[[], None], repeat: int = 9,
-             batch: int = 10) -> float:
-    run()
-    sync()
-    times = []
-    for _ in range(repeat):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            run()
-        sync()
-        times.append((time.perf_counter() - t0) / batch)
-    return 1e3 * statistics.median(times)
-
-
 def patterns(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     return {
         "all set": np.ones(n, bool),
@@ -125,10 +113,13 @@ def measure(device: str, n: int, dtype: Any) -> list[dict]:
                         gbps=3 * n * itemsize / ms / 1e6))
         print(f"  {device:<9} {name:<8} {pattern:<12} {case:<18} {ms:8.3f} ms", flush=True)
 
+    def weft_ms(mask: Any) -> float:
+        return timed_ms(lambda: wf.kernels.masked_add(dst, lhs, rhs, mask), wf.synchronize,
+                        REPEAT)
+
     with wf.device(device):
         dst, lhs, rhs = (wf.asarray(h) for h in host)
-        record("-", "weft, no mask",
-               timed_ms(lambda: wf.kernels.masked_add(dst, lhs, rhs, None), wf.synchronize))
+        record("-", "weft, no mask", weft_ms(None))
         if hand is not None:
             cp, module = hand
             hdst, hlhs, hrhs = (cp.asarray(h) for h in host)
@@ -137,21 +128,17 @@ def measure(device: str, n: int, dtype: Any) -> list[dict]:
             add = module.get_function(f"add_{short}")
             masked = module.get_function(f"masked_add_{short}")
             sync = cp.cuda.Stream.null.synchronize
-            record("-", "hand CUDA, no mask",
-                   timed_ms(lambda: add(grid, (BLOCK,), (hdst, hlhs, hrhs, np.int64(n))), sync))
+            record("-", "hand CUDA, no mask", timed_ms(
+                lambda: add(grid, (BLOCK,), (hdst, hlhs, hrhs, np.int64(n))), sync, REPEAT))
         for pattern, selected in patterns(n, rng).items():
             bits = wf.bitmask(selected)
-            bools = wf.asarray(selected)
-            record(pattern, "weft, bit mask",
-                   timed_ms(lambda m=bits: wf.kernels.masked_add(dst, lhs, rhs, m), wf.synchronize))
-            record(pattern, "weft, bool mask",
-                   timed_ms(lambda m=bools: wf.kernels.masked_add(dst, lhs, rhs, m),
-                            wf.synchronize))
+            record(pattern, "weft, bit mask", weft_ms(bits))
+            record(pattern, "weft, bool mask", weft_ms(wf.asarray(selected)))
             if hand is not None:
                 words = cp.asarray(bits.words.to_numpy())
                 record(pattern, "hand CUDA, bit mask", timed_ms(
                     lambda w=words: masked(grid, (BLOCK,), (hdst, hlhs, hrhs, w, np.int64(n))),
-                    sync))
+                    sync, REPEAT))
     base = out[0]["ms"]
     hand_by_pattern = {r["pattern"]: r["ms"] for r in out if r["case"].startswith("hand")}
     for r in out:

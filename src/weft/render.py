@@ -386,8 +386,7 @@ class _Renderer:
                 lanes += each(f"    const {self.ctype(s.dtype)} {s.var} = ({position});\n")
             else:
                 lanes += each(self.statement(s))
-        if any(isinstance(s, lw.ReadIndex) for s in self.ir.body):
-            body = slots["index_setup"] + body  # the scalar loop's elements need i and j
+        body = slots["index_setup"] + body  # empty unless the scalar loop needs i and j
         slots.update(
             body=_indent(body, 2), width=str(width), aligned=aligned,
             vector_stores=vector_stores, lanes=_indent(lanes))
