@@ -90,7 +90,7 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         config.log.debug("launch %s on %s: n=%d, %d input(s), %d output(s)",
                          getattr(program, "name", "reference"), device, n, len(inputs),
                          len(outputs))
-    device.backend.launch(device, program, args, n, outputs, inputs, groups)
+    device.backend.launch(device, program, ir, args, n, outputs, inputs, groups)
     if report is not None:
         outputs = [s for s in outputs if s is not report.slab.buffer]
     pending.launched(report, inputs, outputs)
@@ -259,6 +259,9 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
                                        out_strides)
+    if (mode == REDUCE_ROWS and not plan.contiguous
+            and device.backend.vector_width(device, rows * cols) > 1):
+        ir = replace(ir, row_vector=ir.row_vector_width)
     return ir, args, errors, plan, followups
 
 

@@ -30,6 +30,32 @@ from .skeletons.helpers import (
 # A checked launch's error record: its place in the shared error buffer.
 ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
 LANE = "@lane@"  # in a vector lane's text, where the element's number goes
+STRUCT = "weft_args"  # the arguments' struct, where a dialect passes one (scalar_struct)
+
+# Struct field formats (Python's struct module) per weft dtype name, as C lays them out.
+_FIELD_FORMATS = {"bool": "B", "int32": "i", "uint32": "I", "int64": "q", "float32": "f",
+                  "float64": "d"}
+
+
+def argument_struct(params: tuple[lw.Param, ...]) -> tuple[str, list[int], list[int]]:
+    """How the arguments that are not buffers travel in one struct (``Dialect.scalar_struct``):
+    a ``struct`` module format with C's padding, their positions among ``params``, and the
+    positions among those of bools (which pack as their byte)."""
+    fmt, offset, widest = "<", 0, 1
+    positions: list[int] = []
+    bools: list[int] = []
+    for k, p in enumerate(params):
+        if isinstance(p, lw.BufferParam):
+            continue
+        code = _FIELD_FORMATS[p.dtype.name] if isinstance(p, lw.ScalarParam) else "q"
+        size = {"B": 1, "i": 4, "I": 4, "f": 4}.get(code, 8)
+        fmt += "x" * (-offset % size) + code
+        offset += -offset % size + size
+        widest = max(widest, size)
+        if code == "B":
+            bools.append(len(positions))
+        positions.append(k)
+    return fmt + "x" * (-offset % widest), positions, bools
 
 
 @dataclass(frozen=True)
@@ -56,11 +82,20 @@ class Dialect:
     # Names the dialect's compiler does not predefine: name -> its definition, emitted before
     # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
     definitions: dict[str, str] = field(default_factory=dict)
-    # Four-wide vector loads and stores (4-byte dtypes): the type per dtype name, how to build
-    # one from four values ({type}, {args}), and a pointer as an integer (alignment tests).
-    vector_types: dict[str, str] = field(default_factory=dict)
+    # Vector loads and stores: the vector type's stem per dtype name (the width follows it:
+    # float4, double2), how to build one from its values ({type}, {args}), and a pointer as
+    # an integer (alignment tests).
+    vector_bases: dict[str, str] = field(default_factory=dict)
     vector_make: str = ""
     pointer_as_int: str = ""
+    # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
+    shuffle_down: str = ""
+    # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
+    # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
+    scalar_struct: bool = False
+
+    def vector_type(self, dtype: DType, width: int) -> str:
+        return f"{self.vector_bases[dtype.name]}{width}"
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -116,6 +151,7 @@ class _Renderer:
         self.remember_errors = False  # reductions: report failures once per lane, after the loop
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
+        self.struct_definition = ""  # the arguments' struct, where the dialect passes one
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
@@ -305,9 +341,20 @@ class _Renderer:
         return f"weft_{suffix}"
 
     def frame(self) -> dict[str, str]:
-        params = ",\n    ".join(self.param(p) for p in self.ir.params)
+        params = [self.param(p) for p in self.ir.params]
+        locals_ = ""
+        if self.d.scalar_struct:
+            fields = [text for p, text in zip(self.ir.params, params)
+                      if not isinstance(p, lw.BufferParam)]
+            params = [text for p, text in zip(self.ir.params, params)
+                      if isinstance(p, lw.BufferParam)] + [f"const {STRUCT} args"]
+            self.struct_definition = (f"struct {STRUCT} {{\n"
+                                      + "".join(f"    {f.removeprefix('const ')};\n"
+                                                for f in fields) + "};\n\n")
+            locals_ = "".join(f"    {f} = args.{f.rsplit(' ', 1)[1]};\n" for f in fields)
         return dict(kernel_qualifier=self.d.kernel_qualifier, name=self.kernel_name(),
-                    params="\n    " + params, index_t=self.d.index_t)
+                    params="\n    " + ",\n    ".join(params), param_locals=locals_,
+                    index_t=self.d.index_t)
 
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
@@ -317,6 +364,7 @@ class _Renderer:
                 if re.search(rf"\b{name}\b", filled)]
         if used:
             preamble += "".join(used) + "\n"
+        preamble += self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
     def render_elementwise(self) -> str:
@@ -394,7 +442,7 @@ class _Renderer:
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
         """One vector load of ``width`` elements, then each element's value."""
-        vtype = self.d.vector_types[self.types[s.buffer].name]
+        vtype = self.d.vector_type(self.types[s.buffer], width)
         read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
                                               buffer=s.buffer, view=s.view)
         text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
@@ -413,7 +461,7 @@ class _Renderer:
     def vector_store(self, s: lw.Store, m: int, width: int) -> str:
         """The vector store of output ``m``; a masked store writes the whole vector only where
         all its elements are selected, else element by element."""
-        vtype = self.d.vector_types[self.types[s.buffer].name]
+        vtype = self.d.vector_type(self.types[s.buffer], width)
         value = self.d.vector_make.format(
             type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
         store = elementwise.VECTOR_STORE.format(
@@ -436,6 +484,9 @@ class _Renderer:
         body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
                        for s in self.ir.body)
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
+        mode = self.ir.skeleton
+        shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
+        shuffles = spills = gathers = finals = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
             storage = self.storage(r.dtype)
@@ -449,7 +500,19 @@ class _Renderer:
                 acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
                 combine = self.apply(r.op, r.dtype, (f"acc{k}", r.var))
                 accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
-            tree_start += reduce.TREE_START.format(k=k, storage=storage)
+            if shuffle:
+                lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
+                combine = self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
+                shuffles += reduce.SHUFFLE.format(
+                    T=t, k=k, combine=combine, shuffled=self.d.shuffle_down.format(
+                        value=lane_value, offset="o", width="shuffle_width"))
+                spills += reduce.SPILL.format(k=k, storage=storage)
+                gathers += reduce.GATHER.format(
+                    T=t, k=k, combine=combine,
+                    read=self.local_read(k, r.dtype, "(lid >> 5) + w"))
+                finals += reduce.FINAL.format(k=k, storage=storage)
+            else:
+                tree_start += reduce.TREE_START.format(k=k, storage=storage)
             combines += reduce.TREE_COMBINE.format(
                 T=t, k=k, storage=storage,
                 read_a=self.local_read(k, r.dtype, "lid"),
@@ -465,9 +528,13 @@ class _Renderer:
             acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
             tree_start = checks.REPORT_REMEMBERED.format(
                 claim=self.d.claim.format(ERROR_RECORD)) + tree_start
-        tree = tree_start + reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
-                                               combines=combines)
-        mode = self.ir.skeleton
+        if shuffle:
+            tree = tree_start + reduce.TREE_SHUFFLE.format(
+                shuffles=shuffles, spills=spills, barrier=self.d.barrier,
+                index_t=self.d.index_t, gathers=gathers, finals=finals)
+        else:
+            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
+                                                   index_t=self.d.index_t, combines=combines)
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
         unroll = self.unroll()
         slots.update(
@@ -477,9 +544,51 @@ class _Renderer:
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
+            vector_walk=self.row_vector_walk(accumulate) if self.ir.row_vector > 1 else "",
             write=reduce.WRITE.format(segments=segments, stores=stores))
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
         return self.finish(template, slots)
+
+    def row_vector_walk(self, accumulate: str) -> str:
+        """The rows walk by vectors: one vector load per unguarded grid-order buffer, then
+        each element's body in its own block, taking its values from the vectors."""
+        width = self.ir.row_vector
+        loads = self.ir.row_vector_loads
+        number = {s.var: m for m, s in enumerate(loads)}
+        # Uniform over the kernel: every row of every such view starts on a vector boundary.
+        tests = ["!contiguous", f"cols % {width} == 0", f"chunk % {width} == 0"]
+        for s in loads:
+            base = f"{s.buffer} + {s.view}_off"
+            mask = width * self.types[s.buffer].itemsize - 1
+            test = f"({self.d.pointer_as_int.format(base)} & {mask}) == 0"
+            if s.access == lw.STRIDED:
+                test = f"{s.view}_s1 == 1 && {s.view}_s0 % {width} == 0 && {test}"
+            if test not in tests:
+                tests.append(test)
+        vector_loads = ""
+        for s in loads:
+            row = "i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0"
+            vector_loads += reduce.ROW_VECTOR_LOAD.format(
+                vtype=self.d.vector_type(self.types[s.buffer], width), m=number[s.var],
+                global_ptr=self.d.global_ptr, buffer=s.buffer, view=s.view, row=row)
+        elements = ""
+        for c in range(width):
+            body = ""
+            for s in self.ir.body:
+                if isinstance(s, lw.Load) and s.var in number:
+                    value = self.to_bool_if(
+                        s.dtype, f"q{number[s.var]}.{elementwise.COMPONENTS[c]}")
+                    body += f"    const {self.ctype(s.dtype)} {s.var} = {value};\n"
+                else:
+                    body += self.statement(s)
+            elements += reduce.ROW_VECTOR_ELEMENT.format(
+                index_t=self.d.index_t, c=c, body=_indent(body, 4),
+                accumulate=_indent(accumulate, 3))
+        unroll = reduce.ROW_VECTOR_UNROLL
+        return reduce.ROW_VECTOR_WALK.format(
+            aligned=" &&\n        ".join(tests), index_t=self.d.index_t,
+            per_step=unroll * width, unroll=unroll, width=width, loads=vector_loads,
+            elements=elements)
 
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == lw.ELEMENTWISE:

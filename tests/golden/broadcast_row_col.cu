@@ -1,19 +1,33 @@
+struct weft_args {
+    long long w0_off;
+    long long w1_off;
+    long long w1_s0;
+    long long w1_s1;
+    long long w2_off;
+    long long w2_s0;
+    long long w2_s1;
+    long long w3_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_multiply_add(
     const double* __restrict__ b0,
     const double* __restrict__ b1,
     const double* __restrict__ b2,
     double* __restrict__ b3,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w1_s0,
-    const long long w1_s1,
-    const long long w2_off,
-    const long long w2_s0,
-    const long long w2_s1,
-    const long long w3_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w1_s0 = args.w1_s0;
+    const long long w1_s1 = args.w1_s1;
+    const long long w2_off = args.w2_off;
+    const long long w2_s0 = args.w2_s0;
+    const long long w2_s1 = args.w2_s1;
+    const long long w3_off = args.w3_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;

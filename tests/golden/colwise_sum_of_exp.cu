@@ -1,17 +1,31 @@
+struct weft_args {
+    double s0;
+    long long w0_off;
+    long long w1_off;
+    long long w1_seg;
+    long long w1_split;
+    long long rows;
+    long long cols;
+    long long lanes;
+    long long splits;
+    long long chunk;
+};
+
 extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
     const double* __restrict__ b0,
     double* __restrict__ b1,
-    const double s0,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w1_seg,
-    const long long w1_split,
-    const long long rows,
-    const long long cols,
-    const long long lanes,
-    const long long splits,
-    const long long chunk)
+    const weft_args args)
 {
+    const double s0 = args.s0;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w1_seg = args.w1_seg;
+    const long long w1_split = args.w1_split;
+    const long long rows = args.rows;
+    const long long cols = args.cols;
+    const long long lanes = args.lanes;
+    const long long splits = args.splits;
+    const long long chunk = args.chunk;
     __shared__ double red0[256];
     const long long lid = (long long)threadIdx.x;
     const long long width = 256 / lanes;

@@ -1,10 +1,18 @@
+struct weft_args {
+    long long s0;
+    long long w0_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_subtract_equal(
     double* __restrict__ b0,
-    const long long s0,
-    const long long w0_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const long long s0 = args.s0;
+    const long long w0_off = args.w0_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;

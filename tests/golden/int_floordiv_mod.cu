@@ -1,3 +1,13 @@
+struct weft_args {
+    int s0;
+    int s1;
+    long long w0_off;
+    long long w1_off;
+    long long w2_off;
+    long long n;
+    long long cols;
+};
+
 __device__ int weft_floordiv_i32(int a, int b) {
     if (b == 0) return 0;
     if (b == -1) return (int)((unsigned int)0 - (unsigned int)a);
@@ -17,14 +27,15 @@ extern "C" __global__ void weft_floor_divide_remainder(
     const int* __restrict__ b0,
     int* __restrict__ b1,
     int* __restrict__ b2,
-    const int s0,
-    const int s1,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w2_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const int s0 = args.s0;
+    const int s1 = args.s1;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const int v0 = b0[w0_off + gid];

@@ -1,19 +1,33 @@
+struct weft_args {
+    long long w0_off;
+    long long w0_s0;
+    long long w0_s1;
+    long long w0_rows;
+    long long w0_cols;
+    long long w1_off;
+    long long w2_off;
+    long long w3_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_mask_word_mask_bit_add(
     const unsigned int* __restrict__ b0,
     const float* __restrict__ b1,
     const float* __restrict__ b2,
     float* __restrict__ b3,
-    const long long w0_off,
-    const long long w0_s0,
-    const long long w0_s1,
-    const long long w0_rows,
-    const long long w0_cols,
-    const long long w1_off,
-    const long long w2_off,
-    const long long w3_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const long long w0_off = args.w0_off;
+    const long long w0_s0 = args.w0_s0;
+    const long long w0_s1 = args.w0_s1;
+    const long long w0_rows = args.w0_rows;
+    const long long w0_cols = args.w0_cols;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w3_off = args.w3_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long first = (long long)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((unsigned long long)(b1 + w1_off) & 15) == 0 &&

@@ -1,19 +1,33 @@
 #define INFINITY __int_as_float(0x7f800000)
 
+struct weft_args {
+    long long w0_off;
+    long long w1_off;
+    long long w1_seg;
+    long long w1_split;
+    long long rows;
+    long long cols;
+    long long lanes;
+    long long splits;
+    long long chunk;
+    long long contiguous;
+};
+
 extern "C" __global__ void weft_maximum_reduce(
     const double* __restrict__ b0,
     double* __restrict__ b1,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w1_seg,
-    const long long w1_split,
-    const long long rows,
-    const long long cols,
-    const long long lanes,
-    const long long splits,
-    const long long chunk,
-    const long long contiguous)
+    const weft_args args)
 {
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w1_seg = args.w1_seg;
+    const long long w1_split = args.w1_split;
+    const long long rows = args.rows;
+    const long long cols = args.cols;
+    const long long lanes = args.lanes;
+    const long long splits = args.splits;
+    const long long chunk = args.chunk;
+    const long long contiguous = args.contiguous;
     __shared__ double red0[256];
     const long long lid = (long long)threadIdx.x;
     const long long seg_local = lid / lanes;
@@ -46,15 +60,23 @@ extern "C" __global__ void weft_maximum_reduce(
         const double v0 = b0[w0_off + gid];
         acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
     }
-    red0[lid] = (double)acc0;
-    __syncthreads();
-    for (long long s = lanes >> 1; s > 0; s >>= 1) {
-        if (lane < s) {
-            const double lhs0 = red0[lid];
-            const double rhs0 = red0[lid + s * partner_step];
-            red0[lid] = (double)((lhs0 > rhs0 || isnan(lhs0)) ? lhs0 : rhs0);
+    const int shuffle_width = lanes < 32 ? (int)lanes : 32;
+    for (int o = shuffle_width >> 1; o > 0; o >>= 1) {
+        { const double other0 = (double)__shfl_down_sync(0xffffffffu, acc0, o, shuffle_width); acc0 = ((acc0 > other0 || isnan(acc0)) ? acc0 : other0); }
+    }
+    if (lanes > 32) {
+        if ((lid & 31) == 0) {
+            red0[lid >> 5] = (double)acc0;
         }
         __syncthreads();
+        if (lane == 0) {
+            for (long long w = 1; w < (lanes >> 5); ++w) {
+                { const double other0 = red0[(lid >> 5) + w]; acc0 = ((acc0 > other0 || isnan(acc0)) ? acc0 : other0); }
+            }
+        }
+    }
+    if (lane == 0) {
+        red0[lid] = (double)acc0;
     }
     if (lane == 0 && segment < rows) {
         b1[w1_off + segment * w1_seg + split * w1_split] = (double)red0[lid];

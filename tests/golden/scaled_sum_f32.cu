@@ -1,14 +1,24 @@
+struct weft_args {
+    float s0;
+    long long w0_off;
+    long long w1_off;
+    long long w2_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_add_multiply(
     const float* __restrict__ b0,
     const float* __restrict__ b1,
     float* __restrict__ b2,
-    const float s0,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w2_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const float s0 = args.s0;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const float v0 = s0;

@@ -1,16 +1,28 @@
+struct weft_args {
+    double s0;
+    long long w0_off;
+    long long w0_s1;
+    long long w1_off;
+    long long w2_off;
+    long long w3_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_exp_add_multiply(
     const double* __restrict__ b0,
     double* __restrict__ b1,
     double* __restrict__ b2,
-    const double s0,
-    const long long w0_off,
-    const long long w0_s1,
-    const long long w1_off,
-    const long long w2_off,
-    const long long w3_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const double s0 = args.s0;
+    const long long w0_off = args.w0_off;
+    const long long w0_s1 = args.w0_s1;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w3_off = args.w3_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     __shared__ double tile0[32][32 + 1];
     const long long rows = n / cols;
     const long long tiles_across = (cols + 32 - 1) / 32;

@@ -1,20 +1,37 @@
+struct weft_args {
+    long long w0_0;
+    long long w0_i;
+    long long w0_j;
+    long long w1_off;
+    long long w2_off;
+    long long w2_seg;
+    long long w2_split;
+    long long rows;
+    long long cols;
+    long long lanes;
+    long long splits;
+    long long chunk;
+    long long contiguous;
+};
+
 extern "C" __global__ void weft_add_reduce(
     const float* __restrict__ b0,
     float* __restrict__ b1,
-    const long long w0_0,
-    const long long w0_i,
-    const long long w0_j,
-    const long long w1_off,
-    const long long w2_off,
-    const long long w2_seg,
-    const long long w2_split,
-    const long long rows,
-    const long long cols,
-    const long long lanes,
-    const long long splits,
-    const long long chunk,
-    const long long contiguous)
+    const weft_args args)
 {
+    const long long w0_0 = args.w0_0;
+    const long long w0_i = args.w0_i;
+    const long long w0_j = args.w0_j;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w2_seg = args.w2_seg;
+    const long long w2_split = args.w2_split;
+    const long long rows = args.rows;
+    const long long cols = args.cols;
+    const long long lanes = args.lanes;
+    const long long splits = args.splits;
+    const long long chunk = args.chunk;
+    const long long contiguous = args.contiguous;
     __shared__ double red0[256];
     const long long lid = (long long)threadIdx.x;
     const long long seg_local = lid / lanes;
@@ -54,15 +71,23 @@ extern "C" __global__ void weft_add_reduce(
         const double v3 = ((double)v2);  // cast
         acc0 = (acc0 + v3);
     }
-    red0[lid] = (double)acc0;
-    __syncthreads();
-    for (long long s = lanes >> 1; s > 0; s >>= 1) {
-        if (lane < s) {
-            const double lhs0 = red0[lid];
-            const double rhs0 = red0[lid + s * partner_step];
-            red0[lid] = (double)(lhs0 + rhs0);
+    const int shuffle_width = lanes < 32 ? (int)lanes : 32;
+    for (int o = shuffle_width >> 1; o > 0; o >>= 1) {
+        { const double other0 = (double)__shfl_down_sync(0xffffffffu, acc0, o, shuffle_width); acc0 = (acc0 + other0); }
+    }
+    if (lanes > 32) {
+        if ((lid & 31) == 0) {
+            red0[lid >> 5] = (double)acc0;
         }
         __syncthreads();
+        if (lane == 0) {
+            for (long long w = 1; w < (lanes >> 5); ++w) {
+                { const double other0 = red0[(lid >> 5) + w]; acc0 = (acc0 + other0); }
+            }
+        }
+    }
+    if (lane == 0) {
+        red0[lid] = (double)acc0;
     }
     if (lane == 0 && segment < rows) {
         b1[w2_off + segment * w2_seg + split * w2_split] = (float)red0[lid];

@@ -1,16 +1,27 @@
+struct weft_args {
+    float s0;
+    long long w0_off;
+    long long w1_off;
+    long long w2_off;
+    long long w3_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_add_multiply(
     const float* __restrict__ b0,
     const float* __restrict__ b1,
     float* __restrict__ b2,
     float* __restrict__ b3,
-    const float s0,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w2_off,
-    const long long w3_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const float s0 = args.s0;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w3_off = args.w3_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long first = (long long)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((unsigned long long)(b0 + w0_off) & 15) == 0 &&

@@ -1,15 +1,25 @@
+struct weft_args {
+    long long w0_off;
+    long long w1_off;
+    long long w2_off;
+    long long w3_off;
+    long long n;
+    long long cols;
+};
+
 extern "C" __global__ void weft_greater_maximum_where(
     const double* __restrict__ b0,
     const double* __restrict__ b1,
     const double* __restrict__ b2,
     double* __restrict__ b3,
-    const long long w0_off,
-    const long long w1_off,
-    const long long w2_off,
-    const long long w3_off,
-    const long long n,
-    const long long cols)
+    const weft_args args)
 {
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w3_off = args.w3_off;
+    const long long n = args.n;
+    const long long cols = args.cols;
     const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const double v0 = b0[w0_off + gid];

@@ -78,11 +78,12 @@ class Backend(Protocol):
     def reduction_groups(self, device: Any) -> int:
         """How many work-groups a reduction should aim for (0: never split a walk)."""
 
-    def launch(self, device: Any, program: Any, args: list[Any], n: int,
+    def launch(self, device: Any, program: Any, ir: KernelIR, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:
-        """Enqueue ``program`` over ``n`` elements (element-wise) or ``groups`` work-groups of
-        the reduction skeleton's size, recording events on the storages."""
+        """Enqueue ``program`` (built from ``ir``; ``args`` in the order of its parameters)
+        over ``n`` elements (element-wise) or ``groups`` work-groups of the reduction
+        skeleton's size, recording events on the storages."""
 
     def synchronize(self, device: Any) -> None:
         """Wait for all work the calling thread queued on ``device``."""

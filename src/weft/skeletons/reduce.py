@@ -9,12 +9,15 @@ walks every ``lanes``-th row, so a warp reads consecutive addresses. A split wal
 result that a second, small pass combines. ``range`` narrows the walk to a triangular
 structure, so a triangle costs what it stores.
 
-Named slots: ``preamble helpers kernel_qualifier name params`` as in the element-wise
+Named slots: ``preamble helpers kernel_qualifier name params param_locals`` as in the element-wise
 skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_init``, ``body``
 (loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``;
 ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
 takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
-loads are issued together; a plain loop finishes the rest.
+loads are issued together; a plain loop finishes the rest. ``vector_walk`` (rows, GPUs; empty
+elsewhere) first takes as much of the row as it can ``width`` consecutive elements per lane,
+one vector load per buffer walked in grid order, when every such buffer's rows start on a
+vector boundary; the loops above finish what it leaves.
 """
 
 WORK_GROUP = 256
@@ -28,7 +31,7 @@ def unroll_for(itemsize: int) -> int:
 REDUCE_ROWS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{local_decls}    const {index_t} lid = {local_id};
+{param_locals}{local_decls}    const {index_t} lid = {local_id};
     const {index_t} seg_local = lid / lanes;
     const {index_t} lane = lid - seg_local * lanes;
     const {index_t} task = ({index_t}){group_id} * ({wg} / lanes) + seg_local;
@@ -44,7 +47,7 @@ REDUCE_ROWS = """\
     const {index_t} last = contiguous && first + span < end ? first + span : end;
     const {index_t} step = contiguous ? 1 : lanes;
 {acc_init}    {index_t} j_next = first;
-    for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
+{vector_walk}    for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
 #pragma unroll
         for (int u = 0; u < {unroll}; ++u) {{
             const {index_t} j = j_next + u * step;
@@ -57,10 +60,35 @@ REDUCE_ROWS = """\
 {tree}{write}}}
 """
 
+# A rows walk ``width`` elements per lane at a time: each element in its own block, so the
+# body's names need no renaming. Uniform: every lane takes the same number of steps, and the
+# scalar loops go on from ``base``.
+ROW_VECTOR_WALK = """\
+    if ({aligned}) {{
+        {index_t} base = begin;
+        for (; base + {per_step} * lanes <= end; base += {per_step} * lanes) {{
+#pragma unroll
+            for (int u = 0; u < {unroll}; ++u) {{
+                const {index_t} jv = base + (u * lanes + lane) * {width};
+{loads}{elements}            }}
+        }}
+        j_next = base + lane;
+    }}
+"""
+ROW_VECTOR_LOAD = ("                const {vtype} q{m} ="
+                   " *({global_ptr}const {vtype}*)({buffer} + {view}_off + {row} + jv);\n")
+ROW_VECTOR_ELEMENT = """\
+                {{
+                    const {index_t} j = jv + {c};
+                    const {index_t} gid = i * cols + j;
+{body}{accumulate}                }}
+"""
+ROW_VECTOR_UNROLL = 4  # vectors per lane in flight: 64 bytes of float64 or float32
+
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{local_decls}    const {index_t} lid = {local_id};
+{param_locals}{local_decls}    const {index_t} lid = {local_id};
     const {index_t} width = {wg} / lanes;
     const {index_t} lane = lid / width;
     const {index_t} seg_local = lid - lane * width;
@@ -123,6 +151,29 @@ TREE = """\
         {barrier};
     }}
 """
+# Rows on a dialect with warp shuffles (CUDA): each warp combines in registers, then the first
+# lane of a team combines its warps' results; the team's result ends in red[lid] for WRITE.
+TREE_SHUFFLE = """\
+    const int shuffle_width = lanes < 32 ? (int)lanes : 32;
+    for (int o = shuffle_width >> 1; o > 0; o >>= 1) {{
+{shuffles}    }}
+    if (lanes > 32) {{
+        if ((lid & 31) == 0) {{
+{spills}        }}
+        {barrier};
+        if (lane == 0) {{
+            for ({index_t} w = 1; w < (lanes >> 5); ++w) {{
+{gathers}            }}
+        }}
+    }}
+    if (lane == 0) {{
+{finals}    }}
+"""
+SHUFFLE = "        {{ const {T} other{k} = ({T}){shuffled}; acc{k} = {combine}; }}\n"
+SPILL = "            red{k}[lid >> 5] = ({storage})acc{k};\n"
+GATHER = ("                {{ const {T} other{k} = {read}; acc{k} = {combine}; }}\n")
+FINAL = "        red{k}[lid] = ({storage})acc{k};\n"
+
 TREE_COMBINE = """\
             const {T} lhs{k} = {read_a};
             const {T} rhs{k} = {read_b};

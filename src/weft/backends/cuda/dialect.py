@@ -31,7 +31,10 @@ CUDA = Dialect(
                  "WEFT_MUL": "#define WEFT_MUL(a, b) __dmul_rn((a), (b))\n",
                  "WEFT_DIV": "#define WEFT_DIV(a, b) __ddiv_rn((a), (b))\n",
                  "WEFT_SQRT": "#define WEFT_SQRT(a) __dsqrt_rn(a)\n"},
-    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4", "bool": "uchar4"},
+    vector_bases={"float32": "float", "float64": "double", "int32": "int", "uint32": "uint",
+                  "int64": "longlong", "bool": "uchar"},
     vector_make="make_{type}({args})",
     pointer_as_int="(unsigned long long)({0})",
+    shuffle_down="__shfl_down_sync(0xffffffffu, {value}, {offset}, {width})",
+    scalar_struct=True,
 )

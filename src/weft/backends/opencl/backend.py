@@ -222,7 +222,7 @@ class OpenCLBackend:
         h = device.handle
         return h.compute_units * (2 if h.is_cpu else 8)
 
-    def launch(self, device: Any, program: _Kernel, args: list[Any], n: int,
+    def launch(self, device: Any, program: _Kernel, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:
         h = device.handle

@@ -198,7 +198,7 @@ class ReferenceBackend:
     def reduction_groups(self, device: Any) -> int:
         return 0
 
-    def launch(self, device: Any, program: lw.KernelIR, args: list[Any], n: int,
+    def launch(self, device: Any, program: lw.KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:
         values = {p.name: a for p, a in zip(program.params, args)}
