@@ -54,7 +54,6 @@ def _cases():
             "vector_f32": [2.0 * (a32 + b32), a32 * b32],
             "bitmask_where": [wf.where(bits, a32 + b32, a32)],
             "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
-            "vector_rowwise_dot_f64": [(m * y).sum(axis=1)],
         }, {"masked_add_in_place": [c32]}  # written in place: a conditional store
 
 
@@ -62,7 +61,6 @@ CASES, IN_PLACE = _cases()  # expressions; the destinations of those written in 
 PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
 TILED = {"tiled_transpose"}  # as OpenCL and CUDA devices launch transposed reads
 VECTOR = {"vector_f32": 4, "masked_add_in_place": 4}  # as GPUs launch large float32 grids
-ROW_VECTOR = {"vector_rowwise_dot_f64": 2}  # as GPUs launch large rows reductions
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
@@ -76,7 +74,6 @@ def test_generated_source_matches_golden(name, dialect):
     for step in plan(device, outputs):
         if step.reductions:
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
-            ir = replace(ir, row_vector=ROW_VECTOR.get(name, 1))
         else:
             ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1),
                          tiled=name in TILED, vector=VECTOR.get(name, 1))

@@ -3,6 +3,8 @@ sliced operands, structure, fusion with producers, accuracy, dtypes, NaN and emp
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -135,7 +137,8 @@ def test_reduction_fuses_with_its_producer(real_device):
     x = wf.asarray(a)
     source = wf.kernel_source((wf.exp(x) * 2 - x).sum())
     # X is read once per element: one load in each of the two loops (unrolled, remainder).
-    assert kernel_count(source) == 1 and source.count("b0[") == source.count("acc0 = (") == 2
+    assert kernel_count(source) == 1 and source.count("b0[") == 2
+    assert len(re.findall(r"acc0 = \(acc0 \+ v\d+\)", source)) == 2
     np.testing.assert_allclose((wf.exp(x) * 2 - x).sum().item(), (np.exp(a) * 2 - a).sum())
 
 
@@ -187,44 +190,3 @@ def test_unfused_mode_gives_the_same_reductions(device):
     with wf.config(fuse=False):
         np.testing.assert_allclose((x * 2).sum(axis=0).to_numpy(), (a * 2).sum(axis=0))
         np.testing.assert_allclose((x - x.mean()).to_numpy(), a - a.mean())
-
-
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32])
-def test_vector_row_walks_give_the_same_values(real_device, monkeypatch, dtype):
-    """Rows walked by vector loads (large grids on GPUs) on every device: rows whose length is
-    not a multiple of the width, views that start off a vector boundary or skip columns (the
-    scalar walk), strided views that qualify, several splits, checks and bools."""
-    monkeypatch.setattr(real_device.backend, "vector_width", lambda dev, n: 4, raising=False)
-    monkeypatch.setattr(real_device.handle, "is_cpu", False, raising=False)
-    wf.clear_cache()  # remembered plans were made with the scalar walk
-    rng = np.random.default_rng(11)
-    big = np.float64 if np.dtype(dtype).kind == "f" else np.int64
-    for rows, cols in ((7, 64), (3, 1000), (5, 1001), (1, 4099), (40, 5000), (2, 3)):
-        a = (rng.standard_normal((rows, cols + 4)) * 100).astype(dtype)
-        b = (rng.standard_normal(cols + 4) * 100).astype(dtype)
-        x, v = wf.asarray(a), wf.asarray(b)
-        tol = dict(rtol=1e-5) if dtype == np.float32 else dict(rtol=1e-12)
-        cases = {
-            "flat": (x, a),
-            "aligned view": (x[:, 4:], a[:, 4:]),
-            "offset view": (x[:, 1:cols + 1], a[:, 1:cols + 1]),
-            "every other column": (x[:, ::2], a[:, ::2]),
-        }
-        for name, (xs, ref) in cases.items():
-            got = (xs * v[:xs.shape[1]].reshape(1, xs.shape[1])).sum(axis=1).to_numpy()
-            want = (ref.astype(big) * b[:ref.shape[1]].astype(big)).sum(axis=1)
-            np.testing.assert_allclose(got, want, **tol, err_msg=f"{name} {rows}x{cols}")
-            np.testing.assert_allclose(xs.max(axis=1).to_numpy(), ref.max(axis=1),
-                                       err_msg=f"{name} {rows}x{cols}")
-            np.testing.assert_allclose(xs.sum().item(), ref.astype(big).sum(), **tol)
-        positive = x[:, :cols] > 0  # bools loaded as vectors beside the values
-        np.testing.assert_array_equal(positive.sum(axis=1).to_numpy(),
-                                      (a[:, :cols] > 0).sum(axis=1))
-    source = wf.kernel_source((x[:, :cols] * v[:cols].reshape(1, cols)).sum(axis=1))
-    assert ("2*)(" if np.dtype(dtype).itemsize == 8 else "4*)(") in source  # walks by vectors
-    if np.dtype(dtype).kind == "f":
-        sigma = np.ones((4, 1000), dtype)
-        sigma[1, 37] = np.nan  # a check in the walk by vectors reports the element
-        with pytest.raises(ValueError, match=r"sigma.*\[1, 37\]"):
-            wf.stats.normal_lpdf(wf.asarray(np.zeros_like(sigma)), 0.0,
-                                 wf.asarray(sigma)).item()

@@ -200,7 +200,6 @@ class KernelIR:
     per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
     tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
     vector: int = 1  # element-wise: consecutive elements per thread, vector loads (a launch choice)
-    row_vector: int = 1  # rows reductions: consecutive elements per lane, vector loads (likewise)
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:
@@ -242,26 +241,6 @@ class KernelIR:
             elif not isinstance(s, (ReadScalar, Apply, Cast, Select)):
                 return False
         return flat and not self.checked
-
-    @property
-    def row_vector_width(self) -> int:
-        """Consecutive elements a lane of a rows reduction can load at once: 2 where a buffer
-        read along rows holds 8-byte values, else 4; 1 when no load reads along rows
-        unconditionally or the walk follows a structure (its bounds move per row)."""
-        if self.skeleton != REDUCE_ROWS or self.range_structure != "general":
-            return 1
-        dtypes = {p.name: p.dtype for p in self.params if isinstance(p, BufferParam)}
-        sizes = [dtypes[s.buffer].itemsize for s in self.row_vector_loads]
-        if not sizes:
-            return 1
-        return 2 if max(sizes) == 8 else 4
-
-    @property
-    def row_vector_loads(self) -> list[Load]:
-        """Unconditional loads along rows (in grid order, or strided views whose columns
-        may turn out adjacent at run time): what a rows walk by vectors loads as vectors."""
-        return [s for s in self.body if isinstance(s, Load) and s.guard is None
-                and s.access in (FLAT, STRIDED)]
 
     @property
     def tileable_loads(self) -> list[Load]:

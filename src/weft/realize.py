@@ -259,9 +259,6 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
                                        out_strides)
-    if (mode == REDUCE_ROWS and not plan.contiguous
-            and device.backend.vector_width(device, rows * cols) > 1):
-        ir = replace(ir, row_vector=ir.row_vector_width)
     return ir, args, errors, plan, followups
 
 

@@ -544,51 +544,9 @@ class _Renderer:
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
-            vector_walk=self.row_vector_walk(accumulate) if self.ir.row_vector > 1 else "",
             write=reduce.WRITE.format(segments=segments, stores=stores))
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
         return self.finish(template, slots)
-
-    def row_vector_walk(self, accumulate: str) -> str:
-        """The rows walk by vectors: one vector load per unguarded grid-order buffer, then
-        each element's body in its own block, taking its values from the vectors."""
-        width = self.ir.row_vector
-        loads = self.ir.row_vector_loads
-        number = {s.var: m for m, s in enumerate(loads)}
-        # Uniform over the kernel: every row of every such view starts on a vector boundary.
-        tests = ["!contiguous", f"cols % {width} == 0", f"chunk % {width} == 0"]
-        for s in loads:
-            base = f"{s.buffer} + {s.view}_off"
-            mask = width * self.types[s.buffer].itemsize - 1
-            test = f"({self.d.pointer_as_int.format(base)} & {mask}) == 0"
-            if s.access == lw.STRIDED:
-                test = f"{s.view}_s1 == 1 && {s.view}_s0 % {width} == 0 && {test}"
-            if test not in tests:
-                tests.append(test)
-        vector_loads = ""
-        for s in loads:
-            row = "i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0"
-            vector_loads += reduce.ROW_VECTOR_LOAD.format(
-                vtype=self.d.vector_type(self.types[s.buffer], width), m=number[s.var],
-                global_ptr=self.d.global_ptr, buffer=s.buffer, view=s.view, row=row)
-        elements = ""
-        for c in range(width):
-            body = ""
-            for s in self.ir.body:
-                if isinstance(s, lw.Load) and s.var in number:
-                    value = self.to_bool_if(
-                        s.dtype, f"q{number[s.var]}.{elementwise.COMPONENTS[c]}")
-                    body += f"    const {self.ctype(s.dtype)} {s.var} = {value};\n"
-                else:
-                    body += self.statement(s)
-            elements += reduce.ROW_VECTOR_ELEMENT.format(
-                index_t=self.d.index_t, c=c, body=_indent(body, 4),
-                accumulate=_indent(accumulate, 3))
-        unroll = reduce.ROW_VECTOR_UNROLL
-        return reduce.ROW_VECTOR_WALK.format(
-            aligned=" &&\n        ".join(tests), index_t=self.d.index_t,
-            per_step=unroll * width, unroll=unroll, width=width, loads=vector_loads,
-            elements=elements)
 
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == lw.ELEMENTWISE:

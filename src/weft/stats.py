@@ -12,12 +12,10 @@ value when the result is evaluated. Constants are included: each density equals 
 The result type is ``dtype`` if given, else the arguments' promoted type (integers give the
 default real); it is also the type the density is computed and summed in.
 
-The GLMs compute the linear predictor ``alpha + x @ beta`` with one matrix-vector product:
-weft's own row reduction of ``x * beta``, a kernel that reads ``x`` once (by vector loads on
-GPUs) and on the H100 outran cuBLAS's (benchmarks/NOTES.md, 9); it stays lazy, so a repeated
-call is rebuilt from its template like any other density. With a few columns
-(``k <= SMALL_K``) the product is written out inside the density's kernel instead, which then
-reads ``x`` once and writes nothing.
+The GLMs compute the linear predictor ``alpha + x @ beta`` with one matrix-vector product
+(``wf.linalg.matmul``: cuBLAS on CUDA devices, weft's own row reduction elsewhere); with a few
+columns (``k <= SMALL_K``) the product is written out inside the density's kernel instead,
+which then reads ``x`` once and writes nothing.
 
 >>> import weft as wf
 >>> y = wf.asarray([0.1, -0.3, 0.7])
@@ -342,7 +340,9 @@ def _linear_predictor(c: _Call, by_row: tuple[str, ...]) -> Array:
         for j in range(1, k):
             product = product + xr[:, j] * br[j]
     else:
-        product = (xr * br.reshape(1, k)).sum(axis=1, dtype=c.dtype)
+        from .linalg import matmul
+
+        product = matmul(xr, br)
     mu = _real(c, c["alpha"]) + product
     return check(mu, apply_op("isfinite", mu),
                  f"{c.name}: the linear predictor alpha + x @ beta must be finite "

@@ -14,10 +14,7 @@ skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_in
 (loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``;
 ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
 takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
-loads are issued together; a plain loop finishes the rest. ``vector_walk`` (rows, GPUs; empty
-elsewhere) first takes as much of the row as it can ``width`` consecutive elements per lane,
-one vector load per buffer walked in grid order, when every such buffer's rows start on a
-vector boundary; the loops above finish what it leaves.
+loads are issued together; a plain loop finishes the rest.
 """
 
 WORK_GROUP = 256
@@ -47,7 +44,7 @@ REDUCE_ROWS = """\
     const {index_t} last = contiguous && first + span < end ? first + span : end;
     const {index_t} step = contiguous ? 1 : lanes;
 {acc_init}    {index_t} j_next = first;
-{vector_walk}    for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
+    for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
 #pragma unroll
         for (int u = 0; u < {unroll}; ++u) {{
             const {index_t} j = j_next + u * step;
@@ -59,31 +56,6 @@ REDUCE_ROWS = """\
 {body}{accumulate}    }}
 {tree}{write}}}
 """
-
-# A rows walk ``width`` elements per lane at a time: each element in its own block, so the
-# body's names need no renaming. Uniform: every lane takes the same number of steps, and the
-# scalar loops go on from ``base``.
-ROW_VECTOR_WALK = """\
-    if ({aligned}) {{
-        {index_t} base = begin;
-        for (; base + {per_step} * lanes <= end; base += {per_step} * lanes) {{
-#pragma unroll
-            for (int u = 0; u < {unroll}; ++u) {{
-                const {index_t} jv = base + (u * lanes + lane) * {width};
-{loads}{elements}            }}
-        }}
-        j_next = base + lane;
-    }}
-"""
-ROW_VECTOR_LOAD = ("                const {vtype} q{m} ="
-                   " *({global_ptr}const {vtype}*)({buffer} + {view}_off + {row} + jv);\n")
-ROW_VECTOR_ELEMENT = """\
-                {{
-                    const {index_t} j = jv + {c};
-                    const {index_t} gid = i * cols + j;
-{body}{accumulate}                }}
-"""
-ROW_VECTOR_UNROLL = 4  # vectors per lane in flight: 64 bytes of float64 or float32
 
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
