@@ -8,6 +8,7 @@ skeletons/helpers.py, the kernel's frame from a skeleton with named slots (skele
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,7 +49,7 @@ def argument_struct(params: tuple[lw.Param, ...]) -> tuple[str, list[int], list[
         if isinstance(p, lw.BufferParam):
             continue
         code = _FIELD_FORMATS[p.dtype.name] if isinstance(p, lw.ScalarParam) else "q"
-        size = {"B": 1, "i": 4, "I": 4, "f": 4}.get(code, 8)
+        size = struct.calcsize(code)
         fmt += "x" * (-offset % size) + code
         offset += -offset % size + size
         widest = max(widest, size)
@@ -82,10 +83,9 @@ class Dialect:
     # Names the dialect's compiler does not predefine: name -> its definition, emitted before
     # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
     definitions: dict[str, str] = field(default_factory=dict)
-    # Vector loads and stores: the vector type's stem per dtype name (the width follows it:
-    # float4, double2), how to build one from its values ({type}, {args}), and a pointer as
-    # an integer (alignment tests).
-    vector_bases: dict[str, str] = field(default_factory=dict)
+    # Four-wide vector loads and stores (4-byte dtypes): the type per dtype name, how to build
+    # one from four values ({type}, {args}), and a pointer as an integer (alignment tests).
+    vector_types: dict[str, str] = field(default_factory=dict)
     vector_make: str = ""
     pointer_as_int: str = ""
     # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
@@ -93,9 +93,6 @@ class Dialect:
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
     scalar_struct: bool = False
-
-    def vector_type(self, dtype: DType, width: int) -> str:
-        return f"{self.vector_bases[dtype.name]}{width}"
 
 
 def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -442,7 +439,7 @@ class _Renderer:
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
         """One vector load of ``width`` elements, then each element's value."""
-        vtype = self.d.vector_type(self.types[s.buffer], width)
+        vtype = self.d.vector_types[self.types[s.buffer].name]
         read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
                                               buffer=s.buffer, view=s.view)
         text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
@@ -461,7 +458,7 @@ class _Renderer:
     def vector_store(self, s: lw.Store, m: int, width: int) -> str:
         """The vector store of output ``m``; a masked store writes the whole vector only where
         all its elements are selected, else element by element."""
-        vtype = self.d.vector_type(self.types[s.buffer], width)
+        vtype = self.d.vector_types[self.types[s.buffer].name]
         value = self.d.vector_make.format(
             type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
         store = elementwise.VECTOR_STORE.format(
@@ -513,11 +510,11 @@ class _Renderer:
                 finals += reduce.FINAL.format(k=k, storage=storage)
             else:
                 tree_start += reduce.TREE_START.format(k=k, storage=storage)
-            combines += reduce.TREE_COMBINE.format(
-                T=t, k=k, storage=storage,
-                read_a=self.local_read(k, r.dtype, "lid"),
-                read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
-                combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
+                combines += reduce.TREE_COMBINE.format(
+                    T=t, k=k, storage=storage,
+                    read_a=self.local_read(k, r.dtype, "lid"),
+                    read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
+                    combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
             value = self.local_read(k, r.dtype, "lid")
             if r.scale is not None:
                 value = f"{value} * {r.scale}"
