@@ -1,7 +1,10 @@
 """Where a small call's time goes: cProfile over many cached calls, and for reductions the
 host time per call next to the GPU time (CUDA events) and the number of kernels.
 
-    python benchmarks/profile_call.py [--calls 20000] [--top 25]
+    python benchmarks/profile_call.py [--calls 20000] [--top 25] [--case three|glm]
+
+``--case glm`` profiles ``wf.stats.normal_id_glm_lpdf`` on 1000 x 2 instead of the 3-op call
+(host-bound on a GPU: the time per call is the host's).
 
 Prints to stdout; used to find the per-call overhead (benchmarks/NOTES.md).
 """
@@ -57,15 +60,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=20000)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--case", choices=["three", "glm"], default="three")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     print("device:", wf.current_device(), wf.current_device().name)
-    a, b, c = (wf.asarray(rng.uniform(-1, 1, 1000).astype(np.float32)) for _ in range(3))
+    if args.case == "glm":
+        x = wf.asarray(rng.standard_normal((1000, 2)))
+        y = wf.asarray(rng.standard_normal(1000))
+        beta = wf.asarray(rng.standard_normal(2))
 
-    def small() -> None:
-        three(a, b, c).eval()
+        def small() -> None:
+            wf.stats.normal_id_glm_lpdf(y, x, 0.3, beta, 1.2).eval()
+    else:
+        a, b, c = (wf.asarray(rng.uniform(-1, 1, 1000).astype(np.float32)) for _ in range(3))
 
-    print(f"3-op on 1000 elements: {per_call(small, args.calls):.1f} us per call (host)")
+        def small() -> None:
+            three(a, b, c).eval()
+
+    print(f"{args.case} on 1000 rows: {per_call(small, args.calls):.1f} us per call (host)")
     gpu = gpu_time(small, 2000)
     if gpu is not None:
         print(f"  device time per call: {gpu:.1f} us")
@@ -76,6 +88,8 @@ def main() -> None:
     wf.synchronize()
     profile.disable()
     pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+    if args.case == "glm":
+        return
 
     matrix = wf.asarray(rng.standard_normal((8192, 8192)).astype(np.float32))
     x = wf.asarray(rng.standard_normal(1 << 27).astype(np.float32))

@@ -83,3 +83,25 @@ def test_generated_source_matches_golden(name, dialect):
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
     assert source == path.read_text(), f"generated source changed: diff against {path}"
+
+
+def test_last_group_reduction_matches_golden(monkeypatch):
+    """A full reduction split over work-groups on a dialect whose last group finishes it (CUDA):
+    one kernel that writes partial results, counts finished groups and, in the last one,
+    combines them, scales (the mean) and resets the counter."""
+    device = wf.get_device("reference")
+    backend = device.backend
+    monkeypatch.setattr(backend, "dialect", CUDA, raising=False)
+    monkeypatch.setattr(backend, "last_group", True, raising=False)
+    monkeypatch.setattr(backend, "reduction_groups", lambda d: 64, raising=False)
+    with wf.device("reference"):
+        y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))
+        expression = wf.mean(wf.check(y, lambda s: s > 0, "y must be positive") - mu)
+    (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
+    ir, _, _, launch, followups = _prepare_reductions(device, step.reductions, step.elementwise)
+    assert launch.splits > 1 and not followups  # one kernel, no combining pass
+    source = render(ir, CUDA)[0]
+    path = GOLDEN / "last_group_mean_checked.cu"
+    if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
+        path.write_text(source)
+    assert source == path.read_text(), f"generated source changed: diff against {path}"

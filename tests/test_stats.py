@@ -397,6 +397,40 @@ def test_a_repeated_call_is_rebuilt_from_its_template_with_new_values(device, na
         np.testing.assert_allclose(got.to_numpy(), want, **_tol(dtype))
 
 
+def test_a_template_result_evaluates_without_its_expression_and_keeps_its_inputs(
+        device, monkeypatch):
+    """A repeated call's result is evaluated from its leaves alone (its plan is remembered),
+    reads its arguments as they were at the call even when they are written afterwards, and
+    builds its expression when something composes with it."""
+    from weft import templates
+
+    y_host = RNG.normal(size=N)
+    sigma_host = RNG.uniform(0.5, 2.0, N)
+    y, sigma = wf.asarray(y_host), wf.asarray(sigma_host)
+    for _ in range(2):  # captures the template, then remembers its plan
+        float(wf.stats.normal_lpdf(y, 0.2, sigma))
+    built = []
+    real = templates.Deferred.expression
+    monkeypatch.setattr(templates.Deferred, "expression",
+                        lambda self: built.append(1) or real(self))
+    before = wf.stats.normal_lpdf(y, 0.2, sigma)
+    y += 1.0
+    sigma[0] = 5.0
+    np.testing.assert_allclose(float(before), st.norm.logpdf(y_host, 0.2, sigma_host).sum(),
+                               rtol=1e-10)
+    if device.kind != "dask":
+        assert built == []
+    y_host, sigma_host = y_host + 1.0, sigma_host.copy()
+    sigma_host[0] = 5.0
+    want = st.norm.logpdf(y_host, 0.2, sigma_host).sum()
+    a, b = wf.stats.normal_lpdf(y, 0.2, sigma), wf.stats.normal_lpdf(y, 0.2, sigma)
+    wf.eval(a, b)
+    np.testing.assert_allclose([float(a), float(b)], [want, want], rtol=1e-10)
+    total = wf.stats.normal_lpdf(y, 0.2, sigma) * 2 - wf.stats.normal_lpdf(y, 0.2, sigma)
+    np.testing.assert_allclose(float(total), want, rtol=1e-10)
+    assert len(built) >= 2
+
+
 def test_a_template_checks_new_scalar_arguments_on_the_host(device):
     y = wf.asarray(RNG.normal(size=N))
     float(wf.stats.normal_lpdf(y, 0.0, 1.5))

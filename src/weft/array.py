@@ -37,7 +37,7 @@ class Array:
     [3.0, 5.0, 7.0]
     """
 
-    __slots__ = ("_node", "_device", "_base", "__weakref__")
+    __slots__ = ("_node", "_device", "_base", "_deferred", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators
     __hash__ = None  # type: ignore[assignment]  # == is element-wise
 
@@ -47,24 +47,49 @@ class Array:
         self._node = node
         self._device = device
         self._base: tuple[Array, AffineMap] | None = None  # writes go to base's elements
+        self._deferred: Any = None
+
+    @classmethod
+    def _from_template(cls, deferred: Any, device: Device) -> Array:
+        """A lazy array whose expression a template builds when first needed
+        (``templates.Deferred``): evaluating it straight away skips building it."""
+        out = cls.__new__(cls)
+        out._device = device
+        out._base = None
+        out._deferred = deferred
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for attributes not set: ``_node`` of an array made by a template.
+        if name == "_node":
+            deferred = self._deferred
+            if deferred is not None:
+                node = self._node = deferred.expression()
+                self._deferred = None
+                return node
+        # Anything else: the lookup's own error (a property's message, or no such name).
+        return object.__getattribute__(self, name)
 
     # Attributes -----------------------------------------------------------------------
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._node.shape
+        deferred = self._deferred
+        return self._node.shape if deferred is None else deferred.template.result[1]
 
     @property
     def ndim(self) -> int:
-        return len(self._node.shape)
+        return len(self.shape)
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._node.shape)) if self._node.shape else 1
+        shape = self.shape
+        return int(np.prod(shape)) if shape else 1
 
     @property
     def dtype(self) -> DType:
-        return self._node.dtype
+        deferred = self._deferred
+        return self._node.dtype if deferred is None else deferred.template.result[0]
 
     @property
     def device(self) -> Device:
@@ -78,11 +103,12 @@ class Array:
         >>> wf.tril(wf.ones((3, 3))).structure
         'lower'
         """
-        return self._node.structure
+        deferred = self._deferred
+        return self._node.structure if deferred is None else deferred.template.result[2]
 
     @property
     def is_lazy(self) -> bool:
-        return self._node.kind != ex.BUFFER
+        return self._deferred is not None or self._node.kind != ex.BUFFER
 
     @property
     def ready(self) -> bool:
@@ -516,6 +542,14 @@ def view_of(x: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
 
 def evaluate(*arrays: Array) -> None:
     """Materialize every lazy array given, one kernel per device and shape."""
+    if len(arrays) == 1:
+        a = arrays[0]
+        if type(a) is Array and a._deferred is not None:
+            dest = realize.execute_deferred(a._device, a._deferred)
+            if dest is not None:
+                a._node = dest
+                a._deferred = None
+                return
     by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
     targets: list[tuple[Array, ex.Node]] = []
     seen: set[int] = set()

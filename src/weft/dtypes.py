@@ -39,6 +39,11 @@ class DType:
     def __repr__(self) -> str:
         return f"wf.{self.name}"
 
+    def __hash__(self) -> int:
+        # The name alone decides equality in practice; hashing it (a cached str hash) keeps
+        # structural keys, which hold a dtype per node, cheap to look up.
+        return hash(self.name)
+
     def __str__(self) -> str:
         return self.name
 

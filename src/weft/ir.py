@@ -176,6 +176,10 @@ class Accumulate:
     buffer: str
     view: str  # out address: view_off + segment * view_seg + split * view_split
     scale: str | None  # scalar parameter multiplying the final value
+    # Set when the kernel's last work-group combines the partial results in ``buffer`` into
+    # the final value itself (one segment): that value's buffer and view (``{final_view}_off``).
+    final_buffer: str | None = None
+    final_view: str | None = None
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select
@@ -184,6 +188,9 @@ Param = BufferParam | ScalarParam | IndexParam
 
 ERROR_BUFFER = "err"
 ERROR_OFFSET = "err_off"  # where in the error buffer this launch's record lies
+# A reduction finished by its last work-group counts finished groups here: one int per stream,
+# zero between launches (the last group resets it), supplied at launch like the error buffer.
+GROUP_COUNTER = "done_groups"
 
 
 @dataclass(frozen=True)
@@ -206,7 +213,7 @@ class KernelIR:
         """(argument position, read, written) of each buffer parameter: what a launch orders
         its work by, computed once per kernel."""
         return tuple((k, p.read, p.written) for k, p in enumerate(self.params)
-                     if isinstance(p, BufferParam))
+                     if isinstance(p, BufferParam) and p.name != GROUP_COUNTER)
 
     @functools.cached_property
     def error_positions(self) -> tuple[int, int] | None:
@@ -215,6 +222,15 @@ class KernelIR:
         if ERROR_BUFFER not in names:
             return None
         return names.index(ERROR_BUFFER), names.index(ERROR_OFFSET)
+
+    @functools.cached_property
+    def counter_position(self) -> int | None:
+        """Argument position of the group counter (reductions finished by their last group);
+        the counter belongs to the launching stream, so it is not ordered like data."""
+        for k, p in enumerate(self.params):
+            if p.name == GROUP_COUNTER:
+                return k
+        return None
 
     @property
     def vectorizable(self) -> bool:

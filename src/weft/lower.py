@@ -14,7 +14,7 @@ the earlier variable, so ``t = a / b; t * t`` divides once per element.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -30,6 +30,7 @@ from .ir import (
     ERROR_BUFFER,
     ERROR_OFFSET,
     FLAT,
+    GROUP_COUNTER,
     REDUCE_COLS,
     REDUCE_ROWS,
     SCALAR_ACCESS,
@@ -338,8 +339,8 @@ class _Lowering:
         return Ctx(IDENTITY, self.structure_predicate(root.structure, IDENTITY))
 
     def finish(self, skeleton: str, extra: list[tuple[IndexParam, int]],
-               reductions: tuple[Accumulate, ...] = (), range_structure: str = "general"
-               ) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
+               reductions: tuple[Accumulate, ...] = (), range_structure: str = "general",
+               counter: bool = False) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
         params: list[Param] = []
         args: list[Any] = []
         for name, dtype, read, written, storage in self.buffer_params:
@@ -350,6 +351,9 @@ class _Lowering:
             params.append(BufferParam(ERROR_BUFFER, dt.int64, False, True))
             params.append(IndexParam(ERROR_OFFSET))
             args += [None, None]  # realize supplies the error buffer and the record's place
+        if counter:
+            params.append(BufferParam(GROUP_COUNTER, dt.int32, False, True))
+            args.append(None)  # realize supplies the launching stream's counter
         for param, value in self.scalar_params:
             params.append(param)
             args.append(value)
@@ -413,12 +417,16 @@ def lower_reduction(
     plan: ReducePlan,
     range_structure: str,
     out_strides: list[tuple[int, int, int]],
+    finals: list[Node] | None = None,
 ) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
     """A reduction kernel over the padded-2-D ``grid``.
 
     ``reductions`` are (operand, op name, accumulator dtype, output leaf, scale); every operand
     has the grid's shape. ``out_strides`` gives per reduction the output's (offset, segment
     stride, split stride). ``elementwise`` outputs over the same grid are stored on the way.
+    ``finals``: one destination leaf per reduction when the output leaves hold one segment's
+    partial results and the kernel's last work-group combines them into the destinations
+    (the scale then applies there).
     """
     lw = _Lowering(grid)
     accs: list[Accumulate] = []
@@ -436,12 +444,17 @@ def lower_reduction(
             var = lw.emit(("cast", acc_dtype, var), lambda v, a=var, t=acc_dtype: Cast(v, t, a))
         compensated = op == "add" and acc_dtype.name == "float32"
         accs.append(Accumulate(var, acc_dtype, op, compensated, buf, prefix, scale_param))
+    for k, final in enumerate(finals or ()):
+        fbuf = lw.buffer(final.attrs.storage, read=False, written=True)
+        offset = final.attrs.offset
+        fview = lw.params(("final", id(final.attrs.storage), offset), ("off",), (offset,))
+        accs[k] = replace(accs[k], final_buffer=fbuf, final_view=fview)
     extra = [(IndexParam(name), value) for name, value in (
         ("rows", plan.rows), ("cols", plan.cols), ("lanes", plan.lanes),
         ("splits", plan.splits), ("chunk", plan.chunk))]
     if plan.mode == REDUCE_ROWS:
         extra.append((IndexParam("contiguous"), plan.contiguous))
-    return lw.finish(plan.mode, extra, tuple(accs), range_structure)
+    return lw.finish(plan.mode, extra, tuple(accs), range_structure, counter=bool(finals))
 
 
 # The IR names, importable from here as before.
@@ -458,6 +471,7 @@ __all__ = [
     "ERROR_OFFSET",
     "ErrorInfo",
     "FLAT",
+    "GROUP_COUNTER",
     "Gather",
     "IndexParam",
     "KernelIR",

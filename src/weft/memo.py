@@ -210,6 +210,9 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
 class Memo:
     def __init__(self) -> None:
         self.plans: dict[tuple, Plan] = {}
+        # Plans of templates' expressions evaluated into new buffers, by (template, device):
+        # found without building the expression or its structural key (templates.Deferred).
+        self.template_plans: dict[tuple[Any, Any], Plan] = {}
 
     def get(self, key: tuple) -> Plan | None:
         return self.plans.get(key)
@@ -217,10 +220,20 @@ class Memo:
     def put(self, key: tuple, plan: Plan) -> None:
         if len(self.plans) >= _LIMIT:
             self.plans.clear()  # rare: many distinct structures; start over
+            self.template_plans.clear()
         self.plans[key] = plan
+
+    def for_template(self, template: Any, device: Any) -> Plan | None:
+        return self.template_plans.get((template, device))
+
+    def put_for_template(self, template: Any, device: Any, plan: Plan) -> None:
+        if len(self.template_plans) >= _LIMIT:
+            self.template_plans.clear()
+        self.template_plans[(template, device)] = plan
 
     def clear(self) -> None:
         self.plans.clear()
+        self.template_plans.clear()
 
 
 MEMO = Memo()

@@ -79,6 +79,10 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         at_buffer, at_offset = ir.error_positions
         args = list(args)
         args[at_buffer], args[at_offset] = report.slab.buffer, report.offset
+    counter = ir.counter_position
+    if counter is not None:
+        args = list(args)
+        args[counter] = device.backend.group_counter(device)
     inputs: list[Storage] = []
     outputs: list[Storage] = []
     for k, read, written in ir.buffer_roles:
@@ -237,9 +241,14 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
                           getattr(device.handle, "is_cpu", False))
     final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
     segments = rows if mode == REDUCE_ROWS else cols
+    # One segment split across work-groups: where the dialect can, the last group to finish
+    # combines the partial results, which saves a launch and its host time.
+    last_group = (not final_pass and mode == REDUCE_ROWS and rows == 1
+                  and plan.lanes == WORK_GROUP and _finishes_in_last_group(device))
     specs = []
     out_strides = []
     followups = []
+    finals = []
     for root, dest in reductions:
         red: ex.Reduction = root.attrs
         acc: DType = root.dtype
@@ -253,13 +262,23 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
             continue
         part_shape = (rows, plan.splits) if mode == REDUCE_ROWS else (plan.splits, cols)
         partial = new_leaf(device, part_shape, acc)
-        specs.append((root.args[0], red.op, acc, partial, None))
         out_strides.append((0, plan.splits, 1) if mode == REDUCE_ROWS else (0, 1, cols))
+        if last_group:
+            specs.append((root.args[0], red.op, acc, partial, red.scale))
+            finals.append(dest)
+            continue
+        specs.append((root.args[0], red.op, acc, partial, None))
         combine = ex.reduce(partial, ex.Reduction(red.op, axis, red.scale), dest.shape, acc)
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
-                                       out_strides)
+                                       out_strides, finals or None)
     return ir, args, errors, plan, followups
+
+
+def _finishes_in_last_group(device: Any) -> bool:
+    backend = device.backend
+    return (backend.dialect is not None and bool(backend.dialect.last_group_add)
+            and getattr(backend, "last_group", False))
 
 
 def _run_reductions(device: Any, reductions: list[schedule.Output],
@@ -301,25 +320,54 @@ def execute(device: Any, outputs: list[schedule.Output]) -> None:
 
 
 def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
-                        outputs: list[schedule.Output]) -> None:
+                        outputs: list[schedule.Output]) -> memo.Plan | None:
     """One output with a structural key: run its remembered plan, or run the general path
-    while recording it and remember the result."""
+    while recording it and remember the result. Returns the plan (None: not rememberable)."""
     dest = outputs[0][1].attrs.storage
     remembered = memo.MEMO.get(key)
     if remembered is not None:
-        temps = [device.backend.allocate(device, dtype, size)
-                 for dtype, size in remembered.temporaries]
-        for launch in remembered.launches:
-            CACHE.stats["hits"] += 1
-            _launch(device, launch.ir, launch.arguments(leaves, dest, temps), launch.errors,
-                    launch.n, launch.groups, launch.program)
-        return
+        _run_plan(device, remembered, leaves, dest)
+        return remembered
     with memo.recording() as rec:
         for step in plan(device, outputs):
             run_step(device, step)
     made = memo.make_plan(rec, leaves, dest)
     if made is not None:
         memo.MEMO.put(key, made)
+    return made
+
+
+def _run_plan(device: Any, remembered: memo.Plan, leaves: list[ex.Node], dest: Storage) -> None:
+    temps = [device.backend.allocate(device, dtype, size)
+             for dtype, size in remembered.temporaries]
+    for launch in remembered.launches:
+        CACHE.stats["hits"] += 1
+        _launch(device, launch.ir, launch.arguments(leaves, dest, temps), launch.errors,
+                launch.n, launch.groups, launch.program)
+
+
+def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
+    """Evaluate a template's expression into a new buffer, building only its leaves when the
+    template has a remembered plan on ``device`` (``templates.Deferred``); the new buffer's
+    leaf, or None where the general path must run (not fusing, a whole-expression backend)."""
+    if not config.fuse_enabled() or getattr(device.backend, "execute", None) is not None:
+        return None
+    template = deferred.template
+    dtype, shape, structure = template.result
+    known = memo.MEMO.for_template(template, device)
+    dest = new_leaf(device, shape, dtype, structure)
+    if known is not None:
+        _run_plan(device, known, deferred.memo_leaves(), dest.attrs.storage)
+        return dest
+    root = deferred.expression()
+    key, leaves = memo.signature(root, dest)
+    if key is None:  # (a template's expression always has a key; said for completeness)
+        execute(device, [(root, dest)])
+        return dest
+    made = _execute_remembered(device, (device, key), leaves, [(root, dest)])
+    if made is not None:  # a new buffer never aliases the leaves: one plan serves every call
+        memo.MEMO.put_for_template(template, device, made)
+    return dest
 
 
 def sources(device: Any, outputs: list[schedule.Output]) -> str:

@@ -90,6 +90,13 @@ class Dialect:
     pointer_as_int: str = ""
     # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
     shuffle_down: str = ""
+    # Reductions over one segment finished by their last work-group (one launch, not two):
+    # an atomic add of one to the int at {0} returning the old value, a fence after which a
+    # work-group's global writes are seen by the others, and the launch's work-group count.
+    # Empty: a second small launch combines the partial results.
+    last_group_add: str = ""
+    global_fence: str = ""
+    group_count: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
     scalar_struct: bool = False
@@ -484,6 +491,8 @@ class _Renderer:
         mode = self.ir.skeleton
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
+        # The last work-group's combination of the partial results (``reduce.FINISH``).
+        acc_reset = partials = partial_tree_start = final_stores = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
             storage = self.storage(r.dtype)
@@ -516,7 +525,21 @@ class _Renderer:
                     read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
                     combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
             value = self.local_read(k, r.dtype, "lid")
-            if r.scale is not None:
+            if r.final_buffer is not None:
+                acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
+                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
+                    storage=self.storage(self.types[r.buffer]), buffer=r.buffer, view=r.view))
+                partials += reduce.COMBINE_PARTIAL.format(
+                    T=t, k=k, read=partial,
+                    combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}")))
+                partial_tree_start += reduce.TREE_START.format(k=k, storage=storage)
+                final = self.local_read(k, r.dtype, "0")
+                if r.scale is not None:
+                    final = f"{final} * {r.scale}"
+                final_stores += reduce.FINAL_STORE.format(
+                    buffer=r.final_buffer, view=r.final_view,
+                    storage=self.storage(self.types[r.final_buffer]), value=final)
+            elif r.scale is not None:
                 value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.storage(self.types[r.buffer]),
@@ -526,12 +549,22 @@ class _Renderer:
             tree_start = checks.REPORT_REMEMBERED.format(
                 claim=self.d.claim.format(ERROR_RECORD)) + tree_start
         if shuffle:
-            tree = tree_start + reduce.TREE_SHUFFLE.format(
+            tree = reduce.TREE_SHUFFLE.format(
                 shuffles=shuffles, spills=spills, barrier=self.d.barrier,
                 index_t=self.d.index_t, gathers=gathers, finals=finals)
+            partial_tree_start = ""
         else:
-            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
-                                                   index_t=self.d.index_t, combines=combines)
+            tree = reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
+                                      combines=combines)
+        finish = ""
+        if final_stores:
+            finish = reduce.FINISH.format(
+                local=self.d.local_qualifier, fence=self.d.global_fence, barrier=self.d.barrier,
+                counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.d.index_t,
+                group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
+                gathers=partials, tree=_indent(partial_tree_start + tree),
+                stores=final_stores, counter=lw.GROUP_COUNTER)
+        tree = tree_start + tree
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
         unroll = self.unroll()
         slots.update(
@@ -541,7 +574,7 @@ class _Renderer:
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
-            write=reduce.WRITE.format(segments=segments, stores=stores))
+            write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
         return self.finish(template, slots)
 

@@ -34,7 +34,7 @@ _ARRAY, _SCALAR, _CONST = 0, 1, 2
 class Template:
     """How to rebuild one captured expression from new arguments."""
 
-    __slots__ = ("leaves", "steps", "entries", "leaf_order")
+    __slots__ = ("leaves", "steps", "entries", "leaf_order", "result")
 
     def __init__(self, leaves: list[tuple], steps: list[tuple], entries: tuple,
                  leaf_order: list[int]) -> None:
@@ -43,29 +43,60 @@ class Template:
         self.steps = steps  # (kind, dtype, shape, picks its arguments, op, attrs, structure)
         self.entries = entries  # memo's structural key of the expression, without the output
         self.leaf_order = leaf_order  # memo's leaf order, as positions among the leaves
+        _, dtype, shape, _, _, _, structure = steps[-1]
+        # The dtype, shape and structure of the expression: what its array reports unbuilt.
+        self.result: tuple[DType, tuple[int, ...], str] = (dtype, shape, structure)
 
     def build(self, args: list[Any]) -> ex.Node:
         """The expression for ``args`` (Array arguments' nodes and Python scalars, in the
         order the template was captured with)."""
-        nodes: list[ex.Node] = []
+        return self.defer(args).expression()
+
+    def defer(self, args: list[Any]) -> Deferred:
+        """The expression for ``args``, its leaves made now (they hold the arguments' current
+        buffers, as any lazy expression does) and the rest when first needed."""
+        leaves: list[ex.Node] = []
         for leaf in self.leaves:
             tag = leaf[0]
             if tag == _ARRAY:
                 storage = args[leaf[1]].attrs.storage
-                nodes.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
+                leaves.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
             elif tag == _SCALAR:
                 value = args[leaf[1]]
                 types = leaf[2]
                 for dtype in types[:-1]:  # as the captured call converted it
                     value = dtype.numpy.type(value)
-                nodes.append(ex.scalar(value, types[-1]))
+                leaves.append(ex.scalar(value, types[-1]))
             else:
-                nodes.append(leaf[1])  # a constant: immutable, shared between expressions
+                leaves.append(leaf[1])  # a constant: immutable, shared between expressions
+        return Deferred(self, leaves)
+
+
+
+class Deferred:
+    """A template's expression for one call: its leaves, and its other nodes built on demand.
+    An evaluation with a remembered plan needs only the leaves (``realize``); anything else
+    that reads the expression builds it (``Array._node``)."""
+
+    __slots__ = ("template", "leaves")
+
+    def __init__(self, template: Template, leaves: list[ex.Node]) -> None:
+        self.template = template
+        self.leaves = leaves
+
+    def memo_leaves(self) -> list[ex.Node]:
+        """The leaves in the order remembered plans take them."""
+        leaves = self.leaves
+        return [leaves[p] for p in self.template.leaf_order]
+
+    def expression(self) -> ex.Node:
+        template = self.template
+        nodes = list(self.leaves)
         node_class = ex.Node
-        for kind, dtype, shape, pick, op, attrs, structure in self.steps:
+        for kind, dtype, shape, pick, op, attrs, structure in template.steps:
             nodes.append(node_class(kind, dtype, shape, pick(nodes), op, attrs, structure))
         root = nodes[-1]
-        _SIGNATURES[root] = (self.entries, [nodes[p] for p in self.leaf_order])
+        _SIGNATURES[root] = (template.entries, [nodes[p] for p in template.leaf_order])
         return root
 
 

@@ -11,7 +11,8 @@ structure, so a triangle costs what it stores.
 
 Named slots: ``preamble helpers kernel_qualifier name params param_locals`` as in the element-wise
 skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_init``, ``body``
-(loads, ops and element-wise stores for one element), ``accumulate``, ``tree`` and ``write``;
+(loads, ops and element-wise stores for one element), ``accumulate``, ``tree``, ``write``
+and ``finish`` (rows, one segment: the last work-group combines the partial results);
 ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
 takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
 loads are issued together; a plain loop finishes the rest.
@@ -54,7 +55,7 @@ REDUCE_ROWS = """\
     for ({index_t} j = j_next; j < last; j += step) {{
         const {index_t} gid = i * cols + j;
 {body}{accumulate}    }}
-{tree}{write}}}
+{tree}{write}{finish}}}
 """
 
 REDUCE_COLS = """\
@@ -158,3 +159,27 @@ WRITE = """\
 """
 WRITE_ONE = ("        {buffer}[{out}_off + segment * {out}_seg + split * {out}_split]"
              " = ({storage}){value};\n")
+
+# One segment's partial results combined by the last work-group to finish (dialects with
+# ``last_group_add``): every group fences its partial result's write and counts itself done;
+# the group that counts last reads the partials (volatile: written by other groups during this
+# launch), reduces them with the same tree, writes the final value and resets the counter for
+# the stream's next launch.
+FINISH = """\
+    {local} int last_group;
+    {fence};
+    {barrier};
+    if (lid == 0) last_group = {counted} == ({index_t}){group_count} - 1;
+    {barrier};
+    if (last_group) {{
+{acc_reset}        for ({index_t} p = lid; p < splits; p += {wg}) {{
+{gathers}        }}
+{tree}        if (lid == 0) {{
+{stores}            *{counter} = 0;
+        }}
+    }}
+"""
+ACC_RESET = "        acc{k} = {identity};\n"
+PARTIAL = "((volatile {storage}*){buffer})[{view}_off + p * {view}_split]"
+COMBINE_PARTIAL = "            {{ const {T} other{k} = {read}; acc{k} = {combine}; }}\n"
+FINAL_STORE = "            {buffer}[{view}_off] = ({storage}){value};\n"

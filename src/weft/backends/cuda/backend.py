@@ -139,6 +139,9 @@ class CUDABackend:
         self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
         self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
         self.vector_override = int(os.environ.get("WEFT_CUDA_VECTOR", "0"))
+        # Reductions over one segment finish in their last block (one launch, not two);
+        # WEFT_CUDA_LAST_GROUP=0 gives the two-launch form, for comparison.
+        self.last_group = os.environ.get("WEFT_CUDA_LAST_GROUP", "1") != "0"
 
     def _import(self) -> Any:
         if self._cupy is None:
@@ -385,6 +388,21 @@ class CUDABackend:
             s.record_read(mark, stream)
         for s in outputs:
             s.record_write(mark, stream)
+
+    def group_counter(self, device: Any) -> Storage:
+        """The calling thread's stream's count of finished blocks (``ir.GROUP_COUNTER``):
+        zeroed once, and reset to zero by the last block of every launch that uses it, so
+        launches in one stream can share it."""
+        h = device.handle
+        counter = getattr(h._local, "counter", None)
+        if counter is None:
+            from ...dtypes import int32
+
+            counter = self.allocate(device, int32, 1)
+            with h.active():
+                h.cupy.cuda.runtime.memsetAsync(counter.buffer.mem.ptr, 0, 4, h.stream().ptr)
+            h._local.counter = counter
+        return counter
 
     def synchronize(self, device: Any) -> None:
         device.handle.stream().synchronize()

@@ -36,4 +36,9 @@ CUDA = Dialect(
     pointer_as_int="(unsigned long long)({0})",
     shuffle_down="__shfl_down_sync(0xffffffffu, {value}, {offset}, {width})",
     scalar_struct=True,
+    # CUDA's documented pattern (Programming Guide, memory fence functions): a fence, then an
+    # atomic count of finished blocks; the last block reads the others' partial results.
+    last_group_add="atomicAdd({0}, 1)",
+    global_fence="__threadfence()",
+    group_count="gridDim.x",
 )

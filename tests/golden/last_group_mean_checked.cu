@@ -1,0 +1,154 @@
+struct weft_args {
+    long long err_off;
+    double s0;
+    double s1;
+    long long w0_off;
+    long long w1_off;
+    long long w2_off;
+    long long w2_seg;
+    long long w2_split;
+    long long w3_off;
+    long long rows;
+    long long cols;
+    long long lanes;
+    long long splits;
+    long long chunk;
+    long long contiguous;
+};
+
+extern "C" __global__ void weft_greater_subtract_add_reduce(
+    const double* __restrict__ b0,
+    const double* __restrict__ b1,
+    double* __restrict__ b2,
+    double* __restrict__ b3,
+    long long* __restrict__ err,
+    int* __restrict__ done_groups,
+    const weft_args args)
+{
+    const long long err_off = args.err_off;
+    const double s0 = args.s0;
+    const double s1 = args.s1;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w2_off = args.w2_off;
+    const long long w2_seg = args.w2_seg;
+    const long long w2_split = args.w2_split;
+    const long long w3_off = args.w3_off;
+    const long long rows = args.rows;
+    const long long cols = args.cols;
+    const long long lanes = args.lanes;
+    const long long splits = args.splits;
+    const long long chunk = args.chunk;
+    const long long contiguous = args.contiguous;
+    __shared__ double red0[256];
+    const long long lid = (long long)threadIdx.x;
+    const long long seg_local = lid / lanes;
+    const long long lane = lid - seg_local * lanes;
+    const long long task = (long long)blockIdx.x * (256 / lanes) + seg_local;
+    const long long i = task / splits;
+    const long long split = task - i * splits;
+    const long long segment = i;
+    const long long partner_step = 1;
+    long long begin = split * chunk;
+    long long end = begin + chunk < cols ? begin + chunk : cols;
+    if (i >= rows) end = begin;
+    const long long span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    const long long first = begin + lane * span;
+    const long long last = contiguous && first + span < end ? first + span : end;
+    const long long step = contiguous ? 1 : lanes;
+    long long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
+    double acc0 = 0.0;
+    long long j_next = first;
+    for (; j_next + 3 * step < last; j_next += 4 * step) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const long long j = j_next + u * step;
+            const long long gid = i * cols + j;
+            const double v0 = b0[w0_off + gid];
+            const double v1 = s0;
+            const bool v2 = (v0 > v1);  // greater
+            const long long v3 = (long long)0;
+            const long long v4 = (long long)j;
+            if (!v2 && err_code < 0) {
+                err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
+                err_bits = (long long)__double_as_longlong(v0);
+            }
+            const double v5 = b1[w1_off + gid];
+            const double v6 = (v0 - v5);  // subtract
+            acc0 = (acc0 + v6);
+        }
+    }
+    for (long long j = j_next; j < last; j += step) {
+        const long long gid = i * cols + j;
+        const double v0 = b0[w0_off + gid];
+        const double v1 = s0;
+        const bool v2 = (v0 > v1);  // greater
+        const long long v3 = (long long)0;
+        const long long v4 = (long long)j;
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
+            err_bits = (long long)__double_as_longlong(v0);
+        }
+        const double v5 = b1[w1_off + gid];
+        const double v6 = (v0 - v5);  // subtract
+        acc0 = (acc0 + v6);
+    }
+    if (err_code >= 0 && atomicCAS((int*)(err + err_off), 0, 1) == 0) {
+        err[err_off + 1] = err_code; err[err_off + 2] = err_a;
+        err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+    }
+    const int shuffle_width = lanes < 32 ? (int)lanes : 32;
+    for (int o = shuffle_width >> 1; o > 0; o >>= 1) {
+        { const double other0 = (double)__shfl_down_sync(0xffffffffu, acc0, o, shuffle_width); acc0 = (acc0 + other0); }
+    }
+    if (lanes > 32) {
+        if ((lid & 31) == 0) {
+            red0[lid >> 5] = (double)acc0;
+        }
+        __syncthreads();
+        if (lane == 0) {
+            for (long long w = 1; w < (lanes >> 5); ++w) {
+                { const double other0 = red0[(lid >> 5) + w]; acc0 = (acc0 + other0); }
+            }
+        }
+    }
+    if (lane == 0) {
+        red0[lid] = (double)acc0;
+    }
+    if (lane == 0 && segment < rows) {
+        b2[w2_off + segment * w2_seg + split * w2_split] = (double)red0[lid];
+    }
+    __shared__ int last_group;
+    __threadfence();
+    __syncthreads();
+    if (lid == 0) last_group = atomicAdd(done_groups, 1) == (long long)gridDim.x - 1;
+    __syncthreads();
+    if (last_group) {
+        acc0 = 0.0;
+        for (long long p = lid; p < splits; p += 256) {
+            { const double other0 = ((volatile double*)b2)[w2_off + p * w2_split]; acc0 = (acc0 + other0); }
+        }
+        const int shuffle_width = lanes < 32 ? (int)lanes : 32;
+        for (int o = shuffle_width >> 1; o > 0; o >>= 1) {
+            { const double other0 = (double)__shfl_down_sync(0xffffffffu, acc0, o, shuffle_width); acc0 = (acc0 + other0); }
+        }
+        if (lanes > 32) {
+            if ((lid & 31) == 0) {
+                red0[lid >> 5] = (double)acc0;
+            }
+            __syncthreads();
+            if (lane == 0) {
+                for (long long w = 1; w < (lanes >> 5); ++w) {
+                    { const double other0 = red0[(lid >> 5) + w]; acc0 = (acc0 + other0); }
+                }
+            }
+        }
+        if (lane == 0) {
+            red0[lid] = (double)acc0;
+        }
+        if (lid == 0) {
+            b3[w3_off] = (double)red0[0] * s1;
+            *done_groups = 0;
+        }
+    }
+}
