@@ -29,6 +29,13 @@ def test_every_observation_evaluates(device, observe):
     assert not y.is_lazy
 
 
+def test_a_zero_dimensional_array_converts_to_a_zero_dimensional_ndarray(device):
+    total = wf.sum(wf.asarray([1.5, 2.0, 3.0]))
+    for got in (np.asarray(total), total.to_numpy(), np.asarray(wf.asarray(2.5) * 2)):
+        assert isinstance(got, np.ndarray) and got.shape == ()
+    assert np.asarray(total) == 6.5 and np.asarray(total, dtype=np.float32).dtype == np.float32
+
+
 @pytest.mark.parametrize("observe, expected", [
     (lambda e: e.item(), 4.0), (float, 4.0), (int, 4), (bool, True),
 ])

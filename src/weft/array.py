@@ -175,7 +175,8 @@ class Array:
         pending.settle([view.storage])
         flat = self._device.backend.download(view.storage)
         if not node.shape:
-            return flat[view.offset].copy() if flat.size else flat.reshape(())
+            # A 0-d ndarray, as NumPy's own conversions give (not a NumPy scalar).
+            return flat[view.offset:view.offset + 1].reshape(()).copy()
         if self.size == 0:
             return np.empty(node.shape, dtype=self.dtype.numpy)
         item = flat.itemsize

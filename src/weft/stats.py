@@ -279,11 +279,16 @@ def normal_lpdf(y: Any, mu: Any, sigma: Any, *, dtype: Any = None) -> Array:
 
 def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
                   keys: tuple[str, ...]) -> Array:
-    # A multiply by 1 / sigma: with a scalar sigma the kernel divides once per thread (the
-    # reciprocal is loop-invariant) instead of once per element, and a float64 division
-    # costs about twenty multiplies on a GPU.
-    z = _f("multiply", _f("subtract", _real(c, y), _real(c, mu)),
-           _f("divide", 1.0, _real(c, sigma)))
+    residual = _f("subtract", _real(c, y), _real(c, mu))
+    if isinstance(sigma, Array) and sigma.ndim:
+        z = _f("divide", residual, _real(c, sigma))
+    else:
+        # A scalar sigma: a multiply by its reciprocal, which the kernel computes once per
+        # thread (it is loop-invariant), not a float64 division (about twenty operations on
+        # a GPU) per element: the 10^7 x 2 GLM's kernel took 110 us instead of 96 on the
+        # H100. With an array sigma the reciprocal would be a division per element anyway,
+        # and measured 13% slower than dividing (benchmarks/NOTES.md, 10).
+        z = _f("multiply", residual, _f("divide", 1.0, _real(c, sigma)))
     terms = -0.5 * z * z - _f("log", _real(c, sigma)) - _HALF_LOG_TWO_PI
     return _broadcast_sum(c, terms, *keys)
 
