@@ -7,8 +7,10 @@ depends only on the arguments' structure (dtypes, shapes, views, which of them a
 scalars, which share a buffer) and the explicit result type, so the first call with a given
 structure is captured: every node in dependency order, each leaf as the argument it reads (a
 buffer view of an Array argument, a Python scalar argument converted to the leaf's type) or as
-a constant. Later calls rebuild the nodes directly (a fraction of a microsecond each) and hand
-``memo`` the structural key with the new leaves, so evaluation skips walking the expression.
+a constant. Later calls make only the new leaves (``Deferred``); the other nodes are rebuilt
+directly (a fraction of a microsecond each) when something reads the expression, and an
+evaluation straight away skips them altogether: ``memo`` keeps the template's plan, which
+takes the leaves alone.
 
 The result is an ordinary lazy Array: it composes and fuses with anything, as before.
 """
@@ -70,7 +72,6 @@ class Template:
             else:
                 leaves.append(leaf[1])  # a constant: immutable, shared between expressions
         return Deferred(self, leaves)
-
 
 
 class Deferred:
