@@ -220,7 +220,6 @@ class Memo:
     def put(self, key: tuple, plan: Plan) -> None:
         if len(self.plans) >= _LIMIT:
             self.plans.clear()  # rare: many distinct structures; start over
-            self.template_plans.clear()
         self.plans[key] = plan
 
     def for_template(self, template: Any, device: Any) -> Plan | None:

@@ -360,10 +360,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
         _run_plan(device, known, deferred.memo_leaves(), dest.attrs.storage)
         return dest
     root = deferred.expression()
-    key, leaves = memo.signature(root, dest)
-    if key is None:  # (a template's expression always has a key; said for completeness)
-        execute(device, [(root, dest)])
-        return dest
+    key, leaves = memo.signature(root, dest)  # a template's expression always has a key
     made = _execute_remembered(device, (device, key), leaves, [(root, dest)])
     if made is not None:  # a new buffer never aliases the leaves: one plan serves every call
         memo.MEMO.put_for_template(template, device, made)

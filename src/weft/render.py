@@ -492,7 +492,7 @@ class _Renderer:
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
         # The last work-group's combination of the partial results (``reduce.FINISH``).
-        acc_reset = partials = partial_tree_start = final_stores = ""
+        acc_reset = partials = final_stores = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
             storage = self.storage(r.dtype)
@@ -532,7 +532,6 @@ class _Renderer:
                 partials += reduce.COMBINE_PARTIAL.format(
                     T=t, k=k, read=partial,
                     combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}")))
-                partial_tree_start += reduce.TREE_START.format(k=k, storage=storage)
                 final = self.local_read(k, r.dtype, "0")
                 if r.scale is not None:
                     final = f"{final} * {r.scale}"
@@ -544,27 +543,26 @@ class _Renderer:
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.storage(self.types[r.buffer]),
                                               value=value)
+        report = ""
         if self.ir.checked:
             acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
-            tree_start = checks.REPORT_REMEMBERED.format(
-                claim=self.d.claim.format(ERROR_RECORD)) + tree_start
+            report = checks.REPORT_REMEMBERED.format(claim=self.d.claim.format(ERROR_RECORD))
         if shuffle:
             tree = reduce.TREE_SHUFFLE.format(
                 shuffles=shuffles, spills=spills, barrier=self.d.barrier,
                 index_t=self.d.index_t, gathers=gathers, finals=finals)
-            partial_tree_start = ""
         else:
-            tree = reduce.TREE.format(barrier=self.d.barrier, index_t=self.d.index_t,
-                                      combines=combines)
+            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
+                                                   index_t=self.d.index_t, combines=combines)
         finish = ""
         if final_stores:
             finish = reduce.FINISH.format(
                 local=self.d.local_qualifier, fence=self.d.global_fence, barrier=self.d.barrier,
                 counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.d.index_t,
                 group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
-                gathers=partials, tree=_indent(partial_tree_start + tree),
+                gathers=partials, tree=_indent(tree),
                 stores=final_stores, counter=lw.GROUP_COUNTER)
-        tree = tree_start + tree
+        tree = report + tree
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
         unroll = self.unroll()
         slots.update(
