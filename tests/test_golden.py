@@ -105,3 +105,22 @@ def test_last_group_reduction_matches_golden(monkeypatch):
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
     assert source == path.read_text(), f"generated source changed: diff against {path}"
+
+
+@pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
+def test_rows_vector_walk_matches_golden(dialect):
+    """A rows reduction walking its operands two float64 at a time, with a fused check: the
+    vector loads, the body once per element, the scalar tail."""
+    device = wf.get_device("reference")
+    with wf.device("reference"):
+        x, beta = wf.asarray(np.ones((3, 1024))), wf.asarray(np.ones(1024))
+        expression = (wf.check(x, lambda v: v > 0, "x must be positive")
+                      * beta.reshape(1, 1024)).sum(axis=1)
+    (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
+    ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
+    assert ir.vector == 1 and len(ir.walked_loads) == 2  # the reference device walks elements
+    source = render(replace(ir, vector=2, unroll=4), dialect)[0]
+    path = GOLDEN / f"rows_vector_walk.{'cl' if dialect is OPENCL else 'cu'}"
+    if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
+        path.write_text(source)
+    assert source == path.read_text(), f"generated source changed: diff against {path}"

@@ -206,7 +206,10 @@ class KernelIR:
     checked: bool = False  # has an error buffer
     per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
     tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
-    vector: int = 1  # element-wise: consecutive elements per thread, vector loads (a launch choice)
+    # Element-wise: consecutive elements per thread; rows reductions: elements per vector
+    # load of the walked operands. A launch choice, as are the two above.
+    vector: int = 1
+    unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight (launch)
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:
@@ -257,6 +260,24 @@ class KernelIR:
             elif not isinstance(s, (ReadScalar, Apply, Cast, Select)):
                 return False
         return flat and not self.checked
+
+    @functools.cached_property
+    def walked_loads(self) -> tuple[Load, ...]:
+        """Rows reductions: the loads a vector walk reads ``vector`` elements at a time (flat,
+        or strided with unit column stride, which the launch checks), or none where the kernel
+        cannot take that walk: a triangular range, a guarded walked load, a gather or a
+        scatter. Everything else runs once per element of the vector."""
+        if self.skeleton != REDUCE_ROWS or self.range_structure != "general":
+            return ()
+        walked = []
+        for s in self.body:
+            if isinstance(s, (Gather, Scatter)):
+                return ()
+            if isinstance(s, Load) and s.access in (FLAT, STRIDED):
+                if s.guard is not None:
+                    return ()
+                walked.append(s)
+        return tuple(walked)
 
     @property
     def tileable_loads(self) -> list[Load]:

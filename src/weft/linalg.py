@@ -223,7 +223,8 @@ def matmul(a: Any, b: Any) -> Array:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
                          f"({inner_a} != {inner_b})")
     dtype = dt.resolve([a.dtype, b.dtype], [])
-    if a.device.kind != "cuda" and {a.ndim, b.ndim} == {1, 2} and a.size and b.size:
+    if {a.ndim, b.ndim} == {1, 2} and a.size and b.size and (
+            a.device.kind != "cuda" or _walks_rows(a, b)):
         return _matvec_fused(a, b, dtype)
     a, b = _as(a.eval(), dtype), _as(b.eval(), dtype)
     lib = _library(a.device)
@@ -232,6 +233,17 @@ def matmul(a: Any, b: Any) -> Array:
         return asarray(np.zeros(shape, dtype.numpy), device=a.device)
     with lib.on_stream():
         return lib.give(lib.np.matmul(lib.take(a), lib.take(b)), dtype)
+
+
+def _walks_rows(a: Array, b: Array) -> bool:
+    """Whether ``a @ b`` is a matrix times a vector whose rows lie along memory (or are
+    computed in the kernel): then weft's row reduction, walking 16 bytes per load, reads the
+    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other layouts keep
+    cuBLAS."""
+    if a.ndim != 2 or b.ndim != 1:
+        return False
+    node = a._node
+    return node.kind != ex.BUFFER or node.attrs.strides[-1] == 1
 
 
 def _matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:

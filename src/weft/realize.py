@@ -20,8 +20,10 @@ from .cache import CACHE
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .lower import (
+    FLAT,
     REDUCE_COLS,
     REDUCE_ROWS,
+    BufferParam,
     ErrorInfo,
     KernelIR,
     ReducePlan,
@@ -31,7 +33,7 @@ from .lower import (
 from .ops import OPS
 from .render import render
 from .skeletons.elementwise import TILE
-from .skeletons.reduce import WORK_GROUP
+from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP, vector_unroll
 from .storage import Storage
 
 
@@ -176,7 +178,9 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         splits = max(1, min(wanted, _ceil_div(length, lanes * MIN_WALK)))
     chunk = _ceil_div(length, splits) if length else 0
     if chunk:
-        chunk = _ceil_div(chunk, lanes) * lanes
+        # Every team's walk starts on a vector boundary, whatever walk the launch picks.
+        step = lanes * VECTOR_ALIGN
+        chunk = _ceil_div(chunk, step) * step
         splits = _ceil_div(length, chunk)
     if mode == REDUCE_ROWS:
         groups = _ceil_div(rows * splits, per_group)
@@ -272,7 +276,40 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
                                        out_strides, finals or None)
+    width, unroll = _rows_vector_walk(device, ir, args, plan)
+    if width > 1:
+        ir = replace(ir, vector=width, unroll=unroll)
     return ir, args, errors, plan, followups
+
+
+def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], plan: ReducePlan
+                      ) -> tuple[int, int]:
+    """Elements per vector load for a rows reduction's walk (1: element by element) and
+    vector steps per lane in flight. Every walked view must start each row on a vector
+    boundary, which offsets, strides and the row length decide, as storages begin on 16-byte
+    boundaries (storage.ALIGNMENT); a strided one must walk its row with unit stride. All of
+    that is in the remembered plans' keys."""
+    if plan.mode != REDUCE_ROWS or not ir.walked_loads:
+        return 1, 1
+    types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
+    widest = max(types[s.buffer].itemsize for s in ir.walked_loads)
+    width = min(VECTOR_ALIGN, device.backend.rows_vector_width(device, widest))
+    if width < 2 or plan.cols < width * plan.lanes:
+        return 1, 1
+    values = {p.name: a for p, a in zip(ir.params, args)}
+    streamed = 0  # bytes per vector step from operands whose rows differ
+    for s in ir.walked_loads:
+        if s.access == FLAT:
+            row_step = plan.cols
+        elif values[f"{s.view}_s1"] != 1:
+            return 1, 1
+        else:
+            row_step = values[f"{s.view}_s0"]
+        if values[f"{s.view}_off"] % width or (plan.rows > 1 and row_step % width):
+            return 1, 1
+        if row_step or plan.rows == 1:
+            streamed += width * types[s.buffer].itemsize
+    return width, vector_unroll(streamed)
 
 
 def _finishes_in_last_group(device: Any) -> bool:

@@ -83,8 +83,9 @@ class Dialect:
     # Names the dialect's compiler does not predefine: name -> its definition, emitted before
     # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
     definitions: dict[str, str] = field(default_factory=dict)
-    # Four-wide vector loads and stores (4-byte dtypes): the type per dtype name, how to build
-    # one from four values ({type}, {args}), and a pointer as an integer (alignment tests).
+    # Vector loads and stores: the element type's name per dtype name (the vector type is it
+    # and the width: float4, double2), how to build one from its values ({type}, {args}),
+    # and a pointer as an integer (alignment tests).
     vector_types: dict[str, str] = field(default_factory=dict)
     vector_make: str = ""
     pointer_as_int: str = ""
@@ -167,6 +168,10 @@ class _Renderer:
 
     def storage(self, dtype: DType) -> str:
         return self.d.storage_types[dtype.name]
+
+    def vector_type(self, dtype: DType, width: int) -> str:
+        """The dialect's vector of ``width`` stored elements of ``dtype`` (float4, double2)."""
+        return f"{self.d.vector_types[dtype.name]}{width}"
 
     def address(self, access: str, view: str) -> str:
         if access == lw.FLAT:
@@ -421,9 +426,7 @@ class _Renderer:
                                           for b, mask in bases.items())
 
         def each(text: str) -> str:
-            # Each element's values get their own names: v3 becomes v3_0, v3_1, ...
-            return "".join(re.sub(r"\b(v\d+)\b", rf"\1_{c}", text.replace(LANE, str(c)))
-                           for c in range(width))
+            return "".join(_element_names(text.replace(LANE, str(c)), c) for c in range(width))
 
         # Statement by statement, each for every element.
         lanes = vector_stores = ""
@@ -446,7 +449,7 @@ class _Renderer:
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
         """One vector load of ``width`` elements, then each element's value."""
-        vtype = self.d.vector_types[self.types[s.buffer].name]
+        vtype = self.vector_type(self.types[s.buffer], width)
         read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
                                               buffer=s.buffer, view=s.view)
         text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
@@ -465,7 +468,7 @@ class _Renderer:
     def vector_store(self, s: lw.Store, m: int, width: int) -> str:
         """The vector store of output ``m``; a masked store writes the whole vector only where
         all its elements are selected, else element by element."""
-        vtype = self.d.vector_types[self.types[s.buffer].name]
+        vtype = self.vector_type(self.types[s.buffer], width)
         value = self.d.vector_make.format(
             type=vtype, args=", ".join(f"o{m}_{c}" for c in range(width)))
         store = elementwise.VECTOR_STORE.format(
@@ -565,6 +568,14 @@ class _Renderer:
         tree = report + tree
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
         unroll = self.unroll()
+        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
+        if self.ir.vector > 1:
+            unroll = self.ir.unroll
+            template = reduce.REDUCE_ROWS_VECTOR
+            decls, loads, vector_body = self.vector_walk(accumulate, unroll)
+            slots.update(width=str(self.ir.vector), vector_decls=decls, vector_loads=loads,
+                         vector_body=vector_body, unrolled_vector_loads=_indent(loads),
+                         unrolled_vector_body=_indent(vector_body))
         slots.update(
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
@@ -573,8 +584,38 @@ class _Renderer:
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
-        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
         return self.finish(template, slots)
+
+    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str]:
+        """A rows reduction's vector walk: the declarations of each walked operand's vectors,
+        the loads of vector ``u``, and the work on it: every other statement and the
+        accumulation once per element."""
+        width = self.ir.vector
+        decls = loads = text = ""
+        for m, s in enumerate(self.ir.walked_loads):
+            vtype = self.vector_type(self.types[s.buffer], width)
+            address = (f"{s.view}_off + gid0" if s.access == lw.FLAT
+                       else f"{s.view}_off + i * {s.view}_s0 + j0")
+            decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
+            loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
+                                                    vtype=vtype, buffer=s.buffer,
+                                                    address=address)
+        walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
+        for s in self.ir.body:
+            if isinstance(s, lw.Load) and s.var in walked:
+                for c in range(width):
+                    component = self.to_bool_if(
+                        s.dtype, f"q{walked[s.var]}[u].{elementwise.COMPONENTS[c]}")
+                    text += f"    const {self.ctype(s.dtype)} {s.var}_{c} = {component};\n"
+            else:
+                statement = self.statement(s)
+                text += "".join(_element_names(statement, c, walk=True) for c in range(width))
+        # The elements' columns and positions, where a statement needs them.
+        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.d.index_t, c=c)
+                            for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
+        text = _indent(positions + text)
+        text += "".join(_element_names(accumulate, c, walk=True) for c in range(width))
+        return decls, _indent(loads), text
 
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == lw.ELEMENTWISE:
@@ -582,6 +623,15 @@ class _Renderer:
         else:
             source = self.render_reduction()
         return source, self.kernel_name()
+
+
+def _element_names(text: str, c: int, walk: bool = False) -> str:
+    """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
+    v3_0, v3_1, ...) and, in a reduction's vector walk, so do its column and grid position."""
+    text = re.sub(r"\b(v\d+)\b", rf"\1_{c}", text)
+    if walk:
+        text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
+    return text
 
 
 def _indent(text: str, levels: int = 1) -> str:

@@ -5,6 +5,11 @@ leaves (each materialized Array has its own), which is how copy-on-write knows a
 shared. Work is ordered by events: a kernel waits on the last write of each buffer it reads and
 on every outstanding use of each buffer it writes, except for events of its own queue, which
 is in order already.
+
+Every storage's first element sits on an ``ALIGNMENT``-byte boundary: pools hand out blocks
+aligned far beyond it, and memory adopted from another library starts its storage at the
+boundary below the array (the view's offset covers the difference). So whether a view can be
+read with vector loads follows from its offset and strides, which are structure.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from .dtypes import DType
+
+ALIGNMENT = 16  # bytes; the widest vector load a kernel makes
 
 
 class Storage:

@@ -42,17 +42,23 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     const long long contiguous = args.contiguous;
     __shared__ double red0[256];
     const long long lid = (long long)threadIdx.x;
-    const long long seg_local = lid / lanes;
+    const int team_lanes = (int)lanes;
+    const long long seg_local = (int)lid / team_lanes;
     const long long lane = lid - seg_local * lanes;
-    const long long task = (long long)blockIdx.x * (256 / lanes) + seg_local;
-    const long long i = task / splits;
-    const long long split = task - i * splits;
+    const long long task = (long long)blockIdx.x * (256 / team_lanes) + seg_local;
+    long long i = task;
+    long long split = 0;
+    if (splits > 1) {
+        i = task / splits;
+        split = task - i * splits;
+    }
     const long long segment = i;
     const long long partner_step = 1;
     long long begin = split * chunk;
     long long end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-    const long long span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    long long span = 1;
+    if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const long long first = begin + lane * span;
     const long long last = contiguous && first + span < end ? first + span : end;
     const long long step = contiguous ? 1 : lanes;

@@ -16,17 +16,23 @@ __kernel void weft_maximum_reduce(
 {
     __local double red0[256];
     const long lid = get_local_id(0);
-    const long seg_local = lid / lanes;
+    const int team_lanes = (int)lanes;
+    const long seg_local = (int)lid / team_lanes;
     const long lane = lid - seg_local * lanes;
-    const long task = (long)get_group_id(0) * (256 / lanes) + seg_local;
-    const long i = task / splits;
-    const long split = task - i * splits;
+    const long task = (long)get_group_id(0) * (256 / team_lanes) + seg_local;
+    long i = task;
+    long split = 0;
+    if (splits > 1) {
+        i = task / splits;
+        split = task - i * splits;
+    }
     const long segment = i;
     const long partner_step = 1;
     long begin = split * chunk;
     long end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-    const long span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+    long span = 1;
+    if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const long first = begin + lane * span;
     const long last = contiguous && first + span < end ? first + span : end;
     const long step = contiguous ? 1 : lanes;

@@ -72,6 +72,10 @@ class Backend(Protocol):
         """Consecutive elements per thread through vector loads, where a kernel allows them
         (1: never)."""
 
+    def rows_vector_width(self, device: Any, itemsize: int) -> int:
+        """Elements per vector load in a rows reduction's walk whose widest walked element
+        has ``itemsize`` bytes (1: element by element)."""
+
     def tiles_transposes(self, device: Any) -> bool:
         """Whether element-wise kernels stage column-wise loads through work-group tiles."""
 

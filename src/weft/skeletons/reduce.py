@@ -16,6 +16,19 @@ and ``finish`` (rows, one segment: the last work-group combines the partial resu
 ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
 takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
 loads are issued together; a plain loop finishes the rest.
+
+``REDUCE_ROWS_VECTOR`` walks rows ``width`` consecutive elements at a time: each walked operand
+is read with one vector load per step (16 bytes: what float64 rows need to reach the memory
+bandwidth, benchmarks/NOTES.md 11), then the body runs once per element. The launch chooses it
+only where every walked view starts each row on a vector boundary and a team's walk starts on
+one (``chunk`` is a multiple of ``lanes * VECTOR_ALIGN``; on CPUs a lane's run is rounded up to
+whole vectors). A scalar loop takes the last elements of a row that fill no vector. The
+unrolled loop issues all its vector loads before it uses any of them: interleaved, the
+compiler kept only two in flight per operand (benchmarks/NOTES.md, 11). Extra slots:
+``width``, ``vector_decls`` (each walked operand's vectors for one unrolled step),
+``vector_loads`` and ``vector_body`` (the loads of vector ``u``, then each statement once per
+element, ``j`` and ``gid`` of element ``c`` named ``j_c`` and ``gid_c``), and their unrolled
+forms.
 """
 
 WORK_GROUP = 256
@@ -26,21 +39,34 @@ def unroll_for(itemsize: int) -> int:
     bandwidth only with about 32 bytes in flight per thread (benchmarks/NOTES.md, 5)."""
     return 8 if itemsize <= 4 else 4
 
-REDUCE_ROWS = """\
+# A rows kernel's start: its team, row and split, and the split's columns. Lane counts are
+# powers of two up to the work-group size, so 32-bit arithmetic finds the team; a row that is
+# one split needs no 64-bit division (on GPUs, tens of instructions: as much as a short row's
+# loads per thread).
+ROWS_TEAM = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{local_decls}    const {index_t} lid = {local_id};
-    const {index_t} seg_local = lid / lanes;
+    const int team_lanes = (int)lanes;
+    const {index_t} seg_local = (int)lid / team_lanes;
     const {index_t} lane = lid - seg_local * lanes;
-    const {index_t} task = ({index_t}){group_id} * ({wg} / lanes) + seg_local;
-    const {index_t} i = task / splits;
-    const {index_t} split = task - i * splits;
+    const {index_t} task = ({index_t}){group_id} * ({wg} / team_lanes) + seg_local;
+    {index_t} i = task;
+    {index_t} split = 0;
+    if (splits > 1) {{
+        i = task / splits;
+        split = task - i * splits;
+    }}
     const {index_t} segment = i;
     const {index_t} partner_step = 1;
     {index_t} begin = split * chunk;
     {index_t} end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-{range}    const {index_t} span = contiguous ? (end - begin + lanes - 1) / lanes : 1;
+{range}"""
+
+REDUCE_ROWS = ROWS_TEAM + """\
+    {index_t} span = 1;
+    if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
     const {index_t} step = contiguous ? 1 : lanes;
@@ -57,6 +83,60 @@ REDUCE_ROWS = """\
 {body}{accumulate}    }}
 {tree}{write}{finish}}}
 """
+
+REDUCE_ROWS_VECTOR = ROWS_TEAM + """\
+    {index_t} span = 1;
+    if (contiguous) span = ((end - begin + lanes - 1) / lanes + {width} - 1) / {width} * {width};
+    const {index_t} first = begin + lane * span;
+    const {index_t} last = contiguous && first + span < end ? first + span : end;
+    const {index_t} step = contiguous ? 1 : lanes;
+    const {index_t} vector_step = contiguous ? {width} : lanes * {width};
+    const {index_t} walk_start = contiguous ? first : begin;
+    const {index_t} walk = (contiguous ? last : end) - walk_start;
+    const {index_t} vector_end = walk_start + (walk > 0 ? walk / {width} * {width} : 0);
+{acc_init}{vector_decls}    {index_t} j_next = contiguous ? first : begin + lane * {width};
+    for (; j_next + {unroll_less_one} * vector_step < vector_end;
+         j_next += {unroll} * vector_step) {{
+#pragma unroll
+        for (int u = 0; u < {unroll}; ++u) {{
+            const {index_t} j0 = j_next + u * vector_step;
+            const {index_t} gid0 = i * cols + j0;
+{unrolled_vector_loads}        }}
+#pragma unroll
+        for (int u = 0; u < {unroll}; ++u) {{
+            const {index_t} j0 = j_next + u * vector_step;
+            const {index_t} gid0 = i * cols + j0;
+{unrolled_vector_body}        }}
+    }}
+    for (; j_next < vector_end; j_next += vector_step) {{
+        const int u = 0;
+        const {index_t} j0 = j_next;
+        const {index_t} gid0 = i * cols + j0;
+{vector_loads}{vector_body}    }}
+    for ({index_t} j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {{
+        const {index_t} gid = i * cols + j;
+{body}{accumulate}    }}
+{tree}{write}{finish}}}
+"""
+# A team's walk starts on a multiple of this many elements (``chunk`` is rounded to it): the
+# widest vector a rows reduction loads.
+VECTOR_ALIGN = 4
+# Bytes a lane has in flight from the operands it streams (those whose rows differ), per step
+# of the vector walk's unrolled loop. H100, float64: a matrix-vector product 1375 us with 64,
+# 1335 with 128; a three-array density 600 us with 192 (benchmarks/NOTES.md, 11).
+VECTOR_IN_FLIGHT = 128
+
+
+def vector_unroll(streamed_bytes: int) -> int:
+    """Vector steps per lane in the vector walk's unrolled loop, for operands that stream
+    ``streamed_bytes`` per step."""
+    return max(1, min(8, VECTOR_IN_FLIGHT // max(streamed_bytes, 1)))
+
+# Per element of a vector step: its column and grid position.
+VECTOR_ELEMENT = ("    const {index_t} j_{c} = j0 + {c};\n"
+                  "    const {index_t} gid_{c} = gid0 + {c};\n")
+VECTOR_DECL = "    {vtype} q{m}[{unroll}];\n"
+VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)({buffer} + {address});\n"
 
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})

@@ -21,7 +21,7 @@ import numpy as np
 from ...ir import BufferParam
 from ...render import argument_struct
 from ...skeletons.reduce import WORK_GROUP
-from ...storage import Storage
+from ...storage import ALIGNMENT, Storage
 from .dialect import CUDA
 
 _BLOCK = 256
@@ -139,6 +139,8 @@ class CUDABackend:
         self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
         self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
         self.vector_override = int(os.environ.get("WEFT_CUDA_VECTOR", "0"))
+        # Rows reductions read 16 bytes at a time; WEFT_CUDA_ROWS_VECTOR=0 reads elements.
+        self.rows_vector = int(os.environ.get("WEFT_CUDA_ROWS_VECTOR", "16"))
         # Reductions over one segment finish in their last block (one launch, not two);
         # WEFT_CUDA_LAST_GROUP=0 gives the two-launch form, for comparison.
         self.last_group = os.environ.get("WEFT_CUDA_LAST_GROUP", "1") != "0"
@@ -253,17 +255,21 @@ class CUDABackend:
             with h.active(), h.stream():
                 arr = arr.astype(dtype.numpy)
         item = arr.itemsize
-        if any(s % item for s in arr.strides):
-            arr = cupy.ascontiguousarray(arr)
+        if any(s % item for s in arr.strides) or arr.data.ptr % item:
+            with h.active(), h.stream():
+                arr = arr.copy()
         strides = tuple(s // item for s in arr.strides)
-        # The buffer starts at the lowest element the array reaches.
+        # The buffer starts at the lowest element the array reaches, or the ALIGNMENT
+        # boundary below it (inside the same allocation, whose start is aligned).
         low = sum(st * (n - 1) for st, n in zip(strides, arr.shape) if st < 0 and n)
         high = sum(st * (n - 1) for st, n in zip(strides, arr.shape) if st > 0 and n)
-        span = (high - low + 1) if arr.size else 0
-        mem = arr.data + low * item
+        start = arr.data.ptr + low * item
+        pad = (start % ALIGNMENT) // item if arr.size else 0
+        span = (high - low + 1 + pad) if arr.size else 0
+        mem = arr.data + (low - pad) * item
         stream = h.stream()
         storage = Storage(device, _Buffer(mem, stream, owner=arr, ordered=ordered), dtype, span)
-        return storage, tuple(arr.shape), -low, strides
+        return storage, tuple(arr.shape), pad - low, strides
 
     def foreign_view(self, storage: Storage, shape: tuple[int, ...], offset: int,
                      strides: tuple[int, ...]) -> Any:
@@ -354,6 +360,11 @@ class CUDABackend:
         if self.vector_override:
             return self.vector_override
         return 4 if n >= (1 << 20) else 1
+
+    def rows_vector_width(self, device: Any, itemsize: int) -> int:
+        """16 bytes per load: a float64 row walked one element per load stays about 5% under
+        the memory bandwidth (benchmarks/NOTES.md, 11)."""
+        return max(1, self.rows_vector // itemsize)
 
     def tiles_transposes(self, device: Any) -> bool:
         """A column read is one memory transaction per element without a tile."""

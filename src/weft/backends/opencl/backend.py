@@ -212,6 +212,14 @@ class OpenCLBackend:
         CPUs, where PoCL vectorizes across work-items itself."""
         return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
 
+    def rows_vector_width(self, device: Any, itemsize: int) -> int:
+        """16 bytes per load on GPUs, as on CUDA. On CPUs four 4-byte elements, and 8-byte
+        ones one at a time: PoCL's own vectorization of a lane's run does better with them
+        (benchmarks/NOTES.md, 11)."""
+        if device.handle.is_cpu:
+            return 4 if itemsize <= 4 else 1
+        return 16 // itemsize
+
     def tiles_transposes(self, device: Any) -> bool:
         """On GPUs a column read is one memory transaction per element without a tile; on
         PoCL's CPU device a tile keeps the column reads in cache (3x on exp(A.T) + A)."""

@@ -29,7 +29,8 @@ OPENCL = Dialect(
                  "WEFT_MUL": "#define WEFT_MUL(a, b) ((a) * (b))\n",
                  "WEFT_DIV": "#define WEFT_DIV(a, b) ((a) / (b))\n",
                  "WEFT_SQRT": "#define WEFT_SQRT(a) sqrt(a)\n"},
-    vector_types={"float32": "float4", "int32": "int4", "uint32": "uint4", "bool": "uchar4"},
+    vector_types={"float32": "float", "float64": "double", "int32": "int", "uint32": "uint",
+                  "int64": "long", "bool": "uchar"},
     vector_make="(({type})({args}))",
     pointer_as_int="(ulong)({0})",
 )

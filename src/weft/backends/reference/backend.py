@@ -192,6 +192,9 @@ class ReferenceBackend:
     def vector_width(self, device: Any, n: int) -> int:
         return 1
 
+    def rows_vector_width(self, device: Any, itemsize: int) -> int:
+        return 1
+
     def tiles_transposes(self, device: Any) -> bool:
         return False
 

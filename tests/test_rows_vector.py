@@ -1,0 +1,161 @@
+"""Rows reductions that walk their operands with vector loads (``REDUCE_ROWS_VECTOR``).
+
+GPUs take this walk wherever the views allow it (float64 rows need 16-byte loads to reach the
+memory bandwidth); CPUs take it for 4-byte elements. Here every real device is made to take it
+for every element type, so the walk's values, tails, splits, checks and fallbacks are tested on
+the CPU device too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+WALK = "vector_end"  # only the vector walk's source has it
+
+
+@pytest.fixture
+def vector_walk(real_device, monkeypatch):
+    """``real_device``, loading 16 bytes at a time in rows reductions whatever the type."""
+    monkeypatch.setattr(real_device.backend, "rows_vector_width",
+                        lambda device, itemsize: 16 // itemsize)
+    with wf.device(real_device):
+        yield real_device
+
+
+def _values(rng, shape, dtype):
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-50, 50, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("cols", [1029, 2052, 4099, 8192])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
+def test_row_sums_and_extremes_match_numpy(vector_walk, dtype, cols):
+    rng = np.random.default_rng(cols)
+    rows = 6 if cols % 4 == 0 else 1  # rows cols apart are unaligned unless there is one
+    a = _values(rng, (rows, cols), dtype)
+    x = wf.asarray(a)
+    assert WALK in wf.kernel_source(x.sum(axis=1))
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1), rtol=rtol)
+    np.testing.assert_array_equal(x.max(axis=1).to_numpy(), a.max(axis=1))
+    np.testing.assert_array_equal(x.min(axis=1).to_numpy(), a.min(axis=1))
+
+
+def test_matrix_vector_product_walks_both_operands(vector_walk):
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((300, 2048)), rng.standard_normal(2048)
+    x, beta = wf.asarray(a), wf.asarray(b)
+    product = (x * beta.reshape(1, 2048)).sum(axis=1)
+    source = wf.kernel_source(product)
+    assert WALK in source and source.count("q1[u] = *(") == 2  # beta, in both vector loops
+    np.testing.assert_allclose(product.to_numpy(), a @ b, rtol=1e-12)
+    np.testing.assert_allclose((x @ beta).to_numpy(), a @ b, rtol=1e-12)
+
+
+def test_boolean_rows(vector_walk):
+    a = np.zeros((4, 1500), dtype=bool)
+    a[1, 1499] = True  # in the scalar tail
+    a[2, 700] = True  # in the vector walk
+    a[3] = True
+    x = wf.asarray(a)
+    assert WALK in wf.kernel_source(x.any(axis=1))
+    np.testing.assert_array_equal(x.any(axis=1).to_numpy(), a.any(axis=1))
+    np.testing.assert_array_equal(x.all(axis=1).to_numpy(), a.all(axis=1))
+
+
+def test_split_full_reduction_and_mean(vector_walk):
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(3 * 2**18 + 5)
+    y = wf.asarray(a)
+    assert WALK in wf.kernel_source(wf.sum(y * 2.0))
+    np.testing.assert_allclose(wf.sum(y * 2.0).item(), (a * 2.0).sum(), rtol=1e-11)
+    np.testing.assert_allclose(wf.mean(wf.exp(y)).item(), np.exp(a).mean(), rtol=1e-11)
+    f = a.astype(np.float32)
+    np.testing.assert_allclose(wf.sum(wf.asarray(f)).item(), f.astype(np.float64).sum(),
+                               rtol=1e-6)
+
+
+def test_fused_check_reports_the_failing_element(vector_walk):
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(2**20)
+    y = wf.asarray(a)
+    np.testing.assert_allclose(wf.stats.normal_lpdf(y, 0.5, 2.0).item(),
+                               stats.norm.logpdf(a, 0.5, 2.0).sum(), rtol=1e-11)
+    for bad in (123457, 2**20 - 1):  # inside the walk; in the last vector
+        b = a.copy()
+        b[bad] = np.nan
+        with pytest.raises(ValueError, match=rf"y\[{bad}\] = nan"):
+            wf.stats.normal_lpdf(wf.asarray(b), 0.5, 2.0).item()
+
+
+def test_reduction_with_an_elementwise_output_in_the_same_kernel(vector_walk):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((8, 1030))
+    x = wf.asarray(a)
+    doubled = x * 2.0
+    total = doubled.sum(axis=1)
+    assert WALK in wf.kernel_source(doubled, total)
+    wf.eval(doubled, total)
+    np.testing.assert_array_equal(doubled.to_numpy(), a * 2.0)
+    np.testing.assert_allclose(total.to_numpy(), (a * 2.0).sum(axis=1), rtol=1e-12)
+
+
+def test_row_index_and_column_broadcast_are_per_element(vector_walk):
+    rng = np.random.default_rng(5)
+    a, c = rng.standard_normal((6, 1024)), rng.standard_normal((6, 1))
+    x, col = wf.asarray(a), wf.asarray(c)
+    # The column vector is read along each row with stride 0: element by element.
+    np.testing.assert_allclose(((x - col) ** 2).sum(axis=1).to_numpy(),
+                               ((a - c) ** 2).sum(axis=1), rtol=1e-12)
+    j = np.arange(1024)
+    weighted = (x * wf.arange(1024).reshape(1, 1024)).sum(axis=1)
+    np.testing.assert_allclose(weighted.to_numpy(), (a * j).sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("view", ["offset", "odd_row_stride", "column_step", "transposed"])
+def test_views_that_do_not_start_rows_on_a_vector_boundary_walk_elements(vector_walk, view):
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((10, 1201))
+    x = wf.asarray(a)
+    selected, expected = {
+        "offset": (x[:, 1:1201], a[:, 1:1201]),  # rows start one element in
+        "odd_row_stride": (x[:, :1200], a[:, :1200]),  # rows 1201 apart
+        "column_step": (x[:, ::2], a[:, ::2]),
+        "transposed": (x.T, a.T),
+    }[view]
+    assert WALK not in wf.kernel_source(selected.sum(axis=1))
+    np.testing.assert_allclose(selected.sum(axis=1).to_numpy(), expected.sum(axis=1),
+                               rtol=1e-12)
+    aligned = x[2:8, :1200] if view == "offset" else None
+    if aligned is not None:  # 6 rows of a 1201-wide matrix: odd row stride, walked elementwise
+        np.testing.assert_allclose(aligned.sum(axis=1).to_numpy(),
+                                   a[2:8, :1200].sum(axis=1), rtol=1e-12)
+
+
+def test_aligned_view_of_a_larger_matrix_is_walked(vector_walk):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((12, 2048))
+    x = wf.asarray(a)
+    block = x[2:10, 4:2048]  # offset 2 * 2048 + 4, row stride 2048: every row aligned
+    assert WALK in wf.kernel_source(block.sum(axis=1))
+    np.testing.assert_allclose(block.sum(axis=1).to_numpy(), a[2:10, 4:].sum(axis=1),
+                               rtol=1e-12)
+
+
+def test_walk_on_the_default_rows_reduction(real_device):
+    """Without forcing: GPUs walk float64 rows with vector loads, every device float32 rows
+    of a contiguous matrix."""
+    with wf.device(real_device):
+        a = np.random.default_rng(8).standard_normal((64, 4096)).astype(np.float32)
+        x = wf.asarray(a)
+        assert WALK in wf.kernel_source(x.sum(axis=1))
+        np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1, dtype=np.float64),
+                                   rtol=1e-6)
