@@ -122,9 +122,10 @@ REDUCE_ROWS_VECTOR = ROWS_TEAM + """\
 # widest vector a rows reduction loads.
 VECTOR_ALIGN = 4
 # Bytes a lane has in flight from the operands it streams (those whose rows differ), per step
-# of the vector walk's unrolled loop. H100, float64: a matrix-vector product 1375 us with 64,
-# 1335 with 128; a three-array density 600 us with 192 (benchmarks/NOTES.md, 11).
-VECTOR_IN_FLIGHT = 128
+# of the vector walk's unrolled loop (at most 8 vectors each). H100, float64: a matrix-vector
+# product 1382 us with 64, 1351 with 128 or more; a three-array density 573 us with 128 (two
+# vectors each), 546 with 256 (five) (benchmarks/NOTES.md, 11).
+VECTOR_IN_FLIGHT = 256
 
 
 def vector_unroll(streamed_bytes: int) -> int:
