@@ -53,6 +53,21 @@ def test_strided_cupy_arrays_keep_their_strides(gpu):
         np.testing.assert_allclose(wf.exp(x).to_numpy(), np.exp(cp.asnumpy(c)), rtol=1e-6)
 
 
+def test_adopted_arrays_off_a_16_byte_boundary_keep_their_memory_and_values(gpu):
+    """An adopted array's storage starts at the 16-byte boundary below it, so its offset says
+    whether rows can be read 16 bytes at a time: never from a misaligned start."""
+    for dtype, skip in ((cp.float64, 1), (cp.float32, 1), (cp.float32, 2), (cp.float64, 2)):
+        c = cp.arange(4 * 2048 + skip, dtype=dtype)[skip:].reshape(4, 2048)
+        x = wf.asarray(c)
+        assert _ptr(x) == c.data.ptr  # no copy
+        aligned = (c.data.ptr % 16) == 0
+        assert ("vector_end" in wf.kernel_source(x.sum(axis=1))) == aligned
+        np.testing.assert_allclose(x.sum(axis=1).to_numpy(),
+                                   cp.asnumpy(c).astype(np.float64).sum(axis=1), rtol=1e-6)
+        x[0, :2] = -1.0
+        assert float(c[0, 0]) == -1.0 and float(c[0, 1]) == -1.0  # written in place
+
+
 def test_narrow_dtypes_are_widened_on_the_device(gpu):
     c = cp.asarray(np.array([1.5, -2.25], np.float16))
     x = wf.asarray(c)
