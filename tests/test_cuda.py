@@ -68,6 +68,24 @@ def test_adopted_arrays_off_a_16_byte_boundary_keep_their_memory_and_values(gpu)
         assert float(c[0, 0]) == -1.0 and float(c[0, 1]) == -1.0  # written in place
 
 
+def test_matrix_vector_products_are_weft_row_reductions_where_rows_align(gpu):
+    rng = np.random.default_rng(9)
+    a, v = rng.standard_normal((64, 1030)), rng.standard_normal(1030)
+    x, b = wf.asarray(a), wf.asarray(v)
+    product = x @ b
+    assert product.is_lazy and "vector_end" in wf.kernel_source(product)  # weft's kernel
+    np.testing.assert_allclose(product.to_numpy(), a @ v, rtol=1e-12)
+    np.testing.assert_allclose(((x - 1.0) @ b).to_numpy(), (a - 1.0) @ v, rtol=1e-12)
+    # Rows off a 16-byte boundary, a transpose, short rows: cuBLAS, evaluated at once.
+    t = rng.standard_normal((1030, 600))
+    for left, right, expected in ((x[:, 1:], b[1:], a[:, 1:] @ v[1:]),
+                                  (wf.asarray(t).T, b, t.T @ v),
+                                  (x[:, :200], b[:200], a[:, :200] @ v[:200])):
+        result = left @ right
+        assert not result.is_lazy
+        np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-12)
+
+
 def test_narrow_dtypes_are_widened_on_the_device(gpu):
     c = cp.asarray(np.array([1.5, -2.25], np.float16))
     x = wf.asarray(c)

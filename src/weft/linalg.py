@@ -29,6 +29,7 @@ from . import expr as ex
 from .array import Array, apply_op
 from .creation import adopt, asarray
 from .devices import Device
+from .skeletons.reduce import WORK_GROUP
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
            "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",
@@ -236,14 +237,24 @@ def matmul(a: Any, b: Any) -> Array:
 
 
 def _walks_rows(a: Array, b: Array) -> bool:
-    """Whether ``a @ b`` is a matrix times a vector whose rows lie along memory (or are
-    computed in the kernel): then weft's row reduction, walking 16 bytes per load, reads the
-    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other layouts keep
-    cuBLAS."""
-    if a.ndim != 2 or b.ndim != 1:
+    """Whether ``a @ b`` is a matrix times a vector that weft's row reduction reads 16 bytes
+    per load: rows of at least 4096 bytes, each starting on a 16-byte boundary, in ``a`` and
+    ``b`` alike (or computed in the kernel). Then it reads the matrix at least as fast as
+    cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other shapes and layouts keep cuBLAS."""
+    if a.ndim != 2 or b.ndim != 1 or a.shape[1] * a.dtype.itemsize < 16 * WORK_GROUP:
         return False
-    node = a._node
-    return node.kind != ex.BUFFER or node.attrs.strides[-1] == 1
+    return _rows_start_aligned(a) and _rows_start_aligned(b)
+
+
+def _rows_start_aligned(x: Array) -> bool:
+    node = x._node
+    if node.kind != ex.BUFFER:
+        return True  # computed inside the product's kernel
+    view = node.attrs
+    width = min(4, 16 // x.dtype.itemsize)  # elements per 16 bytes, as realize walks them
+    if view.strides[-1] != 1 or view.offset % width:
+        return False
+    return x.ndim == 1 or x.shape[0] == 1 or view.strides[0] % width == 0
 
 
 def _matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
