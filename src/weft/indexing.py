@@ -79,6 +79,13 @@ def padded_strides(strides: tuple[int, ...]) -> tuple[int, int]:
     return tuple((0, 0, *strides)[-2:])  # type: ignore[return-value]
 
 
+def rows_start_aligned(offset: int, row_stride: int, col_stride: int, rows: int,
+                       width: int) -> bool:
+    """Whether a view read along its rows ``width`` elements per vector load starts every row
+    on a vector boundary (its storage starting on one, as every storage does)."""
+    return col_stride == 1 and offset % width == 0 and (rows == 1 or row_stride % width == 0)
+
+
 def unpad_strides(i_coef: int, j_coef: int, ndim: int) -> tuple[int, ...]:
     return ((), (j_coef,), (i_coef, j_coef))[ndim]
 

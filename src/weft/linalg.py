@@ -29,6 +29,8 @@ from . import expr as ex
 from .array import Array, apply_op
 from .creation import adopt, asarray
 from .devices import Device
+from .indexing import rows_start_aligned
+from .realize import rows_vector_width
 from .skeletons.reduce import WORK_GROUP
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
@@ -237,13 +239,16 @@ def matmul(a: Any, b: Any) -> Array:
 
 
 def _walks_rows(a: Array, b: Array) -> bool:
-    """Whether ``a @ b`` is a matrix times a vector that weft's row reduction reads 16 bytes
-    per load: rows of at least 4096 bytes, each starting on a 16-byte boundary, in ``a`` and
-    ``b`` alike (or computed in the kernel). Then it reads the matrix at least as fast as
-    cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other shapes and layouts keep cuBLAS."""
-    if a.ndim != 2 or b.ndim != 1 or a.shape[1] * a.dtype.itemsize < 16 * WORK_GROUP:
+    """Whether ``a @ b`` is a matrix times a vector that weft's row reduction reads with
+    vector loads (16 bytes on CUDA): rows of at least a work-group's vectors, each starting on
+    a vector boundary, in ``a`` and ``b`` alike (or computed in the kernel). Then it reads the
+    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other shapes and
+    layouts keep cuBLAS."""
+    if a.ndim != 2 or b.ndim != 1:
         return False
-    return _rows_start_aligned(a) and _rows_start_aligned(b)
+    width = rows_vector_width(a.device, a.dtype.itemsize)
+    return (width > 1 and a.shape[1] >= width * WORK_GROUP
+            and _rows_start_aligned(a) and _rows_start_aligned(b))
 
 
 def _rows_start_aligned(x: Array) -> bool:
@@ -251,10 +256,10 @@ def _rows_start_aligned(x: Array) -> bool:
     if node.kind != ex.BUFFER:
         return True  # computed inside the product's kernel
     view = node.attrs
-    width = min(4, 16 // x.dtype.itemsize)  # elements per 16 bytes, as realize walks them
-    if view.strides[-1] != 1 or view.offset % width:
-        return False
-    return x.ndim == 1 or x.shape[0] == 1 or view.strides[0] % width == 0
+    width = rows_vector_width(x.device, x.dtype.itemsize)
+    rows, row_stride = (1, 0) if x.ndim == 1 else (x.shape[0], view.strides[0])
+    return width > 1 and rows_start_aligned(view.offset, row_stride, view.strides[-1], rows,
+                                            width)
 
 
 def _matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:

@@ -18,7 +18,7 @@ from . import dtypes as dt
 from . import expr as ex
 from .cache import CACHE
 from .dtypes import DType
-from .indexing import as_2d, padded_strides
+from .indexing import as_2d, padded_strides, rows_start_aligned
 from .lower import (
     FLAT,
     REDUCE_COLS,
@@ -282,6 +282,12 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     return ir, args, errors, plan, followups
 
 
+def rows_vector_width(device: Any, itemsize: int) -> int:
+    """Elements per vector load when a rows reduction on ``device`` walks elements of
+    ``itemsize`` bytes (1: element by element)."""
+    return min(VECTOR_ALIGN, device.backend.rows_vector_width(device, itemsize))
+
+
 def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], plan: ReducePlan
                       ) -> tuple[int, int]:
     """Elements per vector load for a rows reduction's walk (1: element by element) and
@@ -292,20 +298,16 @@ def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], plan: ReducePl
     if plan.mode != REDUCE_ROWS or not ir.walked_loads:
         return 1, 1
     types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
-    widest = max(types[s.buffer].itemsize for s in ir.walked_loads)
-    width = min(VECTOR_ALIGN, device.backend.rows_vector_width(device, widest))
+    width = rows_vector_width(device, max(types[s.buffer].itemsize for s in ir.walked_loads))
     if width < 2 or plan.cols < width * plan.lanes:
         return 1, 1
     values = {p.name: a for p, a in zip(ir.params, args)}
     streamed = 0  # bytes per vector step from operands whose rows differ
     for s in ir.walked_loads:
-        if s.access == FLAT:
-            row_step = plan.cols
-        elif values[f"{s.view}_s1"] != 1:
-            return 1, 1
-        else:
-            row_step = values[f"{s.view}_s0"]
-        if values[f"{s.view}_off"] % width or (plan.rows > 1 and row_step % width):
+        row_step, col_step = ((plan.cols, 1) if s.access == FLAT
+                              else (values[f"{s.view}_s0"], values[f"{s.view}_s1"]))
+        if not rows_start_aligned(values[f"{s.view}_off"], row_step, col_step, plan.rows,
+                                  width):
             return 1, 1
         if row_step or plan.rows == 1:
             streamed += width * types[s.buffer].itemsize

@@ -8,8 +8,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..dialect import Dialect
 from ..lower import KernelIR
-from ..render import Dialect
 from ..storage import Storage
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ...dialect import argument_struct
 from ...ir import BufferParam
-from ...render import argument_struct
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage
 from .dialect import CUDA
@@ -105,7 +105,7 @@ class _Kernel:
 
 class _Layout:
     """How a kernel's arguments travel: buffers as pointers, the rest packed into the one
-    struct the CUDA dialect declares (``render.argument_struct``). CuPy converts each
+    struct the CUDA dialect declares (``dialect.argument_struct``). CuPy converts each
     argument separately, about 0.5 us apiece on the GPU machine; the struct makes a launch
     of a 30-argument kernel 11 us faster there (benchmarks/NOTES.md, 9)."""
 

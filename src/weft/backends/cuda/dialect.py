@@ -1,6 +1,6 @@
 """CUDA C (NVRTC), as data for the renderer."""
 
-from ...render import Dialect
+from ...dialect import Dialect
 
 CUDA = Dialect(
     name="cuda",

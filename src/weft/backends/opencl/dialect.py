@@ -1,6 +1,6 @@
 """OpenCL C, as data for the renderer."""
 
-from ...render import Dialect
+from ...dialect import Dialect
 
 OPENCL = Dialect(
     name="opencl",

@@ -1,0 +1,83 @@
+"""A backend's dialect as data: the strings that make kernel source OpenCL C or CUDA C, and
+how a dialect that passes its scalar arguments in one struct lays that struct out.
+
+render.py reads a ``Dialect``; each backend declares one (backends/*/dialect.py).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from . import ir
+
+STRUCT = "weft_args"  # the arguments' struct, where a dialect passes one (scalar_struct)
+
+# Struct field formats (Python's struct module) per weft dtype name, as C lays them out.
+_FIELD_FORMATS = {"bool": "B", "int32": "i", "uint32": "I", "int64": "q", "float32": "f",
+                  "float64": "d"}
+
+
+def argument_struct(params: tuple[ir.Param, ...]) -> tuple[str, list[int], list[int]]:
+    """How the arguments that are not buffers travel in one struct (``Dialect.scalar_struct``):
+    a ``struct`` module format with C's padding, their positions among ``params``, and the
+    positions among those of bools (which pack as their byte)."""
+    fmt, offset, widest = "<", 0, 1
+    positions: list[int] = []
+    bools: list[int] = []
+    for k, p in enumerate(params):
+        if isinstance(p, ir.BufferParam):
+            continue
+        code = _FIELD_FORMATS[p.dtype.name] if isinstance(p, ir.ScalarParam) else "q"
+        size = struct.calcsize(code)
+        fmt += "x" * (-offset % size) + code
+        offset += -offset % size + size
+        widest = max(widest, size)
+        if code == "B":
+            bools.append(len(positions))
+        positions.append(k)
+    return fmt + "x" * (-offset % widest), positions, bools
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The strings that make kernel source OpenCL C or CUDA C."""
+
+    name: str
+    kernel_qualifier: str
+    global_ptr: str
+    restrict: str
+    global_id: str
+    index_t: str
+    fp64_preamble: str
+    function_qualifier: str  # before helper functions: "" in OpenCL, "__device__ " in CUDA
+    local_qualifier: str  # work-group memory
+    barrier: str
+    local_id: str
+    group_id: str
+    claim: str  # an atomic test-and-set of the int at {0}: true for the first caller only
+    storage_types: dict[str, str] = field(default_factory=dict)  # dtype name -> buffer type
+    compute_types: dict[str, str] = field(default_factory=dict)  # dtype name -> C type
+    unsigned_types: dict[str, str] = field(default_factory=dict)  # dtype name -> unsigned
+    float_bits: dict[str, str] = field(default_factory=dict)  # dtype name -> bits of {0}
+    # Names the dialect's compiler does not predefine: name -> its definition, emitted before
+    # a kernel that uses the name (NVRTC has no <math.h>, so no INFINITY).
+    definitions: dict[str, str] = field(default_factory=dict)
+    # Vector loads and stores: the element type's name per dtype name (the vector type is it
+    # and the width: float4, double2), how to build one from its values ({type}, {args}),
+    # and a pointer as an integer (alignment tests).
+    vector_types: dict[str, str] = field(default_factory=dict)
+    vector_make: str = ""
+    pointer_as_int: str = ""
+    # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
+    shuffle_down: str = ""
+    # Reductions over one segment finished by their last work-group (one launch, not two):
+    # an atomic add of one to the int at {0} returning the old value, a fence after which a
+    # work-group's global writes are seen by the others, and the launch's work-group count.
+    # Empty: a second small launch combines the partial results.
+    last_group_add: str = ""
+    global_fence: str = ""
+    group_count: str = ""
+    # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
+    # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
+    scalar_struct: bool = False
