@@ -76,11 +76,15 @@ def test_matrix_vector_products_are_weft_row_reductions_where_rows_align(gpu):
     assert product.is_lazy and "vector_end" in wf.kernel_source(product)  # weft's kernel
     np.testing.assert_allclose(product.to_numpy(), a @ v, rtol=1e-12)
     np.testing.assert_allclose(((x - 1.0) @ b).to_numpy(), (a - 1.0) @ v, rtol=1e-12)
-    # Rows off a 16-byte boundary, a transpose, short rows: cuBLAS, evaluated at once.
+    short = x[:, :200] @ b[:200]  # 200 columns: still a vector for each of 8 lanes
+    assert short.is_lazy
+    np.testing.assert_allclose(short.to_numpy(), a[:, :200] @ v[:200], rtol=1e-12)
+    # Rows off a 16-byte boundary, a transpose, rows shorter than a vector per lane: cuBLAS,
+    # evaluated at once.
     t = rng.standard_normal((1030, 600))
     for left, right, expected in ((x[:, 1:], b[1:], a[:, 1:] @ v[1:]),
                                   (wf.asarray(t).T, b, t.T @ v),
-                                  (x[:, :200], b[:200], a[:, :200] @ v[:200])):
+                                  (x[:, :10], b[:10], a[:, :10] @ v[:10])):
         result = left @ right
         assert not result.is_lazy
         np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-12)

@@ -16,11 +16,17 @@ import weft as wf
 WALK = "vector_end"  # only the vector walk's source has it
 
 
-@pytest.fixture
-def vector_walk(real_device, monkeypatch):
-    """``real_device``, loading 16 bytes at a time in rows reductions whatever the type."""
+@pytest.fixture(params=["own lanes", "interleaved lanes"])
+def vector_walk(request, real_device, monkeypatch):
+    """``real_device``, loading 16 bytes at a time in rows reductions whatever the type; and
+    again with a GPU's walk, lanes interleaved along the row (on a CPU device, each lane
+    otherwise walks a contiguous run)."""
     monkeypatch.setattr(real_device.backend, "rows_vector_width",
                         lambda device, itemsize: 16 // itemsize)
+    if request.param == "interleaved lanes":
+        if not getattr(real_device.handle, "is_cpu", False):
+            pytest.skip("the device's own walk interleaves its lanes")
+        monkeypatch.setattr(real_device.handle, "is_cpu", False)
     with wf.device(real_device):
         yield real_device
 
@@ -45,6 +51,33 @@ def test_row_sums_and_extremes_match_numpy(vector_walk, dtype, cols):
     np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1), rtol=rtol)
     np.testing.assert_array_equal(x.max(axis=1).to_numpy(), a.max(axis=1))
     np.testing.assert_array_equal(x.min(axis=1).to_numpy(), a.min(axis=1))
+
+
+@pytest.mark.parametrize("cols", [512 + 36 * k for k in range(8)])
+def test_every_length_of_the_last_partial_step(vector_walk, cols):
+    """A lane's last vectors, fewer than an unrolled step, are loaded together under a guard:
+    these rows leave each count of them (0 to 7) to some lane."""
+    rng = np.random.default_rng(cols)
+    a, b = rng.standard_normal((3, cols)), rng.standard_normal(cols)
+    x, beta = wf.asarray(a), wf.asarray(b)
+    product = (x * beta.reshape(1, cols)).sum(axis=1)
+    assert "if (j0 < vector_end)" in wf.kernel_source(product)
+    np.testing.assert_allclose(product.to_numpy(), a @ b, rtol=1e-12)
+    np.testing.assert_allclose(x.max(axis=1).to_numpy(), a.max(axis=1))
+
+
+def test_rows_past_32_bit_columns_walk_with_wide_indexes(vector_walk, monkeypatch):
+    """Column indexes are 32-bit where rows are shorter than ``INT_COLUMNS``; longer rows keep
+    the device's wide index type (here: every row counts as long)."""
+    from weft import realize
+
+    a = np.random.default_rng(9).standard_normal((5, 1030))
+    x = wf.asarray(a)
+    assert "int j_next" in wf.kernel_source(x.sum(axis=1))
+    monkeypatch.setattr(realize, "INT_COLUMNS", 0)
+    source = wf.kernel_source(x.sum(axis=1))
+    assert WALK in source and "int j_next" not in source
+    np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1), rtol=1e-12)
 
 
 def test_matrix_vector_product_walks_both_operands(vector_walk):
@@ -159,3 +192,21 @@ def test_walk_on_the_default_rows_reduction(real_device):
         assert WALK in wf.kernel_source(x.sum(axis=1))
         np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1, dtype=np.float64),
                                    rtol=1e-6)
+
+
+@pytest.mark.parametrize(("rows", "cols", "itemsize", "lanes"), [
+    (100000, 5000, 8, 128),  # 40000 bytes a row: 256 bytes a lane, 128 lanes
+    (400000, 1250, 8, 32),
+    (1000000, 500, 8, 8),  # never fewer than MIN_LANES
+    (8192, 8192, 4, 128),
+    (10000, 50000, 8, 256),  # never more than a work-group
+    (1000, 3, 8, 4),  # short rows: a lane per element, as many as the row has
+])
+def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
+    from weft import realize
+
+    plan = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
+    assert plan.lanes == lanes
+    assert plan.groups * (realize.WORK_GROUP // lanes) >= rows * plan.splits
+    cpu = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
+    assert cpu.lanes == min(realize.CPU_LANES, lanes)

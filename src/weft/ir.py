@@ -210,6 +210,7 @@ class KernelIR:
     # load of the walked operands. A launch choice, as are the two above.
     vector: int = 1
     unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight (launch)
+    int_columns: bool = False  # the vector walk's column indexes fit 32 bits (launch)
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:

@@ -30,8 +30,7 @@ from .array import Array, apply_op
 from .creation import adopt, asarray
 from .devices import Device
 from .indexing import rows_start_aligned
-from .realize import rows_vector_width
-from .skeletons.reduce import WORK_GROUP
+from .realize import MIN_LANES, rows_vector_width
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
            "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",
@@ -240,14 +239,14 @@ def matmul(a: Any, b: Any) -> Array:
 
 def _walks_rows(a: Array, b: Array) -> bool:
     """Whether ``a @ b`` is a matrix times a vector that weft's row reduction reads with
-    vector loads (16 bytes on CUDA): rows of at least a work-group's vectors, each starting on
-    a vector boundary, in ``a`` and ``b`` alike (or computed in the kernel). Then it reads the
-    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11); other shapes and
-    layouts keep cuBLAS."""
+    vector loads (16 bytes on CUDA): rows of at least a vector per lane, each starting on a
+    vector boundary, in ``a`` and ``b`` alike (or computed in the kernel). Then it reads the
+    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11 and 12); other layouts
+    keep cuBLAS."""
     if a.ndim != 2 or b.ndim != 1:
         return False
     width = rows_vector_width(a.device, a.dtype.itemsize)
-    return (width > 1 and a.shape[1] >= width * WORK_GROUP
+    return (width > 1 and a.shape[1] >= width * MIN_LANES
             and _rows_start_aligned(a) and _rows_start_aligned(b))
 
 

@@ -135,6 +135,16 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 
 
 MIN_WALK = 32
+# Rows shorter than this walk their columns with 32-bit indexes (fewer registers and address
+# instructions per vector load).
+INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
+# Bytes of its row a GPU lane walks at least: two unrolled steps of the vector walk (16 vectors
+# of 16 bytes), so the loads of the lanes' last, partial step are not most of its time. H100,
+# float64 row dot products of 5 * 10^8 elements (benchmarks/NOTES.md, 12): 1000000 x 500 3190 us
+# with 256 lanes, 1357 with 8; 400000 x 1250 1830 -> 1276 (32 lanes); 100000 x 5000 1323 ->
+# 1272 (128 lanes). Fewer lanes than MIN_LANES would spread a warp over too many rows.
+LANE_BYTES = 256
+MIN_LANES = 8
 # Lanes per row on CPUs, where a lane walks a contiguous run: few lanes mean many rows per
 # work-group and a short tree. PoCL, 2 cores, float64 row sums of 100000 x 500: 193 ms with
 # 256 lanes, 34 with 16, 23 with 4, 34 with 1 (4000 x 4000: 15.3 -> 7.6 ms).
@@ -152,14 +162,25 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _pow2_at_most(n: int) -> int:
+    p = 1
+    while p * 2 <= n:
+        p *= 2
+    return p
+
+
 def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
-                   contiguous: bool = False) -> ReducePlan:
-    """Lanes per team and splits of the reduced axis, for enough work-groups on the device."""
+                   contiguous: bool = False, itemsize: int = 8) -> ReducePlan:
+    """Lanes per team and splits of the reduced axis, for enough work-groups on the device.
+    ``itemsize``: bytes per element of the reduced operand, which set how many lanes a row
+    keeps busy."""
     if mode == REDUCE_ROWS:
         segments, length = rows, cols
         lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
         if contiguous:
             lanes = min(lanes, CPU_LANES)
+        else:
+            lanes = min(lanes, max(MIN_LANES, _pow2_at_most(cols * itemsize // LANE_BYTES)))
         per_group = WORK_GROUP // lanes
         base_groups = _ceil_div(rows, per_group)
     else:
@@ -241,8 +262,9 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     if (len(structures) == 1 and not elementwise and len(grid) == 2
             and all(_skips_zeros(r) for r, _ in reductions)):
         range_structure = structures.pop()
+    itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
     plan = plan_reduction(mode, rows, cols, device.backend.reduction_groups(device),
-                          getattr(device.handle, "is_cpu", False))
+                          getattr(device.handle, "is_cpu", False), itemsize)
     final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
     segments = rows if mode == REDUCE_ROWS else cols
     # One segment split across work-groups: where the dialect can, the last group to finish
@@ -278,7 +300,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
                                        out_strides, finals or None)
     width, unroll = _rows_vector_walk(device, ir, args, plan)
     if width > 1:
-        ir = replace(ir, vector=width, unroll=unroll)
+        ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS)
     return ir, args, errors, plan, followups
 
 

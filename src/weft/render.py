@@ -503,10 +503,13 @@ class _Renderer:
         if self.ir.vector > 1:
             unroll = self.ir.unroll
             template = reduce.REDUCE_ROWS_VECTOR
-            decls, loads, vector_body = self.vector_walk(accumulate, unroll)
-            slots.update(width=str(self.ir.vector), vector_decls=decls, vector_loads=loads,
-                         vector_body=vector_body, unrolled_vector_loads=_indent(loads),
-                         unrolled_vector_body=_indent(vector_body))
+            decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
+            slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
+                         column_t="int" if self.ir.int_columns else self.d.index_t,
+                         unrolled_vector_loads=_indent(loads, 2),
+                         unrolled_vector_body=_indent(vector_body),
+                         guarded_vector_loads=_indent(loads, 3),
+                         guarded_vector_body=_indent(vector_body, 2))
         slots.update(
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
@@ -517,20 +520,25 @@ class _Renderer:
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.finish(template, slots)
 
-    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str]:
-        """A rows reduction's vector walk: the declarations of each walked operand's vectors,
-        the loads of vector ``u``, and the work on it: every other statement and the
-        accumulation once per element."""
+    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
+        """A rows reduction's vector walk: the declarations of each walked operand's vectors
+        and of its row's start, the loads of vector ``u``, and the work on it: every other
+        statement and the accumulation once per element."""
         width = self.ir.vector
-        decls = loads = text = ""
+        written = {p.name for p in self.ir.params
+                   if isinstance(p, lw.BufferParam) and p.written}
+        decls = bases = loads = text = ""
         for m, s in enumerate(self.ir.walked_loads):
             vtype = self.vector_type(self.types[s.buffer], width)
-            address = (f"{s.view}_off + gid0" if s.access == lw.FLAT
-                       else f"{s.view}_off + i * {s.view}_s0 + j0")
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
+            # A buffer the kernel also writes keeps one name for it: no restrict alias.
+            bases += reduce.ROW_BASE.format(
+                global_ptr=self.d.global_ptr, storage=self.storage(self.types[s.buffer]),
+                restrict="" if s.buffer in written else " " + self.d.restrict, m=m,
+                buffer=s.buffer, view=s.view,
+                row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
-                                                    vtype=vtype, buffer=s.buffer,
-                                                    address=address)
+                                                    vtype=vtype)
         walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
         for s in self.ir.body:
             if isinstance(s, lw.Load) and s.var in walked:
@@ -543,7 +551,7 @@ class _Renderer:
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = _indent(positions + text)
         text += "".join(_element_names(accumulate, c, walk=True) for c in range(width))
-        return decls, _indent(loads), text
+        return decls, bases, loads, text
 
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == lw.ELEMENTWISE:

@@ -43,27 +43,29 @@ __kernel void weft_greater_multiply_add_reduce(
     const long first = begin + lane * span;
     const long last = contiguous && first + span < end ? first + span : end;
     const long step = contiguous ? 1 : lanes;
-    const long vector_step = contiguous ? 2 : lanes * 2;
+    const int vector_step = contiguous ? 2 : lanes * 2;
     const long walk_start = contiguous ? first : begin;
     const long walk = (contiguous ? last : end) - walk_start;
-    const long vector_end = walk_start + (walk > 0 ? walk / 2 * 2 : 0);
+    const int vector_end = walk_start + (walk > 0 ? walk / 2 * 2 : 0);
     long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
     double acc0 = 0.0;
     double2 q0[4];
     double2 q1[4];
-    long j_next = contiguous ? first : begin + lane * 2;
+    __global const double* restrict r0 = b0 + w0_off + i * cols;
+    __global const double* restrict r1 = b1 + w1_off + i * w1_s0;
+    int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long j0 = j_next + u * vector_step;
+            const int j0 = j_next + u * vector_step;
             const long gid0 = i * cols + j0;
-            q0[u] = *(__global const double2*)(b0 + w0_off + gid0);
-            q1[u] = *(__global const double2*)(b1 + w1_off + i * w1_s0 + j0);
+            q0[u] = *(__global const double2*)(r0 + j0);
+            q1[u] = *(__global const double2*)(r1 + j0);
         }
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long j0 = j_next + u * vector_step;
+            const int j0 = j_next + u * vector_step;
             const long gid0 = i * cols + j0;
             const long j_0 = j0 + 0;
             const long gid_0 = gid0 + 0;
@@ -95,40 +97,51 @@ __kernel void weft_greater_multiply_add_reduce(
             acc0 = (acc0 + v6_1);
         }
     }
-    for (; j_next < vector_end; j_next += vector_step) {
-        const int u = 0;
-        const long j0 = j_next;
-        const long gid0 = i * cols + j0;
-        q0[u] = *(__global const double2*)(b0 + w0_off + gid0);
-        q1[u] = *(__global const double2*)(b1 + w1_off + i * w1_s0 + j0);
-        const long j_0 = j0 + 0;
-        const long gid_0 = gid0 + 0;
-        const long j_1 = j0 + 1;
-        const long gid_1 = gid0 + 1;
-        const double v0_0 = q0[u].x;
-        const double v0_1 = q0[u].y;
-        const double v1_0 = s0;
-        const double v1_1 = s0;
-        const bool v2_0 = (v0_0 > v1_0);  // greater
-        const bool v2_1 = (v0_1 > v1_1);  // greater
-        const long v3_0 = (long)i;
-        const long v3_1 = (long)i;
-        const long v4_0 = (long)j_0;
-        const long v4_1 = (long)j_1;
-        if (!v2_0 && err_code < 0) {
-            err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
-            err_bits = (long)as_long(v0_0);
+    if (j_next < vector_end) {
+#pragma unroll
+        for (int u = 0; u < 3; ++u) {
+            const int j0 = j_next + u * vector_step;
+            const long gid0 = i * cols + j0;
+            if (j0 < vector_end) {
+                q0[u] = *(__global const double2*)(r0 + j0);
+                q1[u] = *(__global const double2*)(r1 + j0);
+            }
         }
-        if (!v2_1 && err_code < 0) {
-            err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
-            err_bits = (long)as_long(v0_1);
+#pragma unroll
+        for (int u = 0; u < 3; ++u) {
+            const int j0 = j_next + u * vector_step;
+            const long gid0 = i * cols + j0;
+            if (j0 < vector_end) {
+                const long j_0 = j0 + 0;
+                const long gid_0 = gid0 + 0;
+                const long j_1 = j0 + 1;
+                const long gid_1 = gid0 + 1;
+                const double v0_0 = q0[u].x;
+                const double v0_1 = q0[u].y;
+                const double v1_0 = s0;
+                const double v1_1 = s0;
+                const bool v2_0 = (v0_0 > v1_0);  // greater
+                const bool v2_1 = (v0_1 > v1_1);  // greater
+                const long v3_0 = (long)i;
+                const long v3_1 = (long)i;
+                const long v4_0 = (long)j_0;
+                const long v4_1 = (long)j_1;
+                if (!v2_0 && err_code < 0) {
+                    err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
+                    err_bits = (long)as_long(v0_0);
+                }
+                if (!v2_1 && err_code < 0) {
+                    err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
+                    err_bits = (long)as_long(v0_1);
+                }
+                const double v5_0 = q1[u].x;
+                const double v5_1 = q1[u].y;
+                const double v6_0 = (v0_0 * v5_0);  // multiply
+                const double v6_1 = (v0_1 * v5_1);  // multiply
+                acc0 = (acc0 + v6_0);
+                acc0 = (acc0 + v6_1);
+            }
         }
-        const double v5_0 = q1[u].x;
-        const double v5_1 = q1[u].y;
-        const double v6_0 = (v0_0 * v5_0);  // multiply
-        const double v6_1 = (v0_1 * v5_1);  // multiply
-        acc0 = (acc0 + v6_0);
-        acc0 = (acc0 + v6_1);
     }
     for (long j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {
         const long gid = i * cols + j;

@@ -60,27 +60,29 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     const long long first = begin + lane * span;
     const long long last = contiguous && first + span < end ? first + span : end;
     const long long step = contiguous ? 1 : lanes;
-    const long long vector_step = contiguous ? 2 : lanes * 2;
+    const int vector_step = contiguous ? 2 : lanes * 2;
     const long long walk_start = contiguous ? first : begin;
     const long long walk = (contiguous ? last : end) - walk_start;
-    const long long vector_end = walk_start + (walk > 0 ? walk / 2 * 2 : 0);
+    const int vector_end = walk_start + (walk > 0 ? walk / 2 * 2 : 0);
     long long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
     double acc0 = 0.0;
     double2 q0[4];
     double2 q1[4];
-    long long j_next = contiguous ? first : begin + lane * 2;
+    const double* __restrict__ r0 = b0 + w0_off + i * cols;
+    const double* __restrict__ r1 = b1 + w1_off + i * w1_s0;
+    int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long long j0 = j_next + u * vector_step;
+            const int j0 = j_next + u * vector_step;
             const long long gid0 = i * cols + j0;
-            q0[u] = *(const double2*)(b0 + w0_off + gid0);
-            q1[u] = *(const double2*)(b1 + w1_off + i * w1_s0 + j0);
+            q0[u] = *(const double2*)(r0 + j0);
+            q1[u] = *(const double2*)(r1 + j0);
         }
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long long j0 = j_next + u * vector_step;
+            const int j0 = j_next + u * vector_step;
             const long long gid0 = i * cols + j0;
             const long long j_0 = j0 + 0;
             const long long gid_0 = gid0 + 0;
@@ -112,40 +114,51 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
             acc0 = (acc0 + v6_1);
         }
     }
-    for (; j_next < vector_end; j_next += vector_step) {
-        const int u = 0;
-        const long long j0 = j_next;
-        const long long gid0 = i * cols + j0;
-        q0[u] = *(const double2*)(b0 + w0_off + gid0);
-        q1[u] = *(const double2*)(b1 + w1_off + i * w1_s0 + j0);
-        const long long j_0 = j0 + 0;
-        const long long gid_0 = gid0 + 0;
-        const long long j_1 = j0 + 1;
-        const long long gid_1 = gid0 + 1;
-        const double v0_0 = q0[u].x;
-        const double v0_1 = q0[u].y;
-        const double v1_0 = s0;
-        const double v1_1 = s0;
-        const bool v2_0 = (v0_0 > v1_0);  // greater
-        const bool v2_1 = (v0_1 > v1_1);  // greater
-        const long long v3_0 = (long long)i;
-        const long long v3_1 = (long long)i;
-        const long long v4_0 = (long long)j_0;
-        const long long v4_1 = (long long)j_1;
-        if (!v2_0 && err_code < 0) {
-            err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
-            err_bits = (long long)__double_as_longlong(v0_0);
+    if (j_next < vector_end) {
+#pragma unroll
+        for (int u = 0; u < 3; ++u) {
+            const int j0 = j_next + u * vector_step;
+            const long long gid0 = i * cols + j0;
+            if (j0 < vector_end) {
+                q0[u] = *(const double2*)(r0 + j0);
+                q1[u] = *(const double2*)(r1 + j0);
+            }
         }
-        if (!v2_1 && err_code < 0) {
-            err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
-            err_bits = (long long)__double_as_longlong(v0_1);
+#pragma unroll
+        for (int u = 0; u < 3; ++u) {
+            const int j0 = j_next + u * vector_step;
+            const long long gid0 = i * cols + j0;
+            if (j0 < vector_end) {
+                const long long j_0 = j0 + 0;
+                const long long gid_0 = gid0 + 0;
+                const long long j_1 = j0 + 1;
+                const long long gid_1 = gid0 + 1;
+                const double v0_0 = q0[u].x;
+                const double v0_1 = q0[u].y;
+                const double v1_0 = s0;
+                const double v1_1 = s0;
+                const bool v2_0 = (v0_0 > v1_0);  // greater
+                const bool v2_1 = (v0_1 > v1_1);  // greater
+                const long long v3_0 = (long long)i;
+                const long long v3_1 = (long long)i;
+                const long long v4_0 = (long long)j_0;
+                const long long v4_1 = (long long)j_1;
+                if (!v2_0 && err_code < 0) {
+                    err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
+                    err_bits = (long long)__double_as_longlong(v0_0);
+                }
+                if (!v2_1 && err_code < 0) {
+                    err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
+                    err_bits = (long long)__double_as_longlong(v0_1);
+                }
+                const double v5_0 = q1[u].x;
+                const double v5_1 = q1[u].y;
+                const double v6_0 = (v0_0 * v5_0);  // multiply
+                const double v6_1 = (v0_1 * v5_1);  // multiply
+                acc0 = (acc0 + v6_0);
+                acc0 = (acc0 + v6_1);
+            }
         }
-        const double v5_0 = q1[u].x;
-        const double v5_1 = q1[u].y;
-        const double v6_0 = (v0_0 * v5_0);  // multiply
-        const double v6_1 = (v0_1 * v5_1);  // multiply
-        acc0 = (acc0 + v6_0);
-        acc0 = (acc0 + v6_1);
     }
     for (long long j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {
         const long long gid = i * cols + j;

@@ -22,13 +22,16 @@ is read with one vector load per step (16 bytes: what float64 rows need to reach
 bandwidth, benchmarks/NOTES.md 11), then the body runs once per element. The launch chooses it
 only where every walked view starts each row on a vector boundary and a team's walk starts on
 one (``chunk`` is a multiple of ``lanes * VECTOR_ALIGN``; on CPUs a lane's run is rounded up to
-whole vectors). A scalar loop takes the last elements of a row that fill no vector. The
-unrolled loop issues all its vector loads before it uses any of them: interleaved, the
-compiler kept only two in flight per operand (benchmarks/NOTES.md, 11). Extra slots:
-``width``, ``vector_decls`` (each walked operand's vectors for one unrolled step),
-``vector_loads`` and ``vector_body`` (the loads of vector ``u``, then each statement once per
-element, ``j`` and ``gid`` of element ``c`` named ``j_c`` and ``gid_c``), and their unrolled
-forms.
+whole vectors). The unrolled loop issues all its vector loads before it uses any of them:
+interleaved, the compiler kept only two in flight per operand (benchmarks/NOTES.md, 11). A
+lane's last vectors, fewer than an unrolled step, are loaded together too, each under a guard
+(one at a time, they cost a memory latency each: benchmarks/NOTES.md, 12). A scalar loop
+takes the last elements of a row that fill no vector. Extra slots: ``width``, ``column_t``
+(the walk's column index type: ``int`` where rows allow), ``vector_decls`` (each walked
+operand's vectors for one unrolled step), ``row_bases`` (each walked operand's row start),
+``unrolled_vector_loads`` and ``unrolled_vector_body`` (the loads of vector ``u``, then each
+statement once per element, ``j`` and ``gid`` of element ``c`` named ``j_c`` and ``gid_c``),
+and their guarded forms.
 """
 
 WORK_GROUP = 256
@@ -90,29 +93,41 @@ REDUCE_ROWS_VECTOR = ROWS_TEAM + """\
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
     const {index_t} step = contiguous ? 1 : lanes;
-    const {index_t} vector_step = contiguous ? {width} : lanes * {width};
+    const {column_t} vector_step = contiguous ? {width} : lanes * {width};
     const {index_t} walk_start = contiguous ? first : begin;
     const {index_t} walk = (contiguous ? last : end) - walk_start;
-    const {index_t} vector_end = walk_start + (walk > 0 ? walk / {width} * {width} : 0);
-{acc_init}{vector_decls}    {index_t} j_next = contiguous ? first : begin + lane * {width};
+    const {column_t} vector_end = walk_start + (walk > 0 ? walk / {width} * {width} : 0);
+{acc_init}{vector_decls}{row_bases}\
+    {column_t} j_next = contiguous ? first : begin + lane * {width};
     for (; j_next + {unroll_less_one} * vector_step < vector_end;
          j_next += {unroll} * vector_step) {{
 #pragma unroll
         for (int u = 0; u < {unroll}; ++u) {{
-            const {index_t} j0 = j_next + u * vector_step;
+            const {column_t} j0 = j_next + u * vector_step;
             const {index_t} gid0 = i * cols + j0;
 {unrolled_vector_loads}        }}
 #pragma unroll
         for (int u = 0; u < {unroll}; ++u) {{
-            const {index_t} j0 = j_next + u * vector_step;
+            const {column_t} j0 = j_next + u * vector_step;
             const {index_t} gid0 = i * cols + j0;
 {unrolled_vector_body}        }}
     }}
-    for (; j_next < vector_end; j_next += vector_step) {{
-        const int u = 0;
-        const {index_t} j0 = j_next;
-        const {index_t} gid0 = i * cols + j0;
-{vector_loads}{vector_body}    }}
+    if (j_next < vector_end) {{
+#pragma unroll
+        for (int u = 0; u < {unroll_less_one}; ++u) {{
+            const {column_t} j0 = j_next + u * vector_step;
+            const {index_t} gid0 = i * cols + j0;
+            if (j0 < vector_end) {{
+{guarded_vector_loads}            }}
+        }}
+#pragma unroll
+        for (int u = 0; u < {unroll_less_one}; ++u) {{
+            const {column_t} j0 = j_next + u * vector_step;
+            const {index_t} gid0 = i * cols + j0;
+            if (j0 < vector_end) {{
+{guarded_vector_body}            }}
+        }}
+    }}
     for ({index_t} j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {{
         const {index_t} gid = i * cols + j;
 {body}{accumulate}    }}
@@ -137,7 +152,9 @@ def vector_unroll(streamed_bytes: int) -> int:
 VECTOR_ELEMENT = ("    const {index_t} j_{c} = j0 + {c};\n"
                   "    const {index_t} gid_{c} = gid0 + {c};\n")
 VECTOR_DECL = "    {vtype} q{m}[{unroll}];\n"
-VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)({buffer} + {address});\n"
+VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)(r{m} + j0);\n"
+# A walked operand's row: its loads add only the column, a 32-bit index where rows allow.
+ROW_BASE = "    {global_ptr}const {storage}*{restrict} r{m} = {buffer} + {view}_off + {row};\n"
 
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
