@@ -195,12 +195,15 @@ def test_walk_on_the_default_rows_reduction(real_device):
 
 
 @pytest.mark.parametrize(("rows", "cols", "itemsize", "lanes"), [
-    (100000, 5000, 8, 128),  # 40000 bytes a row: 256 bytes a lane, 128 lanes
+    (100000, 5000, 8, 128),  # 40000 bytes a row: 256 bytes or more a lane, 128 lanes
     (400000, 1250, 8, 32),
-    (1000000, 500, 8, 8),  # never fewer than MIN_LANES
+    (1000000, 500, 8, 8),  # short rows: up to 8 lanes, 96 bytes or more each
+    (5000000, 100, 8, 8),
+    (7812500, 64, 8, 4),
+    (31250000, 16, 8, 1),
+    (1000, 3, 8, 1),
     (8192, 8192, 4, 128),
     (10000, 50000, 8, 256),  # never more than a work-group
-    (1000, 3, 8, 4),  # short rows: a lane per element, as many as the row has
 ])
 def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     from weft import realize
@@ -209,4 +212,13 @@ def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     assert plan.lanes == lanes
     assert plan.groups * (realize.WORK_GROUP // lanes) >= rows * plan.splits
     cpu = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
-    assert cpu.lanes == min(realize.CPU_LANES, lanes)
+    assert cpu.lanes == min(realize.CPU_LANES, realize._pow2_at_least(cols))  # CPUs: 4
+
+
+def test_one_row_keeps_full_teams():
+    """A full reduction's single row is split across work-groups of whole teams (then the last
+    group can finish it in the same launch)."""
+    from weft import realize
+
+    plan = realize.plan_reduction(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
+    assert plan.lanes == realize.WORK_GROUP

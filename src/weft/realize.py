@@ -139,11 +139,14 @@ MIN_WALK = 32
 # instructions per vector load).
 INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
 # Bytes of its row a GPU lane walks at least: two unrolled steps of the vector walk (16 vectors
-# of 16 bytes), so the loads of the lanes' last, partial step are not most of its time. H100,
-# float64 row dot products of 5 * 10^8 elements (benchmarks/NOTES.md, 12): 1000000 x 500 3190 us
-# with 256 lanes, 1357 with 8; 400000 x 1250 1830 -> 1276 (32 lanes); 100000 x 5000 1323 ->
-# 1272 (128 lanes). Fewer lanes than MIN_LANES would spread a warp over too many rows.
+# of 16 bytes), so the loads of the lanes' last, partial step are not most of its time. Short
+# rows keep up to MIN_LANES lanes while each walks SHORT_LANE_BYTES: fewer lanes spread a warp
+# over more rows. H100, float64 row dot products of 5 * 10^8 elements (benchmarks/NOTES.md,
+# 12), lanes chosen -> us (the old rule's lanes -> us): 5000 columns 128 -> 1267 (256 -> 1313);
+# 1250: 32 -> 1288 (256 -> 1846); 500: 8 -> 1366 (256 -> 3199); 100: 8 -> 1341 (128 -> 7029);
+# 64: 4 -> 1358 (64 -> 5615); 16: 1 -> 1582 (16 -> 5072).
 LANE_BYTES = 256
+SHORT_LANE_BYTES = 96
 MIN_LANES = 8
 # Lanes per row on CPUs, where a lane walks a contiguous run: few lanes mean many rows per
 # work-group and a short tree. PoCL, 2 cores, float64 row sums of 100000 x 500: 193 ms with
@@ -179,8 +182,10 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
         if contiguous:
             lanes = min(lanes, CPU_LANES)
-        else:
-            lanes = min(lanes, max(MIN_LANES, _pow2_at_most(cols * itemsize // LANE_BYTES)))
+        elif rows > 1:  # one row is split across work-groups of full teams instead
+            row_bytes = cols * itemsize
+            lanes = min(lanes, max(min(MIN_LANES, _pow2_at_most(row_bytes // SHORT_LANE_BYTES)),
+                                   _pow2_at_most(row_bytes // LANE_BYTES)))
         per_group = WORK_GROUP // lanes
         base_groups = _ceil_div(rows, per_group)
     else:
