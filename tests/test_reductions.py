@@ -142,7 +142,7 @@ def test_reduction_fuses_with_its_producer(real_device):
     assert kernel_count(source) == 1
     if "vector_end" in source:
         width = 2 if "double2" in source else 4
-        assert source.count("(r0 + j0)") == 2 and source.count("b0[") == 1
+        assert source.count("(b0 + r0 + j0)") == 2 and source.count("b0[") == 1
         accumulations = 2 * width + 1
     else:
         assert source.count("b0[") == 2

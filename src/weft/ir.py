@@ -211,6 +211,7 @@ class KernelIR:
     vector: int = 1
     unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight (launch)
     int_columns: bool = False  # the vector walk's column indexes fit 32 bits (launch)
+    guarded_tail: bool = False  # the vector walk's last partial step loads together (launch)
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:

@@ -135,6 +135,12 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 
 
 MIN_WALK = 32
+# A lane whose walk is shorter than this many unrolled steps loads its last, partial step's
+# vectors together under guards (one at a time, each costs a memory latency, and they are much
+# of a short walk: H100, 100000 x 5000 row dot products 1750 -> 1267 us with it). Longer walks
+# keep the plain loop: the guarded step's registers slowed a three-array float64 density 20% on
+# NVIDIA's OpenCL (benchmarks/NOTES.md, 12).
+GUARDED_TAIL_STEPS = 4
 # Rows shorter than this walk their columns with 32-bit indexes (fewer registers and address
 # instructions per vector load).
 INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
@@ -305,7 +311,9 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
                                        out_strides, finals or None)
     width, unroll = _rows_vector_walk(device, ir, args, plan)
     if width > 1:
-        ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS)
+        walk = (plan.cols if plan.splits == 1 else plan.chunk) // (plan.lanes * width)
+        ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS,
+                     guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
     return ir, args, errors, plan, followups
 
 

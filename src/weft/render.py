@@ -504,12 +504,17 @@ class _Renderer:
             unroll = self.ir.unroll
             template = reduce.REDUCE_ROWS_VECTOR
             decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
+            column_t = "int" if self.ir.int_columns else self.d.index_t
+            if self.ir.guarded_tail:
+                tail = reduce.GUARDED_TAIL.format(
+                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.d.index_t,
+                    loads=_indent(loads, 3), body=_indent(vector_body, 2))
+            else:
+                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.d.index_t,
+                                                 loads=_indent(loads), body=vector_body)
             slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
-                         column_t="int" if self.ir.int_columns else self.d.index_t,
-                         unrolled_vector_loads=_indent(loads, 2),
-                         unrolled_vector_body=_indent(vector_body),
-                         guarded_vector_loads=_indent(loads, 3),
-                         guarded_vector_body=_indent(vector_body, 2))
+                         column_t=column_t, unrolled_vector_loads=_indent(loads, 2),
+                         unrolled_vector_body=_indent(vector_body), vector_tail=tail)
         slots.update(
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
@@ -525,20 +530,15 @@ class _Renderer:
         and of its row's start, the loads of vector ``u``, and the work on it: every other
         statement and the accumulation once per element."""
         width = self.ir.vector
-        written = {p.name for p in self.ir.params
-                   if isinstance(p, lw.BufferParam) and p.written}
         decls = bases = loads = text = ""
         for m, s in enumerate(self.ir.walked_loads):
             vtype = self.vector_type(self.types[s.buffer], width)
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
-            # A buffer the kernel also writes keeps one name for it: no restrict alias.
             bases += reduce.ROW_BASE.format(
-                global_ptr=self.d.global_ptr, storage=self.storage(self.types[s.buffer]),
-                restrict="" if s.buffer in written else " " + self.d.restrict, m=m,
-                buffer=s.buffer, view=s.view,
+                index_t=self.d.index_t, m=m, view=s.view,
                 row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
-                                                    vtype=vtype)
+                                                    vtype=vtype, buffer=s.buffer)
         walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
         for s in self.ir.body:
             if isinstance(s, lw.Load) and s.var in walked:

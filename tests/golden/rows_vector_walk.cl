@@ -51,8 +51,8 @@ __kernel void weft_greater_multiply_add_reduce(
     double acc0 = 0.0;
     double2 q0[4];
     double2 q1[4];
-    __global const double* restrict r0 = b0 + w0_off + i * cols;
-    __global const double* restrict r1 = b1 + w1_off + i * w1_s0;
+    const long r0 = w0_off + i * cols;
+    const long r1 = w1_off + i * w1_s0;
     int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
@@ -60,8 +60,8 @@ __kernel void weft_greater_multiply_add_reduce(
         for (int u = 0; u < 4; ++u) {
             const int j0 = j_next + u * vector_step;
             const long gid0 = i * cols + j0;
-            q0[u] = *(__global const double2*)(r0 + j0);
-            q1[u] = *(__global const double2*)(r1 + j0);
+            q0[u] = *(__global const double2*)(b0 + r0 + j0);
+            q1[u] = *(__global const double2*)(b1 + r1 + j0);
         }
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
@@ -103,8 +103,8 @@ __kernel void weft_greater_multiply_add_reduce(
             const int j0 = j_next + u * vector_step;
             const long gid0 = i * cols + j0;
             if (j0 < vector_end) {
-                q0[u] = *(__global const double2*)(r0 + j0);
-                q1[u] = *(__global const double2*)(r1 + j0);
+                q0[u] = *(__global const double2*)(b0 + r0 + j0);
+                q1[u] = *(__global const double2*)(b1 + r1 + j0);
             }
         }
 #pragma unroll

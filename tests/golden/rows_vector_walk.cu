@@ -68,8 +68,8 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     double acc0 = 0.0;
     double2 q0[4];
     double2 q1[4];
-    const double* __restrict__ r0 = b0 + w0_off + i * cols;
-    const double* __restrict__ r1 = b1 + w1_off + i * w1_s0;
+    const long long r0 = w0_off + i * cols;
+    const long long r1 = w1_off + i * w1_s0;
     int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
@@ -77,8 +77,8 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
         for (int u = 0; u < 4; ++u) {
             const int j0 = j_next + u * vector_step;
             const long long gid0 = i * cols + j0;
-            q0[u] = *(const double2*)(r0 + j0);
-            q1[u] = *(const double2*)(r1 + j0);
+            q0[u] = *(const double2*)(b0 + r0 + j0);
+            q1[u] = *(const double2*)(b1 + r1 + j0);
         }
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
@@ -120,8 +120,8 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
             const int j0 = j_next + u * vector_step;
             const long long gid0 = i * cols + j0;
             if (j0 < vector_end) {
-                q0[u] = *(const double2*)(r0 + j0);
-                q1[u] = *(const double2*)(r1 + j0);
+                q0[u] = *(const double2*)(b0 + r0 + j0);
+                q1[u] = *(const double2*)(b1 + r1 + j0);
             }
         }
 #pragma unroll

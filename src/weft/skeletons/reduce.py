@@ -23,15 +23,16 @@ bandwidth, benchmarks/NOTES.md 11), then the body runs once per element. The lau
 only where every walked view starts each row on a vector boundary and a team's walk starts on
 one (``chunk`` is a multiple of ``lanes * VECTOR_ALIGN``; on CPUs a lane's run is rounded up to
 whole vectors). The unrolled loop issues all its vector loads before it uses any of them:
-interleaved, the compiler kept only two in flight per operand (benchmarks/NOTES.md, 11). A
-lane's last vectors, fewer than an unrolled step, are loaded together too, each under a guard
-(one at a time, they cost a memory latency each: benchmarks/NOTES.md, 12). A scalar loop
-takes the last elements of a row that fill no vector. Extra slots: ``width``, ``column_t``
-(the walk's column index type: ``int`` where rows allow), ``vector_decls`` (each walked
-operand's vectors for one unrolled step), ``row_bases`` (each walked operand's row start),
-``unrolled_vector_loads`` and ``unrolled_vector_body`` (the loads of vector ``u``, then each
-statement once per element, ``j`` and ``gid`` of element ``c`` named ``j_c`` and ``gid_c``),
-and their guarded forms.
+interleaved, the compiler kept only two in flight per operand (benchmarks/NOTES.md, 11).
+Where a lane's walk is short, its last vectors, fewer than an unrolled step, are loaded
+together too, each under a guard (one at a time, they cost a memory latency each:
+benchmarks/NOTES.md, 12). A scalar loop takes the last elements of a row that fill no vector.
+Extra slots: ``width``, ``column_t`` (the walk's column index type: ``int`` where rows allow),
+``vector_decls`` (each walked operand's vectors for one unrolled step), ``row_bases`` (where
+each walked operand's row starts), ``unrolled_vector_loads`` and ``unrolled_vector_body`` (the
+loads of vector ``u``, then each statement once per element, ``j`` and ``gid`` of element
+``c`` named ``j_c`` and ``gid_c``), and ``vector_tail`` (the last vectors: ``GUARDED_TAIL`` or
+``SINGLE_TAIL``).
 """
 
 WORK_GROUP = 256
@@ -112,26 +113,37 @@ REDUCE_ROWS_VECTOR = ROWS_TEAM + """\
             const {index_t} gid0 = i * cols + j0;
 {unrolled_vector_body}        }}
     }}
+{vector_tail}    for ({index_t} j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {{
+        const {index_t} gid = i * cols + j;
+{body}{accumulate}    }}
+{tree}{write}{finish}}}
+"""
+# The vector walk's last vectors, fewer than an unrolled step: loaded together under guards
+# (``guarded_tail``), or one at a time.
+GUARDED_TAIL = """\
     if (j_next < vector_end) {{
 #pragma unroll
         for (int u = 0; u < {unroll_less_one}; ++u) {{
             const {column_t} j0 = j_next + u * vector_step;
             const {index_t} gid0 = i * cols + j0;
             if (j0 < vector_end) {{
-{guarded_vector_loads}            }}
+{loads}            }}
         }}
 #pragma unroll
         for (int u = 0; u < {unroll_less_one}; ++u) {{
             const {column_t} j0 = j_next + u * vector_step;
             const {index_t} gid0 = i * cols + j0;
             if (j0 < vector_end) {{
-{guarded_vector_body}            }}
+{body}            }}
         }}
     }}
-    for ({index_t} j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {{
-        const {index_t} gid = i * cols + j;
-{body}{accumulate}    }}
-{tree}{write}{finish}}}
+"""
+SINGLE_TAIL = """\
+    for (; j_next < vector_end; j_next += vector_step) {{
+        const int u = 0;
+        const {column_t} j0 = j_next;
+        const {index_t} gid0 = i * cols + j0;
+{loads}{body}    }}
 """
 # A team's walk starts on a multiple of this many elements (``chunk`` is rounded to it): the
 # widest vector a rows reduction loads.
@@ -152,9 +164,11 @@ def vector_unroll(streamed_bytes: int) -> int:
 VECTOR_ELEMENT = ("    const {index_t} j_{c} = j0 + {c};\n"
                   "    const {index_t} gid_{c} = gid0 + {c};\n")
 VECTOR_DECL = "    {vtype} q{m}[{unroll}];\n"
-VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)(r{m} + j0);\n"
-# A walked operand's row: its loads add only the column, a 32-bit index where rows allow.
-ROW_BASE = "    {global_ptr}const {storage}*{restrict} r{m} = {buffer} + {view}_off + {row};\n"
+VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)({buffer} + r{m} + j0);\n"
+# Where a walked operand's row starts: its loads add only the column, a 32-bit index where rows
+# allow. An offset, not a pointer: a pointer variable would lose the buffer's restrict in
+# NVIDIA's OpenCL compiler (a float64 density 20% slower).
+ROW_BASE = "    const {index_t} r{m} = {view}_off + {row};\n"
 
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
