@@ -311,7 +311,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
                                        out_strides, finals or None)
     width, unroll = _rows_vector_walk(device, ir, args, plan)
     if width > 1:
-        walk = (plan.cols if plan.splits == 1 else plan.chunk) // (plan.lanes * width)
+        walk = min(plan.chunk, plan.cols) // (plan.lanes * width)  # vectors per lane
         ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS,
                      guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
     return ir, args, errors, plan, followups
