@@ -17,7 +17,7 @@ import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
 from weft.lower import lower
-from weft.realize import _prepare_reductions, new_leaf, plan
+from weft.realize import _prepare_reductions, fits_32_bits, new_leaf, plan
 from weft.render import render
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -75,8 +75,9 @@ def test_generated_source_matches_golden(name, dialect):
         if step.reductions:
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
         else:
-            ir = replace(lower(step.outputs)[0], per_thread=PER_THREAD.get(name, 1),
-                         tiled=name in TILED, vector=VECTOR.get(name, 1))
+            ir, args, _ = lower(step.outputs)
+            ir = replace(ir, per_thread=PER_THREAD.get(name, 1), tiled=name in TILED,
+                         vector=VECTOR.get(name, 1), index32=fits_32_bits(ir, args, args[-2]))
         texts.append(render(ir, dialect)[0])
     source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"
@@ -110,7 +111,8 @@ def test_last_group_reduction_matches_golden(monkeypatch):
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
 def test_rows_vector_walk_matches_golden(dialect):
     """A rows reduction walking its operands two float64 at a time, with a fused check: the
-    vector loads, the body once per element, the scalar tail."""
+    vector loads, the body once per element, the scalar tail; with 64-bit indexes but 32-bit
+    columns, as for more than 2^30 elements in rows under 2^31."""
     device = wf.get_device("reference")
     with wf.device("reference"):
         x, beta = wf.asarray(np.ones((3, 1024))), wf.asarray(np.ones(1024))
@@ -119,8 +121,9 @@ def test_rows_vector_walk_matches_golden(dialect):
     (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
     ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
     assert ir.vector == 1 and len(ir.walked_loads) == 2  # the reference device walks elements
-    source = render(replace(ir, vector=2, unroll=4, int_columns=True,
-                            guarded_tail=True), dialect)[0]
+    assert ir.index32  # small: every index fits 32 bits
+    source = render(replace(ir, vector=2, unroll=4, int_columns=True, guarded_tail=True,
+                            index32=False), dialect)[0]
     path = GOLDEN / f"rows_vector_walk.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)

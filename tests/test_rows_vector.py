@@ -69,13 +69,16 @@ def test_every_length_of_the_last_partial_step(vector_walk, cols):
 
 
 def test_rows_past_32_bit_columns_walk_with_wide_indexes(vector_walk, monkeypatch):
-    """Column indexes are 32-bit where rows are shorter than ``INT_COLUMNS``; longer rows keep
-    the device's wide index type (here: every row counts as long)."""
+    """In a launch with 64-bit indexes, column indexes are 32-bit where rows are shorter than
+    ``INT_COLUMNS``; longer rows keep the device's wide index type (here: every row counts as
+    long)."""
     from weft import realize
 
     a = np.random.default_rng(9).standard_normal((5, 1030))
     x = wf.asarray(a)
+    monkeypatch.setattr(realize, "INDEX32_LIMIT", 0)
     assert "int j_next" in wf.kernel_source(x.sum(axis=1))
+    assert "const int cols = " not in wf.kernel_source(x.sum(axis=1))
     monkeypatch.setattr(realize, "INT_COLUMNS", 0)
     source = wf.kernel_source(x.sum(axis=1))
     assert WALK in source and "int j_next" not in source

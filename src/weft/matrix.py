@@ -33,6 +33,10 @@ def _triangle(name: str, x: Any, k: int, structure: str) -> Array:
     x = _matrix(name, x)
     if k == 0:
         return Array(ex.restrict(x._node, structure), x.device)
+    rows, cols = x.shape
+    # Offsets past the matrix keep everything or nothing, as in NumPy; clamped, k fits the
+    # offsets' integer type however large it was.
+    k = max(-rows, min(int(k), cols))
     offset = col_index(x.shape) - row_index(x.shape)
     keep = offset <= k if structure == "lower" else offset >= k
     return apply_op("where", keep, x, 0)

@@ -25,6 +25,7 @@ from .lower import (
     REDUCE_ROWS,
     BufferParam,
     ErrorInfo,
+    IndexParam,
     KernelIR,
     ReducePlan,
     lower,
@@ -113,11 +114,40 @@ def run_step(device: Any, step: schedule.Step) -> None:
         _launch(device, ir, args, errors, n, groups)
 
 
+# A launch whose grid, buffers and index arguments all stay at or under this many elements
+# computes its indexes in 32 bits (``KernelIR.index32``): NVIDIA's OpenCL compiler spent a
+# quarter of the narrow GLM's time on 64-bit index arithmetic (H100, benchmarks/NOTES.md, 13).
+# The headroom keeps every intermediate index under 2^31: a split walk's chunk may reach past
+# its row by up to one row, and a lane's unrolled steps by a few thousand elements.
+INDEX32_LIMIT = 2**30 - 2**20
+
+
+def fits_32_bits(ir: KernelIR, args: list[Any], n: int) -> bool:
+    """Whether every index a launch of ``ir`` over ``n`` grid elements computes fits 32 bits.
+    Each address a view yields is in its buffer, and each partial sum of an address (offset,
+    then row, then column term) is another element's address, so bounding the buffers' sizes,
+    the grid and the index arguments (offsets, strides, extents, diagonal offsets) bounds them
+    all. A remembered plan keeps this choice for later calls with other buffers: the views'
+    offsets and strides are in its key, so their addresses are the same ones."""
+    if n > INDEX32_LIMIT:
+        return False
+    for param, value in zip(ir.params, args):
+        if value is None:  # the error buffer, its record's offset, the group counter
+            continue
+        if isinstance(param, BufferParam):
+            if value.size > INDEX32_LIMIT:
+                return False
+        elif isinstance(param, IndexParam) and abs(value) > INDEX32_LIMIT:
+            return False
+    return True
+
+
 def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
                          ) -> tuple[KernelIR, list[Any], list[ErrorInfo], int | None]:
     """An element-wise kernel and its launch: ``groups`` None means one thread per element."""
     ir, args, errors = lower(outputs)
     n = args[-2]
+    ir = replace(ir, index32=fits_32_bits(ir, args, n))
     if ir.ndim == 2 and ir.tileable_loads and device.backend.tiles_transposes(device):
         cols = args[-1]
         tiles = _ceil_div(n // cols, TILE) * _ceil_div(cols, TILE) if n else 0
@@ -309,6 +339,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
                                        out_strides, finals or None)
+    ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols))
     width, unroll = _rows_vector_walk(device, ir, args, plan)
     if width > 1:
         walk = min(plan.chunk, plan.cols) // (plan.lanes * width)  # vectors per lane

@@ -84,6 +84,10 @@ class _Renderer:
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.struct_definition = ""  # the arguments' struct, where the dialect passes one
+        # Grid positions, offsets and strides: in int where the launch allows (ir.index32).
+        # Error records and gathered indexes stay in the dialect's 64-bit index type: they
+        # carry a float64's bits and user-supplied index values.
+        self.index_t = dialect.compute_types["int32"] if ir.index32 else dialect.index_t
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
@@ -263,8 +267,10 @@ class _Renderer:
         axes = {s.axis for s in self.ir.body if isinstance(s, lw.ReadIndex)}
         if not (self.ir.uses_rows or axes - {"0"}):
             return ""
-        text = elementwise.ROWS_AND_COLS if self.ir.ndim == 2 else elementwise.COLS_ONLY
-        return text.format(index_t=self.d.index_t, u32=self.d.unsigned_types["int32"])
+        text = elementwise.COLS_ONLY
+        if self.ir.ndim == 2:
+            text = elementwise.ROWS_AND_COLS_32 if self.ir.index32 else elementwise.ROWS_AND_COLS
+        return text.format(index_t=self.index_t, u32=self.d.unsigned_types["int32"])
 
     def kernel_name(self) -> str:
         names: list[str] = []
@@ -277,20 +283,39 @@ class _Renderer:
         return f"weft_{suffix}"
 
     def frame(self) -> dict[str, str]:
-        params = [self.param(p) for p in self.ir.params]
+        """The kernel's signature and the locals its parameters arrive in: a struct's fields
+        (where the dialect passes one) and, for 32-bit indexes, the index arguments narrowed
+        (they travel as 64-bit values, so one kernel layout serves both)."""
+        params: list[str] = []
+        fields: list[str] = []
         locals_ = ""
+        for p in self.ir.params:
+            text = self.param(p)
+            if isinstance(p, lw.BufferParam):
+                params.append(text)
+                continue
+            source = None
+            if self.d.scalar_struct:
+                fields.append(text)
+                source = f"args.{p.name}"
+            narrowed = self.ir.index32 and isinstance(p, lw.IndexParam)
+            if narrowed and source is None:
+                source = f"{p.name}_64"
+                text += "_64"
+            if not self.d.scalar_struct:
+                params.append(text)
+            if narrowed:
+                locals_ += f"    const {self.index_t} {p.name} = ({self.index_t}){source};\n"
+            elif source is not None:
+                locals_ += f"    {text} = {source};\n"
         if self.d.scalar_struct:
-            fields = [text for p, text in zip(self.ir.params, params)
-                      if not isinstance(p, lw.BufferParam)]
-            params = [text for p, text in zip(self.ir.params, params)
-                      if isinstance(p, lw.BufferParam)] + [f"const {STRUCT} args"]
+            params.append(f"const {STRUCT} args")
             self.struct_definition = (f"struct {STRUCT} {{\n"
                                       + "".join(f"    {f.removeprefix('const ')};\n"
                                                 for f in fields) + "};\n\n")
-            locals_ = "".join(f"    {f} = args.{f.rsplit(' ', 1)[1]};\n" for f in fields)
         return dict(kernel_qualifier=self.d.kernel_qualifier, name=self.kernel_name(),
                     params="\n    " + ",\n    ".join(params), param_locals=locals_,
-                    index_t=self.d.index_t)
+                    index_t=self.index_t)
 
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
@@ -484,15 +509,15 @@ class _Renderer:
         if shuffle:
             tree = reduce.TREE_SHUFFLE.format(
                 shuffles=shuffles, spills=spills, barrier=self.d.barrier,
-                index_t=self.d.index_t, gathers=gathers, finals=finals)
+                index_t=self.index_t, gathers=gathers, finals=finals)
         else:
             tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
-                                                   index_t=self.d.index_t, combines=combines)
+                                                   index_t=self.index_t, combines=combines)
         finish = ""
         if final_stores:
             finish = reduce.FINISH.format(
                 local=self.d.local_qualifier, fence=self.d.global_fence, barrier=self.d.barrier,
-                counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.d.index_t,
+                counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.index_t,
                 group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
                 gathers=partials, tree=_indent(tree),
                 stores=final_stores, counter=lw.GROUP_COUNTER)
@@ -504,13 +529,13 @@ class _Renderer:
             unroll = self.ir.unroll
             template = reduce.REDUCE_ROWS_VECTOR
             decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
-            column_t = "int" if self.ir.int_columns else self.d.index_t
+            column_t = "int" if self.ir.int_columns else self.index_t
             if self.ir.guarded_tail:
                 tail = reduce.GUARDED_TAIL.format(
-                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.d.index_t,
+                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.index_t,
                     loads=_indent(loads, 3), body=_indent(vector_body, 2))
             else:
-                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.d.index_t,
+                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.index_t,
                                                  loads=_indent(loads), body=vector_body)
             slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
                          column_t=column_t, unrolled_vector_loads=_indent(loads, 2),
@@ -535,7 +560,7 @@ class _Renderer:
             vtype = self.vector_type(self.types[s.buffer], width)
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
             bases += reduce.ROW_BASE.format(
-                index_t=self.d.index_t, m=m, view=s.view,
+                index_t=self.index_t, m=m, view=s.view,
                 row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
@@ -547,7 +572,7 @@ class _Renderer:
                 statement = self.statement(s)
                 text += "".join(_element_names(statement, c, walk=True) for c in range(width))
         # The elements' columns and positions, where a statement needs them.
-        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.d.index_t, c=c)
+        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = _indent(positions + text)
         text += "".join(_element_names(accumulate, c, walk=True) for c in range(width))

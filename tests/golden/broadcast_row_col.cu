@@ -18,20 +18,20 @@ extern "C" __global__ void weft_multiply_add(
     double* __restrict__ b3,
     const weft_args args)
 {
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w1_s0 = args.w1_s0;
-    const long long w1_s1 = args.w1_s1;
-    const long long w2_off = args.w2_off;
-    const long long w2_s0 = args.w2_s0;
-    const long long w2_s1 = args.w2_s1;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w1_s0 = (int)args.w1_s0;
+    const int w1_s1 = (int)args.w1_s1;
+    const int w2_off = (int)args.w2_off;
+    const int w2_s0 = (int)args.w2_s0;
+    const int w2_s1 = (int)args.w2_s1;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
-    const long long j = gid - i * cols;
+    const int i = (int)((unsigned int)gid / (unsigned int)cols);
+    const int j = gid - i * cols;
     const double v0 = b0[w0_off + gid];
     const double v1 = b1[w1_off + i * w1_s0 + j * w1_s1];
     const double v2 = (v0 * v1);  // multiply

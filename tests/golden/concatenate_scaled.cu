@@ -25,27 +25,27 @@ extern "C" __global__ void weft_logical_and_where_multiply(
     const weft_args args)
 {
     const double s0 = args.s0;
-    const long long w0_0 = args.w0_0;
-    const long long w0_i = args.w0_i;
-    const long long w0_j = args.w0_j;
-    const long long w0_n = args.w0_n;
-    const long long w1_0 = args.w1_0;
-    const long long w1_i = args.w1_i;
-    const long long w1_j = args.w1_j;
-    const long long w2_off = args.w2_off;
-    const long long w3_0 = args.w3_0;
-    const long long w3_i = args.w3_i;
-    const long long w3_j = args.w3_j;
-    const long long w3_n = args.w3_n;
-    const long long w4_off = args.w4_off;
-    const long long w4_s1 = args.w4_s1;
-    const long long w5_off = args.w5_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_0 = (int)args.w0_0;
+    const int w0_i = (int)args.w0_i;
+    const int w0_j = (int)args.w0_j;
+    const int w0_n = (int)args.w0_n;
+    const int w1_0 = (int)args.w1_0;
+    const int w1_i = (int)args.w1_i;
+    const int w1_j = (int)args.w1_j;
+    const int w2_off = (int)args.w2_off;
+    const int w3_0 = (int)args.w3_0;
+    const int w3_i = (int)args.w3_i;
+    const int w3_j = (int)args.w3_j;
+    const int w3_n = (int)args.w3_n;
+    const int w4_off = (int)args.w4_off;
+    const int w4_s1 = (int)args.w4_s1;
+    const int w5_off = (int)args.w5_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
-    const long long j = gid - i * cols;
+    const int i = (int)((unsigned int)gid / (unsigned int)cols);
+    const int j = gid - i * cols;
     const bool v0 = (w0_0 + w0_i * i + w0_j * j) >= 0 && (w0_0 + w0_i * i + w0_j * j) < w0_n;
     const bool v1 = (w1_0 + w1_i * i + w1_j * j) <= 0;
     const bool v2 = (v0 && v1);  // logical_and

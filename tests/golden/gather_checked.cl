@@ -6,23 +6,34 @@ __kernel void weft_greater_multiply(
     __global const double* restrict b2,
     __global double* restrict b3,
     __global long* restrict err,
-    const long err_off,
+    const long err_off_64,
     const double s0,
-    const long w0_off,
-    const long w1_off,
-    const long w1_s0,
-    const long w1_s1,
-    const long w1_rows,
-    const long w1_cols,
-    const long w2_off,
-    const long w3_off,
-    const long n,
-    const long cols)
+    const long w0_off_64,
+    const long w1_off_64,
+    const long w1_s0_64,
+    const long w1_s1_64,
+    const long w1_rows_64,
+    const long w1_cols_64,
+    const long w2_off_64,
+    const long w3_off_64,
+    const long n_64,
+    const long cols_64)
 {
-    const long gid = get_global_id(0);
+    const int err_off = (int)err_off_64;
+    const int w0_off = (int)w0_off_64;
+    const int w1_off = (int)w1_off_64;
+    const int w1_s0 = (int)w1_s0_64;
+    const int w1_s1 = (int)w1_s1_64;
+    const int w1_rows = (int)w1_rows_64;
+    const int w1_cols = (int)w1_cols_64;
+    const int w2_off = (int)w2_off_64;
+    const int w3_off = (int)w3_off_64;
+    const int n = (int)n_64;
+    const int cols = (int)cols_64;
+    const int gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = 0;
-    const long j = gid;
+    const int i = 0;
+    const int j = gid;
     const int v0 = b0[w0_off + gid];
     const long v1 = ((long)v0);  // cast
     const long v2_r_raw = 0;

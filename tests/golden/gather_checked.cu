@@ -21,22 +21,22 @@ extern "C" __global__ void weft_greater_multiply(
     long long* __restrict__ err,
     const weft_args args)
 {
-    const long long err_off = args.err_off;
+    const int err_off = (int)args.err_off;
     const double s0 = args.s0;
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w1_s0 = args.w1_s0;
-    const long long w1_s1 = args.w1_s1;
-    const long long w1_rows = args.w1_rows;
-    const long long w1_cols = args.w1_cols;
-    const long long w2_off = args.w2_off;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w1_s0 = (int)args.w1_s0;
+    const int w1_s1 = (int)args.w1_s1;
+    const int w1_rows = (int)args.w1_rows;
+    const int w1_cols = (int)args.w1_cols;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = 0;
-    const long long j = gid;
+    const int i = 0;
+    const int j = gid;
     const int v0 = b0[w0_off + gid];
     const long long v1 = ((long long)v0);  // cast
     const long long v2_r_raw = 0;

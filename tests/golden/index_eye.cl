@@ -3,14 +3,17 @@
 __kernel void weft_subtract_equal(
     __global double* restrict b0,
     const long s0,
-    const long w0_off,
-    const long n,
-    const long cols)
+    const long w0_off_64,
+    const long n_64,
+    const long cols_64)
 {
-    const long gid = get_global_id(0);
+    const int w0_off = (int)w0_off_64;
+    const int n = (int)n_64;
+    const int cols = (int)cols_64;
+    const int gid = get_global_id(0);
     if (gid >= n) return;
-    const long i = n <= 4294967295L ? (long)((uint)gid / (uint)cols) : gid / cols;
-    const long j = gid - i * cols;
+    const int i = (int)((uint)gid / (uint)cols);
+    const int j = gid - i * cols;
     const long v0 = (long)j;
     const long v1 = (long)i;
     const long v2 = ((long)((ulong)v0 - (ulong)v1));  // subtract

@@ -10,13 +10,13 @@ extern "C" __global__ void weft_subtract_equal(
     const weft_args args)
 {
     const long long s0 = args.s0;
-    const long long w0_off = args.w0_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_off = (int)args.w0_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
-    const long long j = gid - i * cols;
+    const int i = (int)((unsigned int)gid / (unsigned int)cols);
+    const int j = gid - i * cols;
     const long long v0 = (long long)j;
     const long long v1 = (long long)i;
     const long long v2 = ((long long)((unsigned long long)v0 - (unsigned long long)v1));  // subtract

@@ -25,51 +25,51 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     int* __restrict__ done_groups,
     const weft_args args)
 {
-    const long long err_off = args.err_off;
+    const int err_off = (int)args.err_off;
     const double s0 = args.s0;
     const double s1 = args.s1;
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w2_off = args.w2_off;
-    const long long w2_seg = args.w2_seg;
-    const long long w2_split = args.w2_split;
-    const long long w3_off = args.w3_off;
-    const long long rows = args.rows;
-    const long long cols = args.cols;
-    const long long lanes = args.lanes;
-    const long long splits = args.splits;
-    const long long chunk = args.chunk;
-    const long long contiguous = args.contiguous;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w2_seg = (int)args.w2_seg;
+    const int w2_split = (int)args.w2_split;
+    const int w3_off = (int)args.w3_off;
+    const int rows = (int)args.rows;
+    const int cols = (int)args.cols;
+    const int lanes = (int)args.lanes;
+    const int splits = (int)args.splits;
+    const int chunk = (int)args.chunk;
+    const int contiguous = (int)args.contiguous;
     __shared__ double red0[256];
-    const long long lid = (long long)threadIdx.x;
+    const int lid = (long long)threadIdx.x;
     const int team_lanes = (int)lanes;
-    const long long seg_local = (int)lid / team_lanes;
-    const long long lane = lid - seg_local * lanes;
-    const long long task = (long long)blockIdx.x * (256 / team_lanes) + seg_local;
-    long long i = task;
-    long long split = 0;
+    const int seg_local = (int)lid / team_lanes;
+    const int lane = lid - seg_local * lanes;
+    const int task = (int)blockIdx.x * (256 / team_lanes) + seg_local;
+    int i = task;
+    int split = 0;
     if (splits > 1) {
         i = task / splits;
         split = task - i * splits;
     }
-    const long long segment = i;
-    const long long partner_step = 1;
-    long long begin = split * chunk;
-    long long end = begin + chunk < cols ? begin + chunk : cols;
+    const int segment = i;
+    const int partner_step = 1;
+    int begin = split * chunk;
+    int end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-    long long span = 1;
+    int span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
-    const long long first = begin + lane * span;
-    const long long last = contiguous && first + span < end ? first + span : end;
-    const long long step = contiguous ? 1 : lanes;
+    const int first = begin + lane * span;
+    const int last = contiguous && first + span < end ? first + span : end;
+    const int step = contiguous ? 1 : lanes;
     long long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
     double acc0 = 0.0;
-    long long j_next = first;
+    int j_next = first;
     for (; j_next + 3 * step < last; j_next += 4 * step) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long long j = j_next + u * step;
-            const long long gid = i * cols + j;
+            const int j = j_next + u * step;
+            const int gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             const double v1 = s0;
             const bool v2 = (v0 > v1);  // greater
@@ -84,8 +84,8 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
             acc0 = (acc0 + v6);
         }
     }
-    for (long long j = j_next; j < last; j += step) {
-        const long long gid = i * cols + j;
+    for (int j = j_next; j < last; j += step) {
+        const int gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = s0;
         const bool v2 = (v0 > v1);  // greater
@@ -113,7 +113,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
         }
         __syncthreads();
         if (lane == 0) {
-            for (long long w = 1; w < (lanes >> 5); ++w) {
+            for (int w = 1; w < (lanes >> 5); ++w) {
                 { const double other0 = red0[(lid >> 5) + w]; acc0 = (acc0 + other0); }
             }
         }
@@ -127,11 +127,11 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     __shared__ int last_group;
     __threadfence();
     __syncthreads();
-    if (lid == 0) last_group = atomicAdd(done_groups, 1) == (long long)gridDim.x - 1;
+    if (lid == 0) last_group = atomicAdd(done_groups, 1) == (int)gridDim.x - 1;
     __syncthreads();
     if (last_group) {
         acc0 = 0.0;
-        for (long long p = lid; p < splits; p += 256) {
+        for (int p = lid; p < splits; p += 256) {
             { const double other0 = ((volatile double*)b2)[w2_off + p * w2_split]; acc0 = (acc0 + other0); }
         }
         const int shuffle_width = lanes < 32 ? (int)lanes : 32;
@@ -144,7 +144,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
             }
             __syncthreads();
             if (lane == 0) {
-                for (long long w = 1; w < (lanes >> 5); ++w) {
+                for (int w = 1; w < (lanes >> 5); ++w) {
                     { const double other0 = red0[(lid >> 5) + w]; acc0 = (acc0 + other0); }
                 }
             }

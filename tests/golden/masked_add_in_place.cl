@@ -3,18 +3,28 @@ __kernel void weft_mask_word_mask_bit_add(
     __global const float* restrict b1,
     __global const float* restrict b2,
     __global float* restrict b3,
-    const long w0_off,
-    const long w0_s0,
-    const long w0_s1,
-    const long w0_rows,
-    const long w0_cols,
-    const long w1_off,
-    const long w2_off,
-    const long w3_off,
-    const long n,
-    const long cols)
+    const long w0_off_64,
+    const long w0_s0_64,
+    const long w0_s1_64,
+    const long w0_rows_64,
+    const long w0_cols_64,
+    const long w1_off_64,
+    const long w2_off_64,
+    const long w3_off_64,
+    const long n_64,
+    const long cols_64)
 {
-    const long first = (long)(get_global_id(0)) * 4;
+    const int w0_off = (int)w0_off_64;
+    const int w0_s0 = (int)w0_s0_64;
+    const int w0_s1 = (int)w0_s1_64;
+    const int w0_rows = (int)w0_rows_64;
+    const int w0_cols = (int)w0_cols_64;
+    const int w1_off = (int)w1_off_64;
+    const int w2_off = (int)w2_off_64;
+    const int w3_off = (int)w3_off_64;
+    const int n = (int)n_64;
+    const int cols = (int)cols_64;
+    const int first = (int)(get_global_id(0)) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((ulong)(b1 + w1_off) & 15) == 0 &&
             ((ulong)(b2 + w2_off) & 15) == 0 &&
@@ -70,9 +80,9 @@ __kernel void weft_mask_word_mask_bit_add(
             if (p0_3) b3[w3_off + first + 3] = o0_3;
         }
     } else {
-        for (long gid = first; gid < n && gid < first + 4; ++gid) {
-            const long i = 0;
-            const long j = gid;
+        for (int gid = first; gid < n && gid < first + 4; ++gid) {
+            const int i = 0;
+            const int j = gid;
             const long v0 = (long)j;
             const long v1 = (v0 >> 5);  // mask_word
             const uint v2 = b0[w0_off + (v1) * w0_s1];

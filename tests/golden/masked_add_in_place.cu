@@ -18,17 +18,17 @@ extern "C" __global__ void weft_mask_word_mask_bit_add(
     float* __restrict__ b3,
     const weft_args args)
 {
-    const long long w0_off = args.w0_off;
-    const long long w0_s0 = args.w0_s0;
-    const long long w0_s1 = args.w0_s1;
-    const long long w0_rows = args.w0_rows;
-    const long long w0_cols = args.w0_cols;
-    const long long w1_off = args.w1_off;
-    const long long w2_off = args.w2_off;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long first = (long long)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s0 = (int)args.w0_s0;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w0_rows = (int)args.w0_rows;
+    const int w0_cols = (int)args.w0_cols;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int first = (int)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((unsigned long long)(b1 + w1_off) & 15) == 0 &&
             ((unsigned long long)(b2 + w2_off) & 15) == 0 &&
@@ -84,9 +84,9 @@ extern "C" __global__ void weft_mask_word_mask_bit_add(
             if (p0_3) b3[w3_off + first + 3] = o0_3;
         }
     } else {
-        for (long long gid = first; gid < n && gid < first + 4; ++gid) {
-            const long long i = 0;
-            const long long j = gid;
+        for (int gid = first; gid < n && gid < first + 4; ++gid) {
+            const int i = 0;
+            const int j = gid;
             const long long v0 = (long long)j;
             const long long v1 = (v0 >> 5);  // mask_word
             const unsigned int v2 = b0[w0_off + (v1) * w0_s1];

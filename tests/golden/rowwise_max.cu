@@ -18,51 +18,51 @@ extern "C" __global__ void weft_maximum_reduce(
     double* __restrict__ b1,
     const weft_args args)
 {
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w1_seg = args.w1_seg;
-    const long long w1_split = args.w1_split;
-    const long long rows = args.rows;
-    const long long cols = args.cols;
-    const long long lanes = args.lanes;
-    const long long splits = args.splits;
-    const long long chunk = args.chunk;
-    const long long contiguous = args.contiguous;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w1_seg = (int)args.w1_seg;
+    const int w1_split = (int)args.w1_split;
+    const int rows = (int)args.rows;
+    const int cols = (int)args.cols;
+    const int lanes = (int)args.lanes;
+    const int splits = (int)args.splits;
+    const int chunk = (int)args.chunk;
+    const int contiguous = (int)args.contiguous;
     __shared__ double red0[256];
-    const long long lid = (long long)threadIdx.x;
+    const int lid = (long long)threadIdx.x;
     const int team_lanes = (int)lanes;
-    const long long seg_local = (int)lid / team_lanes;
-    const long long lane = lid - seg_local * lanes;
-    const long long task = (long long)blockIdx.x * (256 / team_lanes) + seg_local;
-    long long i = task;
-    long long split = 0;
+    const int seg_local = (int)lid / team_lanes;
+    const int lane = lid - seg_local * lanes;
+    const int task = (int)blockIdx.x * (256 / team_lanes) + seg_local;
+    int i = task;
+    int split = 0;
     if (splits > 1) {
         i = task / splits;
         split = task - i * splits;
     }
-    const long long segment = i;
-    const long long partner_step = 1;
-    long long begin = split * chunk;
-    long long end = begin + chunk < cols ? begin + chunk : cols;
+    const int segment = i;
+    const int partner_step = 1;
+    int begin = split * chunk;
+    int end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
-    long long span = 1;
+    int span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
-    const long long first = begin + lane * span;
-    const long long last = contiguous && first + span < end ? first + span : end;
-    const long long step = contiguous ? 1 : lanes;
+    const int first = begin + lane * span;
+    const int last = contiguous && first + span < end ? first + span : end;
+    const int step = contiguous ? 1 : lanes;
     double acc0 = -INFINITY;
-    long long j_next = first;
+    int j_next = first;
     for (; j_next + 3 * step < last; j_next += 4 * step) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const long long j = j_next + u * step;
-            const long long gid = i * cols + j;
+            const int j = j_next + u * step;
+            const int gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
         }
     }
-    for (long long j = j_next; j < last; j += step) {
-        const long long gid = i * cols + j;
+    for (int j = j_next; j < last; j += step) {
+        const int gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         acc0 = ((acc0 > v0 || isnan(acc0)) ? acc0 : v0);
     }
@@ -76,7 +76,7 @@ extern "C" __global__ void weft_maximum_reduce(
         }
         __syncthreads();
         if (lane == 0) {
-            for (long long w = 1; w < (lanes >> 5); ++w) {
+            for (int w = 1; w < (lanes >> 5); ++w) {
                 { const double other0 = red0[(lid >> 5) + w]; acc0 = ((acc0 > other0 || isnan(acc0)) ? acc0 : other0); }
             }
         }

@@ -14,12 +14,12 @@ extern "C" __global__ void weft_add_multiply(
     const weft_args args)
 {
     const float s0 = args.s0;
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w2_off = args.w2_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const float v0 = s0;
     const float v1 = b0[w0_off + gid];

@@ -16,24 +16,24 @@ extern "C" __global__ void weft_exp_add_multiply(
     const weft_args args)
 {
     const double s0 = args.s0;
-    const long long w0_off = args.w0_off;
-    const long long w0_s1 = args.w0_s1;
-    const long long w1_off = args.w1_off;
-    const long long w2_off = args.w2_off;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     __shared__ double tile0[32][32 + 1];
-    const long long rows = n / cols;
-    const long long tiles_across = (cols + 32 - 1) / 32;
-    const long long tile_i = (long long)blockIdx.x / tiles_across;
-    const long long tile_j = (long long)blockIdx.x - tile_i * tiles_across;
+    const int rows = n / cols;
+    const int tiles_across = (cols + 32 - 1) / 32;
+    const int tile_i = (int)blockIdx.x / tiles_across;
+    const int tile_j = (int)blockIdx.x - tile_i * tiles_across;
     const int tx = (long long)threadIdx.x % 32;
     const int ty = (long long)threadIdx.x / 32;
 #pragma unroll
     for (int k = 0; k < 32; k += 8) {
-        const long long i = tile_i * 32 + tx;
-        const long long j = tile_j * 32 + ty + k;
+        const int i = tile_i * 32 + tx;
+        const int j = tile_j * 32 + ty + k;
         if (i < rows && j < cols) {
             tile0[ty + k][tx] = b0[w0_off + i + j * w0_s1];
         }
@@ -41,9 +41,9 @@ extern "C" __global__ void weft_exp_add_multiply(
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < 32; k += 8) {
-        const long long i = tile_i * 32 + ty + k;
-        const long long j = tile_j * 32 + tx;
-        const long long gid = i * cols + j;
+        const int i = tile_i * 32 + ty + k;
+        const int j = tile_j * 32 + tx;
+        const int gid = i * cols + j;
         if (i < rows && j < cols) {
             const double v0 = tile0[tx][ty + k];
             const double v1 = exp(v0);  // exp

@@ -15,19 +15,19 @@ extern "C" __global__ void weft_exp_add(
     double* __restrict__ b1,
     const weft_args args)
 {
-    const long long w0_off = args.w0_off;
-    const long long w0_s1 = args.w0_s1;
-    const long long w1_0 = args.w1_0;
-    const long long w1_i = args.w1_i;
-    const long long w1_j = args.w1_j;
-    const long long w2_off = args.w2_off;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w1_0 = (int)args.w1_0;
+    const int w1_i = (int)args.w1_i;
+    const int w1_j = (int)args.w1_j;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const long long i = n <= 4294967295L ? (long long)((unsigned int)gid / (unsigned int)cols) : gid / cols;
-    const long long j = gid - i * cols;
+    const int i = (int)((unsigned int)gid / (unsigned int)cols);
+    const int j = gid - i * cols;
     const double v0 = b0[w0_off + i + j * w0_s1];
     const double v1 = exp(v0);  // exp
     const bool v2 = (w1_0 + w1_i * i + w1_j * j) <= 0;

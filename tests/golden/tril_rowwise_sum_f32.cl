@@ -3,50 +3,63 @@
 __kernel void weft_add_reduce(
     __global const float* restrict b0,
     __global float* restrict b1,
-    const long w0_0,
-    const long w0_i,
-    const long w0_j,
-    const long w1_off,
-    const long w2_off,
-    const long w2_seg,
-    const long w2_split,
-    const long rows,
-    const long cols,
-    const long lanes,
-    const long splits,
-    const long chunk,
-    const long contiguous)
+    const long w0_0_64,
+    const long w0_i_64,
+    const long w0_j_64,
+    const long w1_off_64,
+    const long w2_off_64,
+    const long w2_seg_64,
+    const long w2_split_64,
+    const long rows_64,
+    const long cols_64,
+    const long lanes_64,
+    const long splits_64,
+    const long chunk_64,
+    const long contiguous_64)
 {
+    const int w0_0 = (int)w0_0_64;
+    const int w0_i = (int)w0_i_64;
+    const int w0_j = (int)w0_j_64;
+    const int w1_off = (int)w1_off_64;
+    const int w2_off = (int)w2_off_64;
+    const int w2_seg = (int)w2_seg_64;
+    const int w2_split = (int)w2_split_64;
+    const int rows = (int)rows_64;
+    const int cols = (int)cols_64;
+    const int lanes = (int)lanes_64;
+    const int splits = (int)splits_64;
+    const int chunk = (int)chunk_64;
+    const int contiguous = (int)contiguous_64;
     __local double red0[256];
-    const long lid = get_local_id(0);
+    const int lid = get_local_id(0);
     const int team_lanes = (int)lanes;
-    const long seg_local = (int)lid / team_lanes;
-    const long lane = lid - seg_local * lanes;
-    const long task = (long)get_group_id(0) * (256 / team_lanes) + seg_local;
-    long i = task;
-    long split = 0;
+    const int seg_local = (int)lid / team_lanes;
+    const int lane = lid - seg_local * lanes;
+    const int task = (int)get_group_id(0) * (256 / team_lanes) + seg_local;
+    int i = task;
+    int split = 0;
     if (splits > 1) {
         i = task / splits;
         split = task - i * splits;
     }
-    const long segment = i;
-    const long partner_step = 1;
-    long begin = split * chunk;
-    long end = begin + chunk < cols ? begin + chunk : cols;
+    const int segment = i;
+    const int partner_step = 1;
+    int begin = split * chunk;
+    int end = begin + chunk < cols ? begin + chunk : cols;
     if (i >= rows) end = begin;
     if (end > i + 1) end = i + 1;
-    long span = 1;
+    int span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
-    const long first = begin + lane * span;
-    const long last = contiguous && first + span < end ? first + span : end;
-    const long step = contiguous ? 1 : lanes;
+    const int first = begin + lane * span;
+    const int last = contiguous && first + span < end ? first + span : end;
+    const int step = contiguous ? 1 : lanes;
     double acc0 = 0.0;
-    long j_next = first;
+    int j_next = first;
     for (; j_next + 7 * step < last; j_next += 8 * step) {
 #pragma unroll
         for (int u = 0; u < 8; ++u) {
-            const long j = j_next + u * step;
-            const long gid = i * cols + j;
+            const int j = j_next + u * step;
+            const int gid = i * cols + j;
             const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
             const float v1 = v0 ? b0[w1_off + gid] : (float)0;
             const float v2 = v0 ? v1 : (float)0;
@@ -54,8 +67,8 @@ __kernel void weft_add_reduce(
             acc0 = (acc0 + v3);
         }
     }
-    for (long j = j_next; j < last; j += step) {
-        const long gid = i * cols + j;
+    for (int j = j_next; j < last; j += step) {
+        const int gid = i * cols + j;
         const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
         const float v1 = v0 ? b0[w1_off + gid] : (float)0;
         const float v2 = v0 ? v1 : (float)0;
@@ -64,7 +77,7 @@ __kernel void weft_add_reduce(
     }
     red0[lid] = (double)acc0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (long s = lanes >> 1; s > 0; s >>= 1) {
+    for (int s = lanes >> 1; s > 0; s >>= 1) {
         if (lane < s) {
             const double lhs0 = red0[lid];
             const double rhs0 = red0[lid + s * partner_step];

@@ -4,14 +4,20 @@ __kernel void weft_add_multiply(
     __global float* restrict b2,
     __global float* restrict b3,
     const float s0,
-    const long w0_off,
-    const long w1_off,
-    const long w2_off,
-    const long w3_off,
-    const long n,
-    const long cols)
+    const long w0_off_64,
+    const long w1_off_64,
+    const long w2_off_64,
+    const long w3_off_64,
+    const long n_64,
+    const long cols_64)
 {
-    const long first = (long)(get_global_id(0)) * 4;
+    const int w0_off = (int)w0_off_64;
+    const int w1_off = (int)w1_off_64;
+    const int w2_off = (int)w2_off_64;
+    const int w3_off = (int)w3_off_64;
+    const int n = (int)n_64;
+    const int cols = (int)cols_64;
+    const int first = (int)(get_global_id(0)) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((ulong)(b0 + w0_off) & 15) == 0 &&
             ((ulong)(b1 + w1_off) & 15) == 0 &&
@@ -54,7 +60,7 @@ __kernel void weft_add_multiply(
         *(__global float4*)(b2 + w2_off + first) = ((float4)(o0_0, o0_1, o0_2, o0_3));
         *(__global float4*)(b3 + w3_off + first) = ((float4)(o1_0, o1_1, o1_2, o1_3));
     } else {
-        for (long gid = first; gid < n && gid < first + 4; ++gid) {
+        for (int gid = first; gid < n && gid < first + 4; ++gid) {
             const float v0 = s0;
             const float v1 = b0[w0_off + gid];
             const float v2 = b1[w1_off + gid];

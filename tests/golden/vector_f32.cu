@@ -16,13 +16,13 @@ extern "C" __global__ void weft_add_multiply(
     const weft_args args)
 {
     const float s0 = args.s0;
-    const long long w0_off = args.w0_off;
-    const long long w1_off = args.w1_off;
-    const long long w2_off = args.w2_off;
-    const long long w3_off = args.w3_off;
-    const long long n = args.n;
-    const long long cols = args.cols;
-    const long long first = (long long)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
+    const int first = (int)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((unsigned long long)(b0 + w0_off) & 15) == 0 &&
             ((unsigned long long)(b1 + w1_off) & 15) == 0 &&
@@ -65,7 +65,7 @@ extern "C" __global__ void weft_add_multiply(
         *(float4*)(b2 + w2_off + first) = make_float4(o0_0, o0_1, o0_2, o0_3);
         *(float4*)(b3 + w3_off + first) = make_float4(o1_0, o1_1, o1_2, o1_3);
     } else {
-        for (long long gid = first; gid < n && gid < first + 4; ++gid) {
+        for (int gid = first; gid < n && gid < first + 4; ++gid) {
             const float v0 = s0;
             const float v1 = b0[w0_off + gid];
             const float v2 = b1[w1_off + gid];

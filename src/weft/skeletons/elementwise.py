@@ -51,6 +51,12 @@ ROWS_AND_COLS = """\
     const {index_t} j = gid - i * cols;
 """
 
+# The same division where every index is 32-bit (KernelIR.index32); unsigned, as it is cheaper.
+ROWS_AND_COLS_32 = """\
+    const {index_t} i = ({index_t})(({u32})gid / ({u32})cols);
+    const {index_t} j = gid - i * cols;
+"""
+
 COLS_ONLY = """\
     const {index_t} i = 0;
     const {index_t} j = gid;
