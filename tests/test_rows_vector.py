@@ -92,6 +92,7 @@ def test_matrix_vector_product_walks_both_operands(vector_walk):
     product = (x * beta.reshape(1, 2048)).sum(axis=1)
     source = wf.kernel_source(product)
     assert WALK in source and source.count("q1[u] = *(") == 2  # beta, in both vector loops
+    assert "const int cols = " not in source  # the walk's rows keep 64-bit offsets
     np.testing.assert_allclose(product.to_numpy(), a @ b, rtol=1e-12)
     np.testing.assert_allclose((x @ beta).to_numpy(), a @ b, rtol=1e-12)
 

@@ -114,11 +114,15 @@ def run_step(device: Any, step: schedule.Step) -> None:
         _launch(device, ir, args, errors, n, groups)
 
 
-# A launch whose grid, buffers and index arguments all stay at or under this many elements
-# computes its indexes in 32 bits (``KernelIR.index32``): NVIDIA's OpenCL compiler spent a
-# quarter of the narrow GLM's time on 64-bit index arithmetic (H100, benchmarks/NOTES.md, 13).
-# The headroom keeps every intermediate index under 2^31: a split walk's chunk may reach past
-# its row by up to one row, and a lane's unrolled steps by a few thousand elements.
+# An element-wise kernel or a rows reduction walking element by element whose grid, buffers
+# and index arguments all stay at or under this many elements computes its indexes in 32 bits
+# (``KernelIR.index32``): NVIDIA's OpenCL compiler spent a fifth of the narrow GLM's time on
+# 64-bit index arithmetic (H100, benchmarks/NOTES.md, 13). The vector walk, whose columns
+# are 32-bit already (``INT_COLUMNS``), measured 2-3% slower with the rest in 32 bits too (row
+# dot products, both backends), and column reductions measured mixed (CUDA 2% slower, OpenCL
+# 1.5% faster): both keep 64-bit indexes. The headroom keeps every intermediate index
+# under 2^31: a split walk's chunk may reach past its row by up to one row, and a lane's
+# unrolled steps by a few thousand elements.
 INDEX32_LIMIT = 2**30 - 2**20
 
 
@@ -339,12 +343,13 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
                                        out_strides, finals or None)
-    ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols))
     width, unroll = _rows_vector_walk(device, ir, args, plan)
     if width > 1:
         walk = min(plan.chunk, plan.cols) // (plan.lanes * width)  # vectors per lane
         ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS,
                      guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
+    elif plan.mode == REDUCE_ROWS:
+        ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols))
     return ir, args, errors, plan, followups
 
 

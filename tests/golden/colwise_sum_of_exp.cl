@@ -4,45 +4,36 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
     __global const double* restrict b0,
     __global double* restrict b1,
     const double s0,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w1_seg_64,
-    const long w1_split_64,
-    const long rows_64,
-    const long cols_64,
-    const long lanes_64,
-    const long splits_64,
-    const long chunk_64)
+    const long w0_off,
+    const long w1_off,
+    const long w1_seg,
+    const long w1_split,
+    const long rows,
+    const long cols,
+    const long lanes,
+    const long splits,
+    const long chunk)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w1_seg = (int)w1_seg_64;
-    const int w1_split = (int)w1_split_64;
-    const int rows = (int)rows_64;
-    const int cols = (int)cols_64;
-    const int lanes = (int)lanes_64;
-    const int splits = (int)splits_64;
-    const int chunk = (int)chunk_64;
     __local double red0[256];
-    const int lid = get_local_id(0);
-    const int width = 256 / lanes;
-    const int lane = lid / width;
-    const int seg_local = lid - lane * width;
-    const int col_blocks = (cols + width - 1) / width;
-    const int split = (int)get_group_id(0) / col_blocks;
-    const int j = ((int)get_group_id(0) - split * col_blocks) * width + seg_local;
-    const int segment = j;
-    const int partner_step = width;
-    int begin = split * chunk;
-    int end = begin + chunk < rows ? begin + chunk : rows;
+    const long lid = get_local_id(0);
+    const long width = 256 / lanes;
+    const long lane = lid / width;
+    const long seg_local = lid - lane * width;
+    const long col_blocks = (cols + width - 1) / width;
+    const long split = (long)get_group_id(0) / col_blocks;
+    const long j = ((long)get_group_id(0) - split * col_blocks) * width + seg_local;
+    const long segment = j;
+    const long partner_step = width;
+    long begin = split * chunk;
+    long end = begin + chunk < rows ? begin + chunk : rows;
     if (j >= cols) end = begin;
     double acc0 = 0.0;
-    int i_next = begin + lane;
+    long i_next = begin + lane;
     for (; i_next + 3 * lanes < end; i_next += 4 * lanes) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const int i = i_next + u * lanes;
-            const int gid = i * cols + j;
+            const long i = i_next + u * lanes;
+            const long gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             const double v1 = exp(v0);  // exp
             const double v2 = s0;
@@ -51,8 +42,8 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
             acc0 = (acc0 + v4);
         }
     }
-    for (int i = i_next; i < end; i += lanes) {
-        const int gid = i * cols + j;
+    for (long i = i_next; i < end; i += lanes) {
+        const long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = exp(v0);  // exp
         const double v2 = s0;
@@ -62,7 +53,7 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
     }
     red0[lid] = (double)acc0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = lanes >> 1; s > 0; s >>= 1) {
+    for (long s = lanes >> 1; s > 0; s >>= 1) {
         if (lane < s) {
             const double lhs0 = red0[lid];
             const double rhs0 = red0[lid + s * partner_step];

@@ -17,35 +17,35 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
     const weft_args args)
 {
     const double s0 = args.s0;
-    const int w0_off = (int)args.w0_off;
-    const int w1_off = (int)args.w1_off;
-    const int w1_seg = (int)args.w1_seg;
-    const int w1_split = (int)args.w1_split;
-    const int rows = (int)args.rows;
-    const int cols = (int)args.cols;
-    const int lanes = (int)args.lanes;
-    const int splits = (int)args.splits;
-    const int chunk = (int)args.chunk;
+    const long long w0_off = args.w0_off;
+    const long long w1_off = args.w1_off;
+    const long long w1_seg = args.w1_seg;
+    const long long w1_split = args.w1_split;
+    const long long rows = args.rows;
+    const long long cols = args.cols;
+    const long long lanes = args.lanes;
+    const long long splits = args.splits;
+    const long long chunk = args.chunk;
     __shared__ double red0[256];
-    const int lid = (long long)threadIdx.x;
-    const int width = 256 / lanes;
-    const int lane = lid / width;
-    const int seg_local = lid - lane * width;
-    const int col_blocks = (cols + width - 1) / width;
-    const int split = (int)blockIdx.x / col_blocks;
-    const int j = ((int)blockIdx.x - split * col_blocks) * width + seg_local;
-    const int segment = j;
-    const int partner_step = width;
-    int begin = split * chunk;
-    int end = begin + chunk < rows ? begin + chunk : rows;
+    const long long lid = (long long)threadIdx.x;
+    const long long width = 256 / lanes;
+    const long long lane = lid / width;
+    const long long seg_local = lid - lane * width;
+    const long long col_blocks = (cols + width - 1) / width;
+    const long long split = (long long)blockIdx.x / col_blocks;
+    const long long j = ((long long)blockIdx.x - split * col_blocks) * width + seg_local;
+    const long long segment = j;
+    const long long partner_step = width;
+    long long begin = split * chunk;
+    long long end = begin + chunk < rows ? begin + chunk : rows;
     if (j >= cols) end = begin;
     double acc0 = 0.0;
-    int i_next = begin + lane;
+    long long i_next = begin + lane;
     for (; i_next + 3 * lanes < end; i_next += 4 * lanes) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-            const int i = i_next + u * lanes;
-            const int gid = i * cols + j;
+            const long long i = i_next + u * lanes;
+            const long long gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             const double v1 = exp(v0);  // exp
             const double v2 = s0;
@@ -54,8 +54,8 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
             acc0 = (acc0 + v4);
         }
     }
-    for (int i = i_next; i < end; i += lanes) {
-        const int gid = i * cols + j;
+    for (long long i = i_next; i < end; i += lanes) {
+        const long long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = exp(v0);  // exp
         const double v2 = s0;
@@ -65,7 +65,7 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
     }
     red0[lid] = (double)acc0;
     __syncthreads();
-    for (int s = lanes >> 1; s > 0; s >>= 1) {
+    for (long long s = lanes >> 1; s > 0; s >>= 1) {
         if (lane < s) {
             const double lhs0 = red0[lid];
             const double rhs0 = red0[lid + s * partner_step];
