@@ -295,3 +295,25 @@ def test_ready_and_synchronize(device):
 def test_repr_shows_values_dtype_device(device):
     text = repr(wf.asarray([1.5, 2.0]))
     assert "1.5" in text and "float64" in text and str(device) in text
+
+
+def test_synchronize_waits_only_where_the_thread_queued_work(real_device):
+    """A thread that never used a device makes no queue or stream there to wait on (waiting on
+    an idle NVIDIA OpenCL queue cost 25-50 us per synchronize)."""
+    import threading
+
+    handle = real_device.handle
+    existing = getattr(handle, "existing_queue", None) or handle.existing_stream
+    seen = []
+
+    def idle_thread():
+        wf.synchronize()
+        seen.append(existing())
+
+    t = threading.Thread(target=idle_thread)
+    t.start()
+    t.join()
+    assert seen == [None]
+    y = (wf.asarray(np.ones(1000)) * 2).eval()
+    wf.synchronize()
+    assert existing() is not None and y.ready

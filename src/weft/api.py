@@ -29,10 +29,14 @@ def synchronize() -> None:
     >>> import weft as wf
     >>> wf.synchronize()
     """
+    # Reports first: reading a device's reports waits for its checked kernels, so the waits
+    # below are short (a blocked thread's first call after a long wait costs tens of
+    # microseconds, and this way the thread wakes once).
+    pending.read_all()
     for kind in dv._found:
         for d in dv._found[kind]:
             d.backend.synchronize(d)
-    pending.settle_all()
+    pending.raise_unraised()
 
 
 def kernel_source(*arrays: Array) -> str:

@@ -163,11 +163,15 @@ def settle(storages: Iterable[Storage]) -> None:
         raise failed[0].fresh_error()
 
 
-def settle_all() -> None:
-    """Read every report of the calling thread; raise the first failure not raised yet."""
-    state = _state()
-    for slab in state.slabs.values():
+def read_all() -> None:
+    """Read every report of the calling thread (each read waits for the kernels it covers)."""
+    for slab in _state().slabs.values():
         slab.read_all()
+
+
+def raise_unraised() -> None:
+    """Raise the first failure read but not raised yet, if any (then forget the others)."""
+    state = _state()
     failed = [p for p in state.failed if not p.raised]
     state.failed.clear()
     if failed:

@@ -84,6 +84,10 @@ class CUDADevice:
             return contextlib.nullcontext()
         return self.cupy.cuda.Device(self.index)
 
+    def existing_stream(self) -> Any:
+        """The calling thread's stream, or None where it has queued nothing."""
+        return getattr(self._local, "stream", None)
+
     def stream(self) -> Any:
         s = getattr(self._local, "stream", None)
         if s is None:
@@ -416,7 +420,9 @@ class CUDABackend:
         return counter
 
     def synchronize(self, device: Any) -> None:
-        device.handle.stream().synchronize()
+        s = device.handle.existing_stream()
+        if s is not None:  # a stream that was never made holds no work
+            s.synchronize()
 
     def is_ready(self, storage: Storage) -> bool:
         w = storage.write

@@ -56,6 +56,10 @@ class CLDevice:
             self._local.pool = MemoryPool(ImmediateAllocator(q))
         return q
 
+    def existing_queue(self) -> Any:
+        """The calling thread's queue, or None where it has queued nothing."""
+        return getattr(self._local, "queue", None)
+
     def pool(self) -> Any:
         self.queue()
         return self._local.pool
@@ -261,7 +265,9 @@ class OpenCLBackend:
             s.record_write(event, q)
 
     def synchronize(self, device: Any) -> None:
-        device.handle.queue().finish()
+        q = device.handle.existing_queue()
+        if q is not None:  # a queue that was never made holds no work
+            q.finish()
 
     def is_ready(self, storage: Storage) -> bool:
         w = storage.write
