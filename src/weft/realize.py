@@ -130,7 +130,7 @@ def fits_32_bits(ir: KernelIR, args: list[Any], n: int) -> bool:
     """Whether every index a launch of ``ir`` over ``n`` grid elements computes fits 32 bits.
     Each address a view yields is in its buffer, and each partial sum of an address (offset,
     then row, then column term) is another element's address, so bounding the buffers' sizes,
-    the grid and the index arguments (offsets, strides, extents, diagonal offsets) bounds them
+    the grid and the index arguments (offsets, strides, extents, index-map terms) bounds them
     all. A remembered plan keeps this choice for later calls with other buffers: the views'
     offsets and strides are in its key, so their addresses are the same ones."""
     if n > INDEX32_LIMIT:
