@@ -37,7 +37,7 @@ class Launch:
     ``("leaf", k)`` a leaf's buffer, ``("scalar", k)`` a scalar leaf's value, ``("dest",)``,
     ``("temp", k)`` the evaluation's k-th temporary buffer, ``("const", value)``."""
 
-    __slots__ = ("ir", "program", "sources", "n", "groups", "errors")
+    __slots__ = ("ir", "program", "sources", "n", "groups", "errors", "_constants", "_holes")
 
     def __init__(self, ir: Any, program: Any, sources: list[tuple], n: int,
                  groups: int | None, errors: list[Any]) -> None:
@@ -47,22 +47,24 @@ class Launch:
         self.n = n
         self.groups = groups
         self.errors = errors  # what a checked kernel's error records mean
+        # Most arguments (sizes, offsets, strides, launch settings) are the same every call:
+        # a call copies them and fills in only the rest, its "holes".
+        self._constants = [source[1] if source[0] == "const" else None for source in sources]
+        self._holes = [(position, source[0], source[1] if len(source) > 1 else 0)
+                       for position, source in enumerate(sources) if source[0] != "const"]
 
     def arguments(self, leaves: list[ex.Node], dest: Storage, temps: list[Storage]
                   ) -> list[Any]:
-        args = []
-        for source in self.sources:
-            tag = source[0]
+        args = self._constants.copy()
+        for position, tag, k in self._holes:
             if tag == "leaf":
-                args.append(leaves[source[1]].attrs.storage)
+                args[position] = leaves[k].attrs.storage
             elif tag == "scalar":
-                args.append(leaves[source[1]].attrs)
+                args[position] = leaves[k].attrs
             elif tag == "dest":
-                args.append(dest)
-            elif tag == "temp":
-                args.append(temps[source[1]])
+                args[position] = dest
             else:
-                args.append(source[1])
+                args[position] = temps[k]
         return args
 
 
