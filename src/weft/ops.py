@@ -408,3 +408,15 @@ def reference(op: Op, args: list[np.ndarray], result: DType) -> np.ndarray:
     with np.errstate(all="ignore"):  # overflow to inf is the answer, as on devices
         out = op.numpy(*args)
         return np.asarray(out).astype(result.numpy, copy=False)
+
+
+def identity(op: str, dtype: DType) -> float | int | bool:
+    """The identity of op-table op ``op`` as a reduction over ``dtype``."""
+    name = OPS[op].identity
+    if name == "lowest":
+        return -np.inf if dtype.is_float else (False if dtype.name == "bool"
+                                              else int(np.iinfo(dtype.numpy).min))
+    if name == "highest":
+        return np.inf if dtype.is_float else (True if dtype.name == "bool"
+                                             else int(np.iinfo(dtype.numpy).max))
+    return {"zero": 0, "one": 1, "false": False, "true": True}[name]

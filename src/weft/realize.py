@@ -77,14 +77,14 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
     if rec is not None:
         rec.launches.append((ir, program, list(args), n, groups, errors))
     report = None
+    counter = ir.counter_position
+    if ir.checked or counter is not None:
+        args = list(args)  # filled in here; the caller's list stays as it was
     if ir.checked:
         report = pending.reserve(device, errors)
         at_buffer, at_offset = ir.error_positions
-        args = list(args)
         args[at_buffer], args[at_offset] = report.slab.buffer, report.offset
-    counter = ir.counter_position
     if counter is not None:
-        args = list(args)
         args[counter] = device.backend.group_counter(device)
     inputs: list[Storage] = []
     outputs: list[Storage] = []

@@ -15,7 +15,7 @@ from . import dtypes as dt
 from . import lower as lw
 from .dialect import STRUCT, Dialect
 from .dtypes import DType
-from .ops import OPS
+from .ops import OPS, identity
 from .skeletons import checks, elementwise, reduce
 from .skeletons.helpers import (
     DOUBLE_INSIDE,
@@ -61,18 +61,6 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:
         return "(-9223372036854775807L - 1)"
     suffix = {"int64": "L", "uint32": "u"}.get(dtype.name, "")
     return f"{value}{suffix}"
-
-
-def identity(op: str, dtype: DType) -> float | int | bool:
-    """The identity of op-table op ``op`` as a reduction over ``dtype``."""
-    name = OPS[op].identity
-    if name == "lowest":
-        return -np.inf if dtype.is_float else (False if dtype.name == "bool"
-                                              else int(np.iinfo(dtype.numpy).min))
-    if name == "highest":
-        return np.inf if dtype.is_float else (True if dtype.name == "bool"
-                                             else int(np.iinfo(dtype.numpy).max))
-    return {"zero": 0, "one": 1, "false": False, "true": True}[name]
 
 
 class _Renderer:

@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 
 from ... import lower as lw
-from ...ops import OPS, reference
-from ...render import identity
+from ...ops import OPS, identity, reference
 from ...storage import Storage
 
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
