@@ -189,58 +189,6 @@ def test_threads_have_their_own_streams_and_results_cross_threads(gpu):
     np.testing.assert_allclose(total.to_numpy(), expected, rtol=1e-12)
 
 
-def test_full_reductions_finish_in_one_kernel_and_repeat_correctly(gpu):
-    """Split full reductions combine their partial results in their last block: one launch,
-    and the block counter is back at zero for every following launch on the stream."""
-    rng = np.random.default_rng(5)
-    a = rng.standard_normal(3_000_017)
-    b = rng.uniform(0.5, 2.0, 3_000_017).astype(np.float32)
-    x, y = wf.asarray(a), wf.asarray(b)
-    before = wf.cache_info()
-    total = wf.sum(x * 2.0)
-    total.eval()
-    after = wf.cache_info()
-    launches = sum(after[k] - before[k] for k in ("hits", "misses"))
-    assert launches == 1
-    np.testing.assert_allclose(float(total), 2.0 * a.sum(), rtol=1e-10)
-    results = [(wf.mean(x + k), wf.max(y * k), wf.min(x), wf.all(x < k), wf.sum(y))
-               for k in range(1, 40)]
-    for k, (mean, largest, smallest, every, float_sum) in enumerate(results, start=1):
-        np.testing.assert_allclose(float(mean), (a + k).mean(), rtol=1e-10)
-        assert float(largest) == (b * np.float32(k)).max()
-        assert float(smallest) == a.min()
-        assert bool(every) == bool((a < k).all())
-        np.testing.assert_allclose(float(float_sum), b.astype(np.float64).sum(), rtol=1e-6)
-    with wf.config(fuse=False):  # the same kernels, launched one after another
-        np.testing.assert_allclose(float(wf.sum(x)), a.sum(), rtol=1e-10)
-
-
-def test_split_reductions_on_several_threads_keep_their_counters_apart(gpu):
-    rng = np.random.default_rng(6)
-    data = [rng.standard_normal(1 << 21) for _ in range(6)]
-    got: dict[int, list[float]] = {}
-    errors = []
-
-    def reduce_many(k):
-        try:
-            with wf.device(gpu):
-                x = wf.asarray(data[k])
-                sums = [wf.sum(x * r) for r in range(1, 30)]
-                got[k] = [float(s) for s in sums]
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=reduce_many, args=(k,)) for k in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    for k in range(6):
-        np.testing.assert_allclose(got[k], [data[k].sum() * r for r in range(1, 30)],
-                                   rtol=1e-9)
-
-
 def test_ready_turns_true_after_synchronize(gpu):
     x = wf.exp(wf.asarray(np.ones(1 << 22)))
     x.eval()

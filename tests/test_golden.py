@@ -93,7 +93,7 @@ def test_last_group_reduction_matches_golden(monkeypatch):
     device = wf.get_device("reference")
     backend = device.backend
     monkeypatch.setattr(backend, "dialect", CUDA, raising=False)
-    monkeypatch.setattr(backend, "last_group", True, raising=False)
+    monkeypatch.setattr(backend, "finishes_in_last_group", lambda d: True, raising=False)
     monkeypatch.setattr(backend, "reduction_groups", lambda d: 64, raising=False)
     with wf.device("reference"):
         y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))

@@ -60,22 +60,23 @@ class KernelCache:
         if backend.dialect is None:
             return backend.from_ir(device, ir)
         source, name = render(ir, backend.dialect, device.supports_fp64)
+        options = backend.build_options(device, ir)
         digest = hashlib.sha256(
-            "\n".join([CACHE_VERSION, backend.fingerprint(device),
-                       " ".join(backend.build_options(device)), source]).encode()
+            "\n".join([CACHE_VERSION, backend.fingerprint(device), " ".join(options),
+                       source]).encode()
         ).hexdigest()
         path = cache_dir() / f"kernels-v{CACHE_VERSION}" / f"{digest}.bin"
         binary = _read_entry(path)
         if binary is not None:
             try:
-                program = backend.load_binary(device, binary, name)
+                program = backend.load_binary(device, binary, name, options)
             except Exception:  # noqa: BLE001 - an unusable entry is rebuilt below
                 config.log.debug("disk cache entry %s unusable, rebuilding", path)
             else:
                 self.stats["disk_hits"] += 1
                 return program
         try:
-            program, binary = backend.compile(device, source, name)
+            program, binary = backend.compile(device, source, name, options)
         except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
             saved = _save_failed(source, digest)
             raise RuntimeError(

@@ -72,11 +72,15 @@ class Dialect:
     # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
     shuffle_down: str = ""
     # Reductions over one segment finished by their last work-group (one launch, not two):
-    # an atomic add of one to the int at {0} returning the old value, a fence after which a
-    # work-group's global writes are seen by the others, and the launch's work-group count.
-    # Empty: a second small launch combines the partial results.
+    # an atomic add of one to the int at {0} returning the old value; a fence before it after
+    # which a work-group's global writes are seen by the others (empty where the add itself
+    # orders them: a release); a barrier after which the group's other work-items see what
+    # the adding one saw; and the launch's work-group count. Empty ``last_group_add``: a
+    # second small launch combines the partial results. Whether a device may use it is its
+    # backend's call (``finishes_in_last_group``).
     last_group_add: str = ""
     global_fence: str = ""
+    global_barrier: str = ""
     group_count: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).

@@ -388,7 +388,7 @@ def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], plan: ReducePl
 def _finishes_in_last_group(device: Any) -> bool:
     backend = device.backend
     return (backend.dialect is not None and bool(backend.dialect.last_group_add)
-            and getattr(backend, "last_group", False))
+            and backend.finishes_in_last_group(device))
 
 
 def _run_reductions(device: Any, reductions: list[schedule.Output],

@@ -475,7 +475,8 @@ class _Renderer:
             if r.final_buffer is not None:
                 acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
                 partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
-                    storage=self.storage(self.types[r.buffer]), buffer=r.buffer, view=r.view))
+                    global_ptr=self.d.global_ptr, storage=self.storage(self.types[r.buffer]),
+                    buffer=r.buffer, view=r.view))
                 partials += reduce.COMBINE_PARTIAL.format(
                     T=t, k=k, read=partial,
                     combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}")))
@@ -503,8 +504,10 @@ class _Renderer:
                                                    index_t=self.index_t, combines=combines)
         finish = ""
         if final_stores:
+            fence = f"    {self.d.global_fence};\n" if self.d.global_fence else ""
             finish = reduce.FINISH.format(
-                local=self.d.local_qualifier, fence=self.d.global_fence, barrier=self.d.barrier,
+                local=self.d.local_qualifier, fence=fence, barrier=self.d.barrier,
+                global_barrier=self.d.global_barrier,
                 counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.index_t,
                 group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
                 gathers=partials, tree=_indent(tree),

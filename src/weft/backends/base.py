@@ -56,10 +56,14 @@ class Backend(Protocol):
     def fingerprint(self, device: Any) -> str:
         """Device, driver and compiler identity, for the disk cache key."""
 
-    def compile(self, device: Any, source: str, name: str) -> tuple[Any, bytes | None]:
+    def build_options(self, device: Any, ir: KernelIR) -> list[str]:
+        """The compiler's options for ``ir``'s kernel (part of the disk cache key)."""
+
+    def compile(self, device: Any, source: str, name: str, options: list[str]
+                ) -> tuple[Any, bytes | None]:
         """Build ``source``; return (program, binary to store on disk or None)."""
 
-    def load_binary(self, device: Any, binary: bytes, name: str) -> Any:
+    def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]) -> Any:
         """A program from a binary ``compile`` returned earlier; raises if it is unusable."""
 
     def from_ir(self, device: Any, ir: KernelIR) -> Any:
@@ -81,6 +85,11 @@ class Backend(Protocol):
 
     def reduction_groups(self, device: Any) -> int:
         """How many work-groups a reduction should aim for (0: never split a walk)."""
+
+    def finishes_in_last_group(self, device: Any) -> bool:
+        """Whether a reduction split over work-groups is finished by the last group to end
+        (``Dialect.last_group_add``; then ``group_counter`` gives the counter), not by a
+        second launch."""
 
     def launch(self, device: Any, program: Any, ir: KernelIR, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None

@@ -273,16 +273,16 @@ WRITE_ONE = ("        {buffer}[{out}_off + segment * {out}_seg + split * {out}_s
              " = ({storage}){value};\n")
 
 # One segment's partial results combined by the last work-group to finish (dialects with
-# ``last_group_add``): every group fences its partial result's write and counts itself done;
-# the group that counts last reads the partials (volatile: written by other groups during this
-# launch), reduces them with the same tree, writes the final value and resets the counter for
-# the stream's next launch.
+# ``last_group_add``): every group orders its partial result's write before counting itself
+# done (a fence, or the add's own release); the group that counts last reads the partials
+# (volatile: written by other groups during this launch), reduces them with the same tree,
+# writes the final value and resets the counter for the queue's next launch. ``fence`` is a
+# whole line or empty.
 FINISH = """\
     {local} int last_group;
-    {fence};
-    {barrier};
+{fence}    {barrier};
     if (lid == 0) last_group = {counted} == ({index_t}){group_count} - 1;
-    {barrier};
+    {global_barrier};
     if (last_group) {{
 {acc_reset}        for ({index_t} p = lid; p < splits; p += {wg}) {{
 {gathers}        }}
@@ -292,6 +292,6 @@ FINISH = """\
     }}
 """
 ACC_RESET = "        acc{k} = {identity};\n"
-PARTIAL = "((volatile {storage}*){buffer})[{view}_off + p * {view}_split]"
+PARTIAL = "((volatile {global_ptr}{storage}*){buffer})[{view}_off + p * {view}_split]"
 COMBINE_PARTIAL = "            {{ const {T} other{k} = {read}; acc{k} = {combine}; }}\n"
 FINAL_STORE = "            {buffer}[{view}_off] = ({storage}){value};\n"

@@ -324,24 +324,26 @@ class CUDABackend:
             "nvrtc {}.{}".format(*nvrtc.getVersion()),
         ])
 
-    def build_options(self, device: Any) -> list[str]:
+    def build_options(self, device: Any, ir: Any) -> list[str]:
         return [f"--gpu-architecture=sm_{self._arch(device)}", "--std=c++17"]
 
-    def compile(self, device: Any, source: str, name: str) -> tuple[_Kernel, bytes]:
+    def compile(self, device: Any, source: str, name: str, options: list[str]
+                ) -> tuple[_Kernel, bytes]:
         from cupy_backends.cuda.libs import nvrtc
 
         program = nvrtc.createProgram(source, f"{name}.cu", (), ())
         try:
             try:
-                nvrtc.compileProgram(program, self.build_options(device))
+                nvrtc.compileProgram(program, options)
             except nvrtc.NVRTCError as e:
                 raise RuntimeError(f"{e}\n{nvrtc.getProgramLog(program)}") from None
             cubin = nvrtc.getCUBIN(program)
         finally:
             nvrtc.destroyProgram(program)
-        return self.load_binary(device, cubin, name), cubin
+        return self.load_binary(device, cubin, name, options), cubin
 
-    def load_binary(self, device: Any, binary: bytes, name: str) -> _Kernel:
+    def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
+                    ) -> _Kernel:
         h = device.handle
         with h.active():
             module = h.cupy.cuda.function.Module()
@@ -403,6 +405,11 @@ class CUDABackend:
             s.record_read(mark, stream)
         for s in outputs:
             s.record_write(mark, stream)
+
+    def finishes_in_last_group(self, device: Any) -> bool:
+        """Whether a reduction split over blocks is finished by its last block (CUDA's
+        documented fence-and-count pattern): always, unless ``WEFT_CUDA_LAST_GROUP=0``."""
+        return self.last_group
 
     def group_counter(self, device: Any) -> Storage:
         """The calling thread's stream's count of finished blocks (``ir.GROUP_COUNTER``):

@@ -41,5 +41,6 @@ CUDA = Dialect(
     # atomic count of finished blocks; the last block reads the others' partial results.
     last_group_add="atomicAdd({0}, 1)",
     global_fence="__threadfence()",
+    global_barrier="__syncthreads()",
     group_count="gridDim.x",
 )

@@ -6,6 +6,8 @@ without any system package, so the CPU always has a device.
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 import warnings
 from typing import Any
@@ -18,6 +20,20 @@ from ..base import kernel_values
 from .dialect import OPENCL
 
 _LOCAL_SIZE = 256
+
+# The last-group finish of split reductions (``Dialect.last_group_add``) uses OpenCL C 3.0's
+# device-scope acquire-release atomics, so its kernels are built as OpenCL C 3.0.
+_LAST_GROUP_STD = "-cl-std=CL3.0"
+# A device-scope fence in NVIDIA's PTX, where the device does not claim the capability but its
+# compiler emits the fence (PTX's memory model then promises the ordering).
+_PTX_DEVICE_FENCE = re.compile(
+    r"\b(membar\.(gl|sys)|fence\.(sc|acq_rel)\.(gpu|sys)|atom\.acq_rel\.(gpu|sys))\b")
+_PROBE = """\
+__kernel void weft_probe(volatile __global int* counter, __global int* out) {
+    out[0] = atomic_fetch_add_explicit((volatile __global atomic_int*)counter, 1,
+                                       memory_order_acq_rel, memory_scope_device);
+}
+"""
 
 
 class _Buffer:
@@ -45,6 +61,7 @@ class CLDevice:
         self.compute_units = int(device.max_compute_units)
         self.context = cl.Context([device])
         self._local = threading.local()
+        self.last_group: bool | None = None  # decided at the first split reduction
 
     def queue(self) -> Any:
         q = getattr(self._local, "queue", None)
@@ -179,10 +196,16 @@ class OpenCLBackend:
             d.driver_version,
         ])
 
-    def build_options(self, device: Any) -> list[str]:
-        return []
+    def build_options(self, device: Any, ir: Any) -> list[str]:
+        return [_LAST_GROUP_STD] if ir.counter_position is not None else []
 
-    def compile(self, device: Any, source: str, name: str) -> tuple[_Kernel, bytes | None]:
+    def compile(self, device: Any, source: str, name: str, options: list[str]
+                ) -> tuple[_Kernel, bytes | None]:
+        program = self._build(device, source, options)
+        binaries = program.get_info(device.handle.cl.program_info.BINARIES)
+        return _Kernel(program, name), (bytes(binaries[0]) if binaries else None)
+
+    def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
         cl = h.cl
         # PyOpenCL's own source cache is bypassed: weft keeps its own, keyed by its version.
@@ -191,14 +214,14 @@ class OpenCLBackend:
             # Drivers (NVIDIA's among them) print informational build logs for good kernels;
             # PyOpenCL turns any log into a warning. A failed build still raises.
             warnings.simplefilter("ignore", cl.CompilerWarning)
-            program.build(options=self.build_options(device))
-        binaries = program.get_info(cl.program_info.BINARIES)
-        return _Kernel(program, name), (bytes(binaries[0]) if binaries else None)
+            program.build(options=options)
+        return program
 
-    def load_binary(self, device: Any, binary: bytes, name: str) -> _Kernel:
+    def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
+                    ) -> _Kernel:
         h = device.handle
         program = h.cl.Program(h.context, [h.device], [binary])
-        program.build(options=self.build_options(device))
+        program.build(options=options)
         kernel = _Kernel(program, name)
         kernel.instance(h.cl)  # fails now, not at launch, if the binary is unusable
         return kernel
@@ -263,6 +286,51 @@ class OpenCLBackend:
             s.record_read(event, q)
         for s in outputs:
             s.record_write(event, q)
+
+    def finishes_in_last_group(self, device: Any) -> bool:
+        """Whether a reduction split over work-groups may be finished by its last group (one
+        launch, not two): where the device has OpenCL C 3.0 and device-scope acquire-release
+        atomics. NVIDIA's devices claim only work-group scope, but their compiler emits a
+        device-scope fence for them, which a one-off probe build checks in the PTX.
+        ``WEFT_OPENCL_LAST_GROUP=0`` keeps two launches, for comparison."""
+        h = device.handle
+        if h.last_group is None:
+            h.last_group = (os.environ.get("WEFT_OPENCL_LAST_GROUP", "1") != "0"
+                            and self._device_scope_atomics(device))
+        return h.last_group
+
+    def _device_scope_atomics(self, device: Any) -> bool:
+        h = device.handle
+        cl = h.cl
+        try:
+            versions = [v.version >> 22 for v in h.device.opencl_c_all_versions]
+            claimed = int(h.device.atomic_memory_capabilities)
+        except (AttributeError, cl.Error):  # an OpenCL 1.x or 2.x platform
+            return False
+        if 3 not in versions:
+            return False
+        caps = cl.device_atomic_capabilities
+        needed = caps.ORDER_ACQ_REL | caps.SCOPE_DEVICE
+        if claimed & needed == needed:
+            return True
+        try:
+            program = self._build(device, _PROBE, [_LAST_GROUP_STD])
+        except cl.Error:
+            return False
+        binaries = program.get_info(cl.program_info.BINARIES)
+        text = bytes(binaries[0]).decode("ascii", "replace") if binaries else ""
+        return bool(_PTX_DEVICE_FENCE.search(text))
+
+    def group_counter(self, device: Any) -> Storage:
+        """The calling thread's queue's count of finished work-groups (``ir.GROUP_COUNTER``):
+        zeroed once, and reset to zero by the last group of every launch that uses it, so the
+        queue's launches, which run in order, can share it."""
+        h = device.handle
+        h.queue()
+        counter = getattr(h._local, "counter", None)
+        if counter is None:
+            counter = h._local.counter = self.upload(device, np.zeros(1, dtype=np.int32))
+        return counter
 
     def synchronize(self, device: Any) -> None:
         q = device.handle.existing_queue()

@@ -33,4 +33,12 @@ OPENCL = Dialect(
                   "int64": "long", "bool": "uchar"},
     vector_make="(({type})({args}))",
     pointer_as_int="(ulong)({0})",
+    # OpenCL C 3.0's device-scope atomics (built with -cl-std=CL3.0): the add is a release
+    # for the partial result written before it and an acquire for the last group's reads,
+    # so no separate fence is needed; the barrier passes that on to the group's other
+    # work-items' global reads.
+    last_group_add=("atomic_fetch_add_explicit((volatile __global atomic_int*){0}, 1, "
+                    "memory_order_acq_rel, memory_scope_device)"),
+    global_barrier="barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)",
+    group_count="get_num_groups(0)",
 )

@@ -200,6 +200,9 @@ class ReferenceBackend:
     def reduction_groups(self, device: Any) -> int:
         return 0
 
+    def finishes_in_last_group(self, device: Any) -> bool:
+        return False  # it never splits a walk
+
     def launch(self, device: Any, program: lw.KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:

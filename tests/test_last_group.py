@@ -1,0 +1,163 @@
+"""Split full reductions finished by their last work-group: one launch instead of two, on every
+device whose backend does it (CUDA; OpenCL with device-scope atomics). On a CPU OpenCL device
+the reductions are planned as for a GPU here (CPUs walk contiguous runs with a few lanes, so
+they never finish in the last group), which lets PoCL run the OpenCL form in CI.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import weft as wf
+from conftest import launches
+from weft import memo
+from weft.backends.opencl import backend as opencl_backend
+
+
+def _finishing_devices() -> list:
+    found = []
+    for d in wf.devices():
+        dialect = d.backend.dialect
+        if dialect is not None and dialect.last_group_add and d.backend.finishes_in_last_group(d):
+            found.append(d)
+    return found
+
+
+LAST_GROUP_DEVICES = _finishing_devices()
+
+
+@pytest.fixture(params=LAST_GROUP_DEVICES, ids=[str(d) for d in LAST_GROUP_DEVICES])
+def finishing(request, monkeypatch):
+    device = request.param
+    if getattr(device.handle, "is_cpu", False):
+        monkeypatch.setattr(device.handle, "is_cpu", False)
+    memo.MEMO.clear()  # plans recorded with the device's usual planning
+    with wf.device(device) as d:
+        yield d
+    memo.MEMO.clear()
+
+
+def test_full_reductions_finish_in_one_kernel_and_repeat_correctly(finishing):
+    """One launch per split reduction, and the group counter is back at zero for every
+    following launch on the queue."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(3_000_017)
+    b = rng.uniform(0.5, 2.0, 3_000_017).astype(np.float32)
+    x, y = wf.asarray(a), wf.asarray(b)
+    before = launches()
+    total = wf.sum(x * 2.0)
+    total.eval()
+    assert launches() - before == 1
+    assert "last_group" in wf.kernel_source(wf.sum(x * 2.0))
+    np.testing.assert_allclose(float(total), 2.0 * a.sum(), rtol=1e-10)
+    results = [(wf.mean(x + k), wf.max(y * k), wf.min(x), wf.all(x < k), wf.sum(y))
+               for k in range(1, 40)]
+    for k, (mean, largest, smallest, every, float_sum) in enumerate(results, start=1):
+        np.testing.assert_allclose(float(mean), (a + k).mean(), rtol=1e-10)
+        assert float(largest) == (b * np.float32(k)).max()
+        assert float(smallest) == a.min()
+        assert bool(every) == bool((a < k).all())
+        np.testing.assert_allclose(float(float_sum), b.astype(np.float64).sum(), rtol=1e-6)
+    with wf.config(fuse=False):  # the same kernels, launched one after another
+        np.testing.assert_allclose(float(wf.sum(x)), a.sum(), rtol=1e-10)
+
+
+def test_the_glm_density_and_a_failed_check_in_one_kernel(finishing):
+    rng = np.random.default_rng(7)
+    n = 1_000_003
+    xs = rng.standard_normal((n, 2))
+    beta = np.array([0.4, -1.1])
+    ys = 0.3 + xs @ beta + 1.7 * rng.standard_normal(n)
+    x, y = wf.asarray(xs), wf.asarray(ys)
+    got = wf.stats.normal_id_glm_lpdf(y, x, 0.3, wf.asarray(beta), 1.7)
+    z = (ys - 0.3 - xs @ beta) / 1.7
+    want = -0.5 * np.dot(z, z) - n * np.log(1.7) - n * 0.5 * np.log(2 * np.pi)
+    np.testing.assert_allclose(float(got), want, rtol=1e-10)
+    bad = ys.copy()
+    bad[765_432] = np.nan
+    with pytest.raises(ValueError, match="765432"):
+        float(wf.stats.normal_id_glm_lpdf(wf.asarray(bad), x, 0.3, wf.asarray(beta), 1.7))
+    # the failed launch still reset the counter: the next reduction is right
+    np.testing.assert_allclose(float(wf.sum(x)), xs.sum(), rtol=1e-10)
+
+
+def test_split_reductions_on_several_threads_keep_their_counters_apart(finishing):
+    rng = np.random.default_rng(6)
+    data = [rng.standard_normal(1 << 21) for _ in range(6)]
+    got: dict[int, list[float]] = {}
+    errors = []
+
+    def reduce_many(k):
+        try:
+            with wf.device(finishing):
+                x = wf.asarray(data[k])
+                sums = [wf.sum(x * r) for r in range(1, 30)]
+                got[k] = [float(s) for s in sums]
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=reduce_many, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(6):
+        np.testing.assert_allclose(got[k], [data[k].sum() * r for r in range(1, 30)],
+                                   rtol=1e-9)
+
+
+def test_opencl_last_group_can_be_turned_off(monkeypatch):
+    """``WEFT_OPENCL_LAST_GROUP=0``: the partial results are combined by a second launch."""
+    devices = [d for d in wf.devices() if d.kind == "opencl"]
+    if not devices:
+        pytest.skip("no OpenCL device")
+    device = devices[0]
+    monkeypatch.setenv("WEFT_OPENCL_LAST_GROUP", "0")
+    monkeypatch.setattr(device.handle, "last_group", None)
+    assert not device.backend.finishes_in_last_group(device)
+    monkeypatch.setattr(device.handle, "is_cpu", False)
+    memo.MEMO.clear()
+    try:
+        with wf.device(device):
+            a = np.random.default_rng(8).standard_normal(2_000_000)
+            x = wf.asarray(a)
+            before = launches()
+            total = wf.sum(x)
+            total.eval()
+            assert launches() - before == 2
+            np.testing.assert_allclose(float(total), a.sum(), rtol=1e-10)
+    finally:
+        memo.MEMO.clear()
+
+
+@pytest.mark.parametrize(("ptx", "device_scope"), [
+    ("membar.gl;\natom.global.add.u32 %r8, [%rd16], 1;\nmembar.gl;", True),
+    ("fence.acq_rel.gpu;\natom.global.add.u32 %r1, [%rd1], 1;", True),
+    ("atom.acq_rel.gpu.global.add.u32 %r1, [%rd1], 1;", True),
+    ("membar.cta;\natom.global.add.u32 %r8, [%rd16], 1;", False),
+    ("atom.global.add.u32 %r8, [%rd16], 1;", False),
+])
+def test_the_probe_reads_a_device_scope_fence_from_ptx(ptx, device_scope):
+    """NVIDIA's OpenCL devices claim only work-group-scope atomics; weft uses the last-group
+    finish there only when the compiler's PTX for a device-scope add has a GPU-scope fence."""
+    assert bool(opencl_backend._PTX_DEVICE_FENCE.search(ptx)) is device_scope
+
+
+def test_group_counter_is_one_zeroed_int_per_thread():
+    devices = [d for d in wf.devices() if d.kind == "opencl"]
+    if not devices:
+        pytest.skip("no OpenCL device")
+    device = devices[0]
+    counter = device.backend.group_counter(device)
+    assert counter is device.backend.group_counter(device)
+    assert counter.dtype.name == "int32" and counter.size == 1
+    assert device.backend.download(counter).tolist() == [0]
+    other: list = []
+    thread = threading.Thread(target=lambda: other.append(device.backend.group_counter(device)))
+    thread.start()
+    thread.join()
+    assert other[0] is not counter
