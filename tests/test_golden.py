@@ -86,13 +86,16 @@ def test_generated_source_matches_golden(name, dialect):
     assert source == path.read_text(), f"generated source changed: diff against {path}"
 
 
-def test_last_group_reduction_matches_golden(monkeypatch):
-    """A full reduction split over work-groups on a dialect whose last group finishes it (CUDA):
-    one kernel that writes partial results, counts finished groups and, in the last one,
-    combines them, scales (the mean) and resets the counter."""
+@pytest.mark.parametrize(("dialect", "suffix"), [(OPENCL, "cl"), (CUDA, "cu")],
+                         ids=["opencl", "cuda"])
+def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
+    """A full reduction split over work-groups, finished by its last group: one kernel that
+    writes partial results, counts finished groups (CUDA: a fence, then a relaxed add; OpenCL
+    C 3.0: a device-scope acquire-release add) and, in the last one, combines them, scales
+    (the mean) and resets the counter."""
     device = wf.get_device("reference")
     backend = device.backend
-    monkeypatch.setattr(backend, "dialect", CUDA, raising=False)
+    monkeypatch.setattr(backend, "dialect", dialect, raising=False)
     monkeypatch.setattr(backend, "finishes_in_last_group", lambda d: True, raising=False)
     monkeypatch.setattr(backend, "reduction_groups", lambda d: 64, raising=False)
     with wf.device("reference"):
@@ -101,8 +104,8 @@ def test_last_group_reduction_matches_golden(monkeypatch):
     (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
     ir, _, _, launch, followups = _prepare_reductions(device, step.reductions, step.elementwise)
     assert launch.splits > 1 and not followups  # one kernel, no combining pass
-    source = render(ir, CUDA)[0]
-    path = GOLDEN / "last_group_mean_checked.cu"
+    source = render(ir, dialect)[0]
+    path = GOLDEN / f"last_group_mean_checked.{suffix}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
     assert source == path.read_text(), f"generated source changed: diff against {path}"

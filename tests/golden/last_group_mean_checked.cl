@@ -1,0 +1,139 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void weft_greater_subtract_add_reduce(
+    __global const double* restrict b0,
+    __global const double* restrict b1,
+    __global double* restrict b2,
+    __global double* restrict b3,
+    __global long* restrict err,
+    const long err_off_64,
+    __global int* restrict done_groups,
+    const double s0,
+    const double s1,
+    const long w0_off_64,
+    const long w1_off_64,
+    const long w2_off_64,
+    const long w2_seg_64,
+    const long w2_split_64,
+    const long w3_off_64,
+    const long rows_64,
+    const long cols_64,
+    const long lanes_64,
+    const long splits_64,
+    const long chunk_64,
+    const long contiguous_64)
+{
+    const int err_off = (int)err_off_64;
+    const int w0_off = (int)w0_off_64;
+    const int w1_off = (int)w1_off_64;
+    const int w2_off = (int)w2_off_64;
+    const int w2_seg = (int)w2_seg_64;
+    const int w2_split = (int)w2_split_64;
+    const int w3_off = (int)w3_off_64;
+    const int rows = (int)rows_64;
+    const int cols = (int)cols_64;
+    const int lanes = (int)lanes_64;
+    const int splits = (int)splits_64;
+    const int chunk = (int)chunk_64;
+    const int contiguous = (int)contiguous_64;
+    __local double red0[256];
+    const int lid = get_local_id(0);
+    const int team_lanes = (int)lanes;
+    const int seg_local = (int)lid / team_lanes;
+    const int lane = lid - seg_local * lanes;
+    const int task = (int)get_group_id(0) * (256 / team_lanes) + seg_local;
+    int i = task;
+    int split = 0;
+    if (splits > 1) {
+        i = task / splits;
+        split = task - i * splits;
+    }
+    const int segment = i;
+    const int partner_step = 1;
+    int begin = split * chunk;
+    int end = begin + chunk < cols ? begin + chunk : cols;
+    if (i >= rows) end = begin;
+    int span = 1;
+    if (contiguous) span = (end - begin + lanes - 1) / lanes;
+    const int first = begin + lane * span;
+    const int last = contiguous && first + span < end ? first + span : end;
+    const int step = contiguous ? 1 : lanes;
+    long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
+    double acc0 = 0.0;
+    int j_next = first;
+    for (; j_next + 3 * step < last; j_next += 4 * step) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const int j = j_next + u * step;
+            const int gid = i * cols + j;
+            const double v0 = b0[w0_off + gid];
+            const double v1 = s0;
+            const bool v2 = (v0 > v1);  // greater
+            const long v3 = (long)0;
+            const long v4 = (long)j;
+            if (!v2 && err_code < 0) {
+                err_code = 0; err_a = (long)v3; err_b = (long)v4;
+                err_bits = (long)as_long(v0);
+            }
+            const double v5 = b1[w1_off + gid];
+            const double v6 = (v0 - v5);  // subtract
+            acc0 = (acc0 + v6);
+        }
+    }
+    for (int j = j_next; j < last; j += step) {
+        const int gid = i * cols + j;
+        const double v0 = b0[w0_off + gid];
+        const double v1 = s0;
+        const bool v2 = (v0 > v1);  // greater
+        const long v3 = (long)0;
+        const long v4 = (long)j;
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long)v3; err_b = (long)v4;
+            err_bits = (long)as_long(v0);
+        }
+        const double v5 = b1[w1_off + gid];
+        const double v6 = (v0 - v5);  // subtract
+        acc0 = (acc0 + v6);
+    }
+    if (err_code >= 0 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
+        err[err_off + 1] = err_code; err[err_off + 2] = err_a;
+        err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+    }
+    red0[lid] = (double)acc0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = lanes >> 1; s > 0; s >>= 1) {
+        if (lane < s) {
+            const double lhs0 = red0[lid];
+            const double rhs0 = red0[lid + s * partner_step];
+            red0[lid] = (double)(lhs0 + rhs0);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && segment < rows) {
+        b2[w2_off + segment * w2_seg + split * w2_split] = (double)red0[lid];
+    }
+    __local int last_group;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) last_group = atomic_fetch_add_explicit((volatile __global atomic_int*)done_groups, 1, memory_order_acq_rel, memory_scope_device) == (int)get_num_groups(0) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (last_group) {
+        acc0 = 0.0;
+        for (int p = lid; p < splits; p += 256) {
+            { const double other0 = ((volatile __global double*)b2)[w2_off + p * w2_split]; acc0 = (acc0 + other0); }
+        }
+        red0[lid] = (double)acc0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = lanes >> 1; s > 0; s >>= 1) {
+            if (lane < s) {
+                const double lhs0 = red0[lid];
+                const double rhs0 = red0[lid + s * partner_step];
+                red0[lid] = (double)(lhs0 + rhs0);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0) {
+            b3[w3_off] = (double)red0[0] * s1;
+            *done_groups = 0;
+        }
+    }
+}
