@@ -326,7 +326,6 @@ class OpenCLBackend:
         zeroed once, and reset to zero by the last group of every launch that uses it, so the
         queue's launches, which run in order, can share it."""
         h = device.handle
-        h.queue()
         counter = getattr(h._local, "counter", None)
         if counter is None:
             counter = h._local.counter = self.upload(device, np.zeros(1, dtype=np.int32))
