@@ -231,3 +231,29 @@ def test_one_row_keeps_full_teams():
 
     plan = realize.plan_reduction(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
     assert plan.lanes == realize.WORK_GROUP
+
+
+@pytest.mark.parametrize(("length", "splits"), [
+    (100_000, 98),  # was 13 groups of 32-element walks: now one group per SM or 4 elements
+    (300_000, 98),  # one group per compute unit, fewer once chunks round to 1024 elements
+    (1_000_000, 123),  # as many as MIN_WALK gives
+    (4_000_000, 489),  # MIN_WALK's 489 groups are already more than the compute units
+    (2_000, 2),
+    (500, 1),
+])
+def test_short_full_reductions_take_a_group_per_compute_unit(length, splits):
+    """A split one-row reduction on a GPU spreads over the compute units (132 here) while its
+    lanes walk SHORT_WALK elements or more; CPU plans and many rows keep MIN_WALK."""
+    from weft import realize
+
+    plan = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
+    assert plan.splits == splits
+    assert plan.splits * plan.chunk >= length > (plan.splits - 1) * plan.chunk
+    walk = plan.chunk // plan.lanes
+    assert walk >= realize.SHORT_WALK
+    before = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
+    assert plan.splits >= before.splits
+    cpu = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
+    assert cpu == realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 4, True, 8)
+    rows = realize.plan_reduction(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
+    assert rows == realize.plan_reduction(realize.REDUCE_ROWS, 8, length, 1056, False, 8)

@@ -169,6 +169,10 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 
 
 MIN_WALK = 32
+# Elements a lane of a short full reduction walks at least while the reduction spreads over
+# the compute units (plan_reduction). H100, device time of a float64 normal density of 10^5
+# elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.6 (benchmarks/NOTES.md, 15).
+SHORT_WALK = 4
 # A lane whose walk is shorter than this many unrolled steps loads its last, partial step's
 # vectors together under guards (one at a time, each costs a memory latency, and they are much
 # of a short walk: H100, 100000 x 5000 row dot products 1750 -> 1267 us with it). Longer walks
@@ -213,10 +217,11 @@ def _pow2_at_most(n: int) -> int:
 
 
 def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
-                   contiguous: bool = False, itemsize: int = 8) -> ReducePlan:
+                   contiguous: bool = False, itemsize: int = 8,
+                   compute_units: int = 0) -> ReducePlan:
     """Lanes per team and splits of the reduced axis, for enough work-groups on the device.
     ``itemsize``: bytes per element of the reduced operand, which set how many lanes a row
-    keeps busy."""
+    keeps busy; ``compute_units``: how many groups a short full reduction takes at least."""
     if mode == REDUCE_ROWS:
         segments, length = rows, cols
         lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
@@ -242,6 +247,11 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         # passes and launches than they gain (the partials of a full reduction then fit one
         # team, so it takes two kernels, not three).
         splits = max(1, min(wanted, _ceil_div(length, lanes * MIN_WALK)))
+        if segments == 1 and not contiguous:
+            # A short full reduction still takes a group per compute unit, its lanes walking
+            # SHORT_WALK elements or more: MIN_WALK would leave most of a GPU idle while
+            # each lane waits on its loads in turn.
+            splits = max(splits, min(compute_units, _ceil_div(length, lanes * SHORT_WALK)))
     chunk = _ceil_div(length, splits) if length else 0
     if chunk:
         # Every team's walk starts on a vector boundary, whatever walk the launch picks.
@@ -309,7 +319,8 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         range_structure = structures.pop()
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
     plan = plan_reduction(mode, rows, cols, device.backend.reduction_groups(device),
-                          getattr(device.handle, "is_cpu", False), itemsize)
+                          getattr(device.handle, "is_cpu", False), itemsize,
+                          getattr(device.handle, "compute_units", 0))
     final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
     segments = rows if mode == REDUCE_ROWS else cols
     # One segment split across work-groups: where the dialect can, the last group to finish

@@ -439,7 +439,7 @@ class _Renderer:
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
         # The last work-group's combination of the partial results (``reduce.FINISH``).
-        acc_reset = partials = final_stores = ""
+        acc_reset = partial_loads = partials = final_stores = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
             storage = self.storage(r.dtype)
@@ -474,12 +474,15 @@ class _Renderer:
             value = self.local_read(k, r.dtype, "lid")
             if r.final_buffer is not None:
                 acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
-                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
-                    global_ptr=self.d.global_ptr, storage=self.storage(self.types[r.buffer]),
-                    buffer=r.buffer, view=r.view))
-                partials += reduce.COMBINE_PARTIAL.format(
-                    T=t, k=k, read=partial,
-                    combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}")))
+                for b in range(reduce.FINISH_LOADS):
+                    p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
+                    partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
+                        global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
+                        storage=self.storage(self.types[r.buffer])))
+                    partial_loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p,
+                                                                read=partial, identity=init)
+                    partials += reduce.COMBINE_PARTIAL.format(
+                        k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
                 final = self.local_read(k, r.dtype, "0")
                 if r.scale is not None:
                     final = f"{final} * {r.scale}"
@@ -510,7 +513,7 @@ class _Renderer:
                 global_barrier=self.d.global_barrier,
                 counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.index_t,
                 group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
-                gathers=partials, tree=_indent(tree),
+                loads=reduce.FINISH_LOADS, gathers=partial_loads + partials, tree=_indent(tree),
                 stores=final_stores, counter=lw.GROUP_COUNTER)
         tree = report + tree
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"

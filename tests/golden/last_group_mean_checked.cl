@@ -118,8 +118,15 @@ __kernel void weft_greater_subtract_add_reduce(
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (last_group) {
         acc0 = 0.0;
-        for (int p = lid; p < splits; p += 256) {
-            { const double other0 = ((volatile __global double*)b2)[w2_off + p * w2_split]; acc0 = (acc0 + other0); }
+        for (int p = lid; p < splits; p += 4 * 256) {
+            const double other0_0 = p < splits ? ((volatile __global double*)b2)[w2_off + p * w2_split] : 0.0;
+            const double other0_1 = (p + 256) < splits ? ((volatile __global double*)b2)[w2_off + (p + 256) * w2_split] : 0.0;
+            const double other0_2 = (p + 512) < splits ? ((volatile __global double*)b2)[w2_off + (p + 512) * w2_split] : 0.0;
+            const double other0_3 = (p + 768) < splits ? ((volatile __global double*)b2)[w2_off + (p + 768) * w2_split] : 0.0;
+            acc0 = (acc0 + other0_0);
+            acc0 = (acc0 + other0_1);
+            acc0 = (acc0 + other0_2);
+            acc0 = (acc0 + other0_3);
         }
         red0[lid] = (double)acc0;
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -131,8 +131,15 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     __syncthreads();
     if (last_group) {
         acc0 = 0.0;
-        for (int p = lid; p < splits; p += 256) {
-            { const double other0 = ((volatile double*)b2)[w2_off + p * w2_split]; acc0 = (acc0 + other0); }
+        for (int p = lid; p < splits; p += 4 * 256) {
+            const double other0_0 = p < splits ? ((volatile double*)b2)[w2_off + p * w2_split] : 0.0;
+            const double other0_1 = (p + 256) < splits ? ((volatile double*)b2)[w2_off + (p + 256) * w2_split] : 0.0;
+            const double other0_2 = (p + 512) < splits ? ((volatile double*)b2)[w2_off + (p + 512) * w2_split] : 0.0;
+            const double other0_3 = (p + 768) < splits ? ((volatile double*)b2)[w2_off + (p + 768) * w2_split] : 0.0;
+            acc0 = (acc0 + other0_0);
+            acc0 = (acc0 + other0_1);
+            acc0 = (acc0 + other0_2);
+            acc0 = (acc0 + other0_3);
         }
         const int shuffle_width = lanes < 32 ? (int)lanes : 32;
         for (int o = shuffle_width >> 1; o > 0; o >>= 1) {

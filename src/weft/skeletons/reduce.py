@@ -277,14 +277,16 @@ WRITE_ONE = ("        {buffer}[{out}_off + segment * {out}_seg + split * {out}_s
 # done (a fence, or the add's own release); the group that counts last reads the partials
 # (volatile: written by other groups during this launch), reduces them with the same tree,
 # writes the final value and resets the counter for the queue's next launch. ``fence`` is a
-# whole line or empty.
+# whole line or empty. A work-item loads FINISH_LOADS partials before combining them: volatile
+# loads used one by one wait a memory latency each.
+FINISH_LOADS = 4
 FINISH = """\
     {local} int last_group;
 {fence}    {barrier};
     if (lid == 0) last_group = {counted} == ({index_t}){group_count} - 1;
     {global_barrier};
     if (last_group) {{
-{acc_reset}        for ({index_t} p = lid; p < splits; p += {wg}) {{
+{acc_reset}        for ({index_t} p = lid; p < splits; p += {loads} * {wg}) {{
 {gathers}        }}
 {tree}        if (lid == 0) {{
 {stores}            *{counter} = 0;
@@ -292,6 +294,7 @@ FINISH = """\
     }}
 """
 ACC_RESET = "        acc{k} = {identity};\n"
-PARTIAL = "((volatile {global_ptr}{storage}*){buffer})[{view}_off + p * {view}_split]"
-COMBINE_PARTIAL = "            {{ const {T} other{k} = {read}; acc{k} = {combine}; }}\n"
+PARTIAL = "((volatile {global_ptr}{storage}*){buffer})[{view}_off + {p} * {view}_split]"
+LOAD_PARTIAL = "            const {T} other{k}_{b} = {p} < splits ? {read} : {identity};\n"
+COMBINE_PARTIAL = "            acc{k} = {combine};\n"
 FINAL_STORE = "            {buffer}[{view}_off] = ({storage}){value};\n"
