@@ -171,7 +171,7 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 MIN_WALK = 32
 # Elements a lane of a short full reduction walks at least while the reduction spreads over
 # the compute units (plan_reduction). H100, device time of a float64 normal density of 10^5
-# elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.6 (benchmarks/NOTES.md, 15).
+# elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (benchmarks/NOTES.md, 15).
 SHORT_WALK = 4
 # A lane whose walk is shorter than this many unrolled steps loads its last, partial step's
 # vectors together under guards (one at a time, each costs a memory latency, and they are much
@@ -248,10 +248,11 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         # team, so it takes two kernels, not three).
         splits = max(1, min(wanted, _ceil_div(length, lanes * MIN_WALK)))
         if segments == 1 and not contiguous:
-            # A short full reduction still takes a group per compute unit, its lanes walking
-            # SHORT_WALK elements or more: MIN_WALK would leave most of a GPU idle while
-            # each lane waits on its loads in turn.
-            splits = max(splits, min(compute_units, _ceil_div(length, lanes * SHORT_WALK)))
+            # A short full reduction still takes a group per compute unit (partials for one
+            # team at most), its lanes walking SHORT_WALK elements or more: MIN_WALK would
+            # leave most of a GPU idle while each lane waits on its loads in turn.
+            groups = min(compute_units, WORK_GROUP)
+            splits = max(splits, min(groups, _ceil_div(length, lanes * SHORT_WALK)))
     chunk = _ceil_div(length, splits) if length else 0
     if chunk:
         # Every team's walk starts on a vector boundary, whatever walk the launch picks.
