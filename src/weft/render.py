@@ -20,31 +20,15 @@ from .skeletons import checks, elementwise, reduce
 from .skeletons.helpers import (
     DOUBLE_INSIDE,
     DTYPE_FREE,
-    HELPERS,
     NEEDS,
-    ROOTS,
     THROUGH_DOUBLE,
     WIDE_FLOAT32,
+    helper_source,
 )
 
 # A checked launch's error record: its place in the shared error buffer.
 ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
 LANE = "@lane@"  # in a vector lane's text, where the element's number goes
-def _helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
-    template = HELPERS[name]
-    # Templates with several functions place the qualifier ({Q}) themselves.
-    prefix = "" if "{Q}" in template else dialect.function_qualifier
-    return prefix + template.format(
-        T=dialect.compute_types[dtype.name],
-        U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
-        S=dtype.short,
-        F="f" if dtype.name == "float32" else "",
-        Q=dialect.function_qualifier,
-        U32=dialect.compute_types["uint32"],
-        U64=dialect.unsigned_types["int64"],
-        I64=dialect.compute_types["int64"],
-        **ROOTS.get(dtype.name, {}),
-    )
 
 
 def c_literal(value: float | int | bool, dtype: DType) -> str:
@@ -234,7 +218,7 @@ class _Renderer:
             return
         for needed in NEEDS.get(helper, ()):
             self.need_helper(needed, compute)
-        self.helpers[key] = _helper_source(helper, compute, self.d)
+        self.helpers[key] = helper_source(helper, compute, self.d)
 
     def apply(self, op_name: str, compute: DType, args: tuple[str, ...]) -> str:
         op = OPS[op_name]
@@ -438,8 +422,6 @@ class _Renderer:
         mode = self.ir.skeleton
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
-        # The last work-group's combination of the partial results (``reduce.FINISH``).
-        acc_reset = partial_loads = partials = final_stores = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
             storage = self.storage(r.dtype)
@@ -472,24 +454,7 @@ class _Renderer:
                     read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
                     combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
             value = self.local_read(k, r.dtype, "lid")
-            if r.final_buffer is not None:
-                acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
-                for b in range(reduce.FINISH_LOADS):
-                    p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
-                    partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
-                        global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
-                        storage=self.storage(self.types[r.buffer])))
-                    partial_loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p,
-                                                                read=partial, identity=init)
-                    partials += reduce.COMBINE_PARTIAL.format(
-                        k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
-                final = self.local_read(k, r.dtype, "0")
-                if r.scale is not None:
-                    final = f"{final} * {r.scale}"
-                final_stores += reduce.FINAL_STORE.format(
-                    buffer=r.final_buffer, view=r.final_view,
-                    storage=self.storage(self.types[r.final_buffer]), value=final)
-            elif r.scale is not None:
+            if r.scale is not None and r.final_buffer is None:  # else the last group scales
                 value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.storage(self.types[r.buffer]),
@@ -505,16 +470,7 @@ class _Renderer:
         else:
             tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
                                                    index_t=self.index_t, combines=combines)
-        finish = ""
-        if final_stores:
-            fence = f"    {self.d.global_fence};\n" if self.d.global_fence else ""
-            finish = reduce.FINISH.format(
-                local=self.d.local_qualifier, fence=fence, barrier=self.d.barrier,
-                global_barrier=self.d.global_barrier,
-                counted=self.d.last_group_add.format(lw.GROUP_COUNTER), index_t=self.index_t,
-                group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
-                loads=reduce.FINISH_LOADS, gathers=partial_loads + partials, tree=_indent(tree),
-                stores=final_stores, counter=lw.GROUP_COUNTER)
+        finish = self.last_group_finish(tree)
         tree = report + tree
         segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
         unroll = self.unroll()
@@ -543,6 +499,41 @@ class _Renderer:
             unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.finish(template, slots)
+
+    def last_group_finish(self, tree: str) -> str:
+        """``reduce.FINISH``: the last work-group to end combines the partial results of the
+        reductions that have a final buffer, with the work-group ``tree``; "" if none has."""
+        acc_reset = loads = combines = stores = ""
+        for k, r in enumerate(self.ir.reductions):
+            if r.final_buffer is None:
+                continue
+            t, init = self.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
+            acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
+            for b in range(reduce.FINISH_LOADS):
+                p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
+                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
+                    global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
+                    storage=self.storage(self.types[r.buffer])))
+                loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p, read=partial,
+                                                    identity=init)
+                combines += reduce.COMBINE_PARTIAL.format(
+                    k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
+            final = self.local_read(k, r.dtype, "0")
+            if r.scale is not None:
+                final = f"{final} * {r.scale}"
+            stores += reduce.FINAL_STORE.format(
+                buffer=r.final_buffer, view=r.final_view,
+                storage=self.storage(self.types[r.final_buffer]), value=final)
+        if not stores:
+            return ""
+        return reduce.FINISH.format(
+            local=self.d.local_qualifier, barrier=self.d.barrier,
+            fence=f"    {self.d.global_fence};\n" if self.d.global_fence else "",
+            global_barrier=self.d.global_barrier, index_t=self.index_t,
+            counted=self.d.last_group_add.format(lw.GROUP_COUNTER),
+            group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
+            loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=_indent(tree),
+            stores=stores, counter=lw.GROUP_COUNTER)
 
     def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors

@@ -7,8 +7,16 @@ after the helpers it needs (``NEEDS``). The special functions live in special.py
 draws in random.py.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .random import DTYPE_FREE, RANDOM, RANDOM_NEEDS
 from .special import NEEDS, ROOTS, SPECIAL, THROUGH_DOUBLE, WIDE_FLOAT32
+
+if TYPE_CHECKING:
+    from ..dialect import Dialect
+    from ..dtypes import DType
 
 HELPERS: dict[str, str] = {
     # NumPy integer floor division: x // 0 == 0 and MIN // -1 wraps to MIN (C would trap).
@@ -88,4 +96,22 @@ NEEDS.update(RANDOM_NEEDS)
 DOUBLE_INSIDE = frozenset(RANDOM)
 
 __all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_DOUBLE",
-           "WIDE_FLOAT32"]
+           "WIDE_FLOAT32", "helper_source"]
+
+
+def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
+    """Helper ``name``'s C text for ``dtype`` in ``dialect``."""
+    template = HELPERS[name]
+    # Templates with several functions place the qualifier ({Q}) themselves.
+    prefix = "" if "{Q}" in template else dialect.function_qualifier
+    return prefix + template.format(
+        T=dialect.compute_types[dtype.name],
+        U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
+        S=dtype.short,
+        F="f" if dtype.name == "float32" else "",
+        Q=dialect.function_qualifier,
+        U32=dialect.compute_types["uint32"],
+        U64=dialect.unsigned_types["int64"],
+        I64=dialect.compute_types["int64"],
+        **ROOTS.get(dtype.name, {}),
+    )
