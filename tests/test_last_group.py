@@ -161,3 +161,37 @@ def test_group_counter_is_one_zeroed_int_per_thread():
     thread.start()
     thread.join()
     assert other[0] is not counter
+
+
+def test_one_row_split_takes_at_most_the_groups_resident_at_once(finishing, monkeypatch):
+    """A split full reduction is replanned to the work-groups the device holds at once (on
+    CUDA the occupancy calculator's answer; here a stand-in of two per compute unit, fewer
+    than the first plan's): every launch, the first and the remembered ones, takes at most
+    that many, a remembered evaluation allocates only the launched plan's partial results,
+    and the sums stay exact."""
+    backend = finishing.backend
+    wave = 2 * finishing.handle.compute_units
+    asked = []
+
+    def resident(device, program):
+        asked.append(program() is not None)  # the kernel exists to be asked about
+        return wave
+
+    launched = []
+    launch = backend.launch
+
+    def counting(device, program, ir, args, n, outputs, inputs, groups=None):
+        launched.append(groups)
+        return launch(device, program, ir, args, n, outputs, inputs, groups)
+
+    monkeypatch.setattr(backend, "resident_groups", resident)
+    monkeypatch.setattr(backend, "launch", counting)
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal(3_000_017)  # the first plan: more than 2 groups per compute unit
+    x = wf.asarray(a)
+    for k in range(1, 4):  # the first call plans and records; the others replay the plan
+        np.testing.assert_allclose(float(wf.sum(x * float(k))), k * a.sum(), rtol=1e-10)
+    assert asked == [True]
+    assert len(launched) == 3 and all(1 < g <= wave for g in launched)
+    (plan,) = memo.MEMO.plans.values()
+    assert [size for _, size in plan.temporaries] == [launched[0]]

@@ -319,9 +319,40 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
             and all(_skips_zeros(r) for r, _ in reductions)):
         range_structure = structures.pop()
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
-    plan = plan_reduction(mode, rows, cols, device.backend.reduction_groups(device),
-                          getattr(device.handle, "is_cpu", False), itemsize,
-                          getattr(device.handle, "compute_units", 0))
+
+    def planned(target_groups: int) -> ReducePlan:
+        return plan_reduction(mode, rows, cols, target_groups,
+                              getattr(device.handle, "is_cpu", False), itemsize,
+                              getattr(device.handle, "compute_units", 0))
+
+    first = planned(device.backend.reduction_groups(device))
+    rec = memo.current_recording()
+    recorded = len(rec.temporaries) if rec is not None else 0
+    prepared = _lower_reductions(device, reductions, elementwise, grid, range_structure, first)
+    if first.rows == 1 and first.splits > 1 and first.mode == REDUCE_ROWS:
+        # One row split over work-groups: at most the groups the device holds at once. A
+        # second wave starts only as the first ends, and its few groups then leave most of
+        # the memory system idle (H100, narrow GLM 91.9 -> 89.0 us, a float64 normal density
+        # of 4 * 10^6 42.0 -> 39.4: benchmarks/NOTES.md, 16). A replanned walk is longer, so
+        # its kernel needs no more registers than the one asked about.
+        wave = device.backend.resident_groups(
+            device, lambda: CACHE.program(device, prepared[0]))
+        second = planned(wave) if 0 < wave < first.groups else first
+        if second != first:
+            if rec is not None:
+                del rec.temporaries[recorded:]  # the first plan's partials, never launched
+            prepared = _lower_reductions(device, reductions, elementwise, grid,
+                                         range_structure, second)
+    return prepared
+
+
+def _lower_reductions(device: Any, reductions: list[schedule.Output],
+                      elementwise: list[schedule.Output], grid: tuple[int, ...],
+                      range_structure: str, plan: ReducePlan) -> tuple:
+    """The first kernel of a reduction step under ``plan``, its launch arguments and the
+    combining passes that follow it."""
+    axis = reductions[0][0].attrs.axis
+    mode, rows, cols = plan.mode, plan.rows, plan.cols
     final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
     segments = rows if mode == REDUCE_ROWS else cols
     # One segment split across work-groups: where the dialect can, the last group to finish

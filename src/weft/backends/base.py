@@ -4,6 +4,7 @@ devices.py finds them by name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
@@ -85,6 +86,10 @@ class Backend(Protocol):
 
     def reduction_groups(self, device: Any) -> int:
         """How many work-groups a reduction should aim for (0: never split a walk)."""
+
+    def resident_groups(self, device: Any, program: Callable[[], Any]) -> int:
+        """Work-groups of the reduction skeleton's size that the device runs at once with
+        the kernel ``program()`` builds (0: unknown, and ``program`` is not called)."""
 
     def finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over work-groups is finished by the last group to end

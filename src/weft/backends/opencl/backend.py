@@ -257,6 +257,10 @@ class OpenCLBackend:
         h = device.handle
         return h.compute_units * (2 if h.is_cpu else 8)
 
+    def resident_groups(self, device: Any, program: Any) -> int:
+        """OpenCL reports no occupancy (registers per work-item are the driver's secret)."""
+        return 0
+
     def launch(self, device: Any, program: _Kernel, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:

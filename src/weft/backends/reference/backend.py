@@ -200,6 +200,9 @@ class ReferenceBackend:
     def reduction_groups(self, device: Any) -> int:
         return 0
 
+    def resident_groups(self, device: Any, program: Any) -> int:
+        return 0
+
     def finishes_in_last_group(self, device: Any) -> bool:
         return False  # it never splits a walk
 
