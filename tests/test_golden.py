@@ -89,7 +89,8 @@ def test_generated_source_matches_golden(name, dialect):
 @pytest.mark.parametrize(("dialect", "suffix"), [(OPENCL, "cl"), (CUDA, "cu")],
                          ids=["opencl", "cuda"])
 def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
-    """A full reduction split over work-groups, finished by its last group: one kernel that
+    """A full reduction split over work-groups, finished by its last group: one kernel whose
+    splits walk the row together (woven: the reference device walks element by element), that
     writes partial results, counts finished groups (CUDA: a fence, then a relaxed add; OpenCL
     C 3.0: a device-scope acquire-release add) and, in the last one, combines them, scales
     (the mean) and resets the counter."""

@@ -212,6 +212,7 @@ class KernelIR:
     unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight (launch)
     int_columns: bool = False  # the vector walk's column indexes fit 32 bits (launch)
     guarded_tail: bool = False  # the vector walk's last partial step loads together (launch)
+    woven: bool = False  # one row's splits walk it together, element by element (launch)
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
     # in 32 bits with room to spare: the kernel computes its indexes in int (launch).
     index32: bool = False

@@ -392,7 +392,8 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
         ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS,
                      guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
     elif plan.mode == REDUCE_ROWS:
-        ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols))
+        ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols),
+                     woven=plan.rows == 1 and plan.splits > 1 and not plan.contiguous)
     return ir, args, errors, plan, followups
 
 

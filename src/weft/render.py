@@ -490,7 +490,10 @@ class _Renderer:
             slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
                          column_t=column_t, unrolled_vector_loads=_indent(loads, 2),
                          unrolled_vector_body=_indent(vector_body), vector_tail=tail)
+        split_span = reduce.SPLIT_WOVEN if self.ir.woven else reduce.SPLIT_CHUNK
         slots.update(
+            split_span=split_span.format(index_t=self.index_t),
+            lane_step=reduce.WOVEN_LANE_STEP if self.ir.woven else reduce.LANE_STEP,
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
                                                                ""),

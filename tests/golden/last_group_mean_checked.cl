@@ -50,14 +50,14 @@ __kernel void weft_greater_subtract_add_reduce(
     }
     const int segment = i;
     const int partner_step = 1;
-    int begin = split * chunk;
-    int end = begin + chunk < cols ? begin + chunk : cols;
+    int begin = split * lanes;
+    int end = cols;
     if (i >= rows) end = begin;
     int span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const int first = begin + lane * span;
     const int last = contiguous && first + span < end ? first + span : end;
-    const int step = contiguous ? 1 : lanes;
+    const int step = splits * lanes;
     long err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
     double acc0 = 0.0;
     int j_next = first;

@@ -10,7 +10,8 @@ result that a second, small pass combines. ``range`` narrows the walk to a trian
 structure, so a triangle costs what it stores.
 
 Named slots: ``preamble helpers kernel_qualifier name params param_locals`` as in the element-wise
-skeleton; ``local_decls`` (one work-group array per result), ``range``, ``acc_init``, ``body``
+skeleton; ``local_decls`` (one work-group array per result), ``split_span`` (``SPLIT_CHUNK``
+or ``SPLIT_WOVEN``), ``lane_step`` (the element walk's), ``range``, ``acc_init``, ``body``
 (loads, ops and element-wise stores for one element), ``accumulate``, ``tree``, ``write``
 and ``finish`` (rows, one segment: the last work-group combines the partial results);
 ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
@@ -63,17 +64,26 @@ ROWS_TEAM = """\
     }}
     const {index_t} segment = i;
     const {index_t} partner_step = 1;
-    {index_t} begin = split * chunk;
-    {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-    if (i >= rows) end = begin;
+{split_span}    if (i >= rows) end = begin;
 {range}"""
+# Where a team's split of its row lies, and how far a lane steps in the element walk: a chunk
+# of its own, or, woven (``KernelIR.woven``), the whole row, which every split's lanes walk
+# together, so the groups in flight read neighbouring memory. A GPU weaves one row split
+# over its groups when the row is walked element by element (a strided operand): H100,
+# narrow GLM 89.0 -> 86.4 us (benchmarks/NOTES.md, 17).
+SPLIT_CHUNK = ("    {index_t} begin = split * chunk;\n"
+               "    {index_t} end = begin + chunk < cols ? begin + chunk : cols;\n")
+SPLIT_WOVEN = ("    {index_t} begin = split * lanes;\n"
+               "    {index_t} end = cols;\n")
+LANE_STEP = "contiguous ? 1 : lanes"
+WOVEN_LANE_STEP = "splits * lanes"
 
 REDUCE_ROWS = ROWS_TEAM + """\
     {index_t} span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
-    const {index_t} step = contiguous ? 1 : lanes;
+    const {index_t} step = {lane_step};
 {acc_init}    {index_t} j_next = first;
     for (; j_next + {unroll_less_one} * step < last; j_next += {unroll} * step) {{
 #pragma unroll
