@@ -224,6 +224,29 @@ def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     assert cpu.lanes == min(realize.CPU_LANES, realize._pow2_at_least(cols))  # CPUs: 4
 
 
+@pytest.mark.parametrize(("rows", "cols", "lanes"), [
+    (100000, 5000, 32),  # 40000 bytes a row: 1024 bytes or more a lane
+    (25000, 20000, 128),
+    (400000, 1250, 8),  # up to 8 lanes for short rows, as anywhere
+    (10000, 50000, 256),
+])
+def test_the_h200_walks_1024_bytes_of_a_row_per_lane(rows, cols, lanes):
+    """A measured per-device value (``LANE_BYTES_BY_DEVICE``): CUDA on the H200 gives each
+    lane of a float64 row reduction at least 1024 bytes of its row; other devices keep 256."""
+    from types import SimpleNamespace
+
+    from weft import realize
+
+    h200 = SimpleNamespace(kind="cuda", name="NVIDIA H200")
+    assert realize.lane_bytes(h200) == 1024
+    assert realize.lane_bytes(SimpleNamespace(kind="opencl", name="NVIDIA H200")) == 256
+    assert realize.lane_bytes(SimpleNamespace(kind="cuda", name="NVIDIA H100 80GB HBM3")) == 256
+    plan = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 1056, False, 8, 132,
+                                  realize.lane_bytes(h200))
+    assert plan.lanes == lanes
+    assert plan.groups * (realize.WORK_GROUP // lanes) >= rows * plan.splits
+
+
 def test_one_row_keeps_full_teams():
     """A full reduction's single row is split across work-groups of whole teams (then the last
     group can finish it in the same launch)."""

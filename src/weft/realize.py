@@ -192,6 +192,17 @@ INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
 LANE_BYTES = 256
 SHORT_LANE_BYTES = 96
 MIN_LANES = 8
+# LANE_BYTES measured apart for devices where another value is faster. H200 (CUDA), the same
+# row dot products, us at 256 -> 1024 bytes a lane: 5000 columns 972 -> 880 (48 registers
+# instead of 96: the long walk needs no guarded tail), 20000: 904 -> 868, 2000: 897 -> 887,
+# 1250: 950 -> 944. On the H100 1024 is slower (5000 columns 1260 -> 1329, 1250: 1264 ->
+# 1421): benchmarks/NOTES.md, 18.
+LANE_BYTES_BY_DEVICE = {("cuda", "NVIDIA H200"): 1024}
+
+
+def lane_bytes(device: Any) -> int:
+    """Bytes of its row a GPU lane of a rows reduction walks at least on ``device``."""
+    return LANE_BYTES_BY_DEVICE.get((device.kind, device.name), LANE_BYTES)
 # Lanes per row on CPUs, where a lane walks a contiguous run: few lanes mean many rows per
 # work-group and a short tree. PoCL, 2 cores, float64 row sums of 100000 x 500: 193 ms with
 # 256 lanes, 34 with 16, 23 with 4, 34 with 1 (4000 x 4000: 15.3 -> 7.6 ms).
@@ -218,10 +229,11 @@ def _pow2_at_most(n: int) -> int:
 
 def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
                    contiguous: bool = False, itemsize: int = 8,
-                   compute_units: int = 0) -> ReducePlan:
+                   compute_units: int = 0, lane_bytes: int = LANE_BYTES) -> ReducePlan:
     """Lanes per team and splits of the reduced axis, for enough work-groups on the device.
     ``itemsize``: bytes per element of the reduced operand, which set how many lanes a row
-    keeps busy; ``compute_units``: how many groups a short full reduction takes at least."""
+    keeps busy; ``compute_units``: how many groups a short full reduction takes at least;
+    ``lane_bytes``: how much of a row each GPU lane walks at least."""
     if mode == REDUCE_ROWS:
         segments, length = rows, cols
         lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
@@ -230,7 +242,7 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         elif rows > 1:  # one row is split across work-groups of full teams instead
             row_bytes = cols * itemsize
             lanes = min(lanes, max(min(MIN_LANES, _pow2_at_most(row_bytes // SHORT_LANE_BYTES)),
-                                   _pow2_at_most(row_bytes // LANE_BYTES)))
+                                   _pow2_at_most(row_bytes // lane_bytes)))
         per_group = WORK_GROUP // lanes
         base_groups = _ceil_div(rows, per_group)
     else:
@@ -323,7 +335,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     def planned(target_groups: int) -> ReducePlan:
         return plan_reduction(mode, rows, cols, target_groups,
                               getattr(device.handle, "is_cpu", False), itemsize,
-                              getattr(device.handle, "compute_units", 0))
+                              getattr(device.handle, "compute_units", 0), lane_bytes(device))
 
     first = planned(device.backend.reduction_groups(device))
     rec = memo.current_recording()
