@@ -231,15 +231,16 @@ def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     (10000, 50000, 256),
 ])
 def test_the_h200_walks_1024_bytes_of_a_row_per_lane(rows, cols, lanes):
-    """A measured per-device value (``LANE_BYTES_BY_DEVICE``): CUDA on the H200 gives each
-    lane of a float64 row reduction at least 1024 bytes of its row; other devices keep 256."""
+    """A measured per-device value (``LANE_BYTES_BY_DEVICE``): on the H200 (CUDA and NVIDIA's
+    OpenCL) each lane of a float64 row reduction walks at least 1024 bytes of its row; other
+    devices keep 256."""
     from types import SimpleNamespace
 
     from weft import realize
 
     h200 = SimpleNamespace(kind="cuda", name="NVIDIA H200")
     assert realize.lane_bytes(h200) == 1024
-    assert realize.lane_bytes(SimpleNamespace(kind="opencl", name="NVIDIA H200")) == 256
+    assert realize.lane_bytes(SimpleNamespace(kind="opencl", name="NVIDIA H200")) == 1024
     assert realize.lane_bytes(SimpleNamespace(kind="cuda", name="NVIDIA H100 80GB HBM3")) == 256
     plan = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 1056, False, 8, 132,
                                   realize.lane_bytes(h200))

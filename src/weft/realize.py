@@ -195,9 +195,10 @@ MIN_LANES = 8
 # LANE_BYTES measured apart for devices where another value is faster. H200 (CUDA), the same
 # row dot products, us at 256 -> 1024 bytes a lane: 5000 columns 972 -> 880 (48 registers
 # instead of 96: the long walk needs no guarded tail), 20000: 904 -> 868, 2000: 897 -> 887,
-# 1250: 950 -> 944. On the H100 1024 is slower (5000 columns 1260 -> 1329, 1250: 1264 ->
-# 1421): benchmarks/NOTES.md, 18.
-LANE_BYTES_BY_DEVICE = {("cuda", "NVIDIA H200"): 1024}
+# 1250: 950 -> 944; NVIDIA's OpenCL there, the wide GLM in batches: 1.005-1.009 -> 0.962-0.974
+# ms. On the H100 1024 is slower (5000 columns 1260 -> 1329, 1250: 1264 -> 1421):
+# benchmarks/NOTES.md, 18.
+LANE_BYTES_BY_DEVICE = {("cuda", "NVIDIA H200"): 1024, ("opencl", "NVIDIA H200"): 1024}
 
 
 def lane_bytes(device: Any) -> int:
