@@ -192,6 +192,11 @@ INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
 LANE_BYTES = 256
 SHORT_LANE_BYTES = 96
 MIN_LANES = 8
+# Lanes per row on CPUs, where a lane walks a contiguous run: few lanes mean many rows per
+# work-group and a short tree. PoCL, 2 cores, float64 row sums of 100000 x 500: 193 ms with
+# 256 lanes, 34 with 16, 23 with 4, 34 with 1 (4000 x 4000: 15.3 -> 7.6 ms).
+CPU_LANES = 4
+
 # LANE_BYTES measured apart for devices where another value is faster. H200 (CUDA), the same
 # row dot products, us at 256 -> 1024 bytes a lane: 5000 columns 972 -> 880 (48 registers
 # instead of 96: the long walk needs no guarded tail), 20000: 904 -> 868, 2000: 897 -> 887,
@@ -204,10 +209,6 @@ LANE_BYTES_BY_DEVICE = {("cuda", "NVIDIA H200"): 1024, ("opencl", "NVIDIA H200")
 def lane_bytes(device: Any) -> int:
     """Bytes of its row a GPU lane of a rows reduction walks at least on ``device``."""
     return LANE_BYTES_BY_DEVICE.get((device.kind, device.name), LANE_BYTES)
-# Lanes per row on CPUs, where a lane walks a contiguous run: few lanes mean many rows per
-# work-group and a short tree. PoCL, 2 cores, float64 row sums of 100000 x 500: 193 ms with
-# 256 lanes, 34 with 16, 23 with 4, 34 with 1 (4000 x 4000: 15.3 -> 7.6 ms).
-CPU_LANES = 4
 
 
 def _pow2_at_least(n: int) -> int:
