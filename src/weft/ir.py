@@ -329,3 +329,8 @@ class ReducePlan:
     chunk: int
     groups: int
     contiguous: int = 0  # rows mode: each lane walks a contiguous run (CPUs)
+
+    @property
+    def splits_one_row(self) -> bool:
+        """One row (a full reduction) split over work-groups."""
+        return self.mode == REDUCE_ROWS and self.rows == 1 and self.splits > 1

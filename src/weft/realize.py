@@ -343,7 +343,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     rec = memo.current_recording()
     recorded = len(rec.temporaries) if rec is not None else 0
     prepared = _lower_reductions(device, reductions, elementwise, grid, range_structure, first)
-    if first.rows == 1 and first.splits > 1 and first.mode == REDUCE_ROWS:
+    if first.splits_one_row:
         # One row split over work-groups: at most the groups the device holds at once. A
         # second wave starts only as the first ends, and its few groups then leave most of
         # the memory system idle (H100, narrow GLM 91.9 -> 89.0 us, a float64 normal density
@@ -371,8 +371,8 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
     segments = rows if mode == REDUCE_ROWS else cols
     # One segment split across work-groups: where the dialect can, the last group to finish
     # combines the partial results, which saves a launch and its host time.
-    last_group = (not final_pass and mode == REDUCE_ROWS and rows == 1
-                  and plan.lanes == WORK_GROUP and _finishes_in_last_group(device))
+    last_group = (plan.splits_one_row and plan.lanes == WORK_GROUP
+                  and _finishes_in_last_group(device))
     specs = []
     out_strides = []
     followups = []
@@ -407,7 +407,7 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
                      guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
     elif plan.mode == REDUCE_ROWS:
         ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols),
-                     woven=plan.rows == 1 and plan.splits > 1 and not plan.contiguous)
+                     woven=plan.splits_one_row and not plan.contiguous)
     return ir, args, errors, plan, followups
 
 

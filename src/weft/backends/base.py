@@ -31,6 +31,18 @@ def kernel_values(args: list[Any]) -> list[Any]:
     return values
 
 
+def thread_group_counter(backend: Any, device: Any) -> Storage:
+    """The calling thread's count of finished work-groups on ``device`` (``ir.GROUP_COUNTER``,
+    kept in the handle's thread-local state next to the thread's queue or stream): uploaded as
+    zero once, and reset to zero by the last group of every launch that uses it, so the
+    launches of one queue, which run in order, can share it."""
+    local = device.handle._local
+    counter = getattr(local, "counter", None)
+    if counter is None:
+        counter = local.counter = backend.upload(device, np.zeros(1, dtype=np.int32))
+    return counter
+
+
 class DeviceHandle(Protocol):
     """What a backend knows about one of its devices."""
 

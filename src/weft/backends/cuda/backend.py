@@ -23,6 +23,7 @@ from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage
+from ..base import thread_group_counter
 from .dialect import CUDA
 
 _BLOCK = 256
@@ -426,19 +427,8 @@ class CUDABackend:
         return self.last_group
 
     def group_counter(self, device: Any) -> Storage:
-        """The calling thread's stream's count of finished blocks (``ir.GROUP_COUNTER``):
-        zeroed once, and reset to zero by the last block of every launch that uses it, so
-        launches in one stream can share it."""
-        h = device.handle
-        counter = getattr(h._local, "counter", None)
-        if counter is None:
-            from ...dtypes import int32
-
-            counter = self.allocate(device, int32, 1)
-            with h.active():
-                h.cupy.cuda.runtime.memsetAsync(counter.buffer.mem.ptr, 0, 4, h.stream().ptr)
-            h._local.counter = counter
-        return counter
+        """The calling thread's stream's count of finished blocks (``thread_group_counter``)."""
+        return thread_group_counter(self, device)
 
     def synchronize(self, device: Any) -> None:
         s = device.handle.existing_stream()

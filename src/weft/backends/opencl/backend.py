@@ -16,7 +16,7 @@ import numpy as np
 
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage
-from ..base import kernel_values
+from ..base import kernel_values, thread_group_counter
 from .dialect import OPENCL
 
 _LOCAL_SIZE = 256
@@ -326,14 +326,9 @@ class OpenCLBackend:
         return bool(_PTX_DEVICE_FENCE.search(text))
 
     def group_counter(self, device: Any) -> Storage:
-        """The calling thread's queue's count of finished work-groups (``ir.GROUP_COUNTER``):
-        zeroed once, and reset to zero by the last group of every launch that uses it, so the
-        queue's launches, which run in order, can share it."""
-        h = device.handle
-        counter = getattr(h._local, "counter", None)
-        if counter is None:
-            counter = h._local.counter = self.upload(device, np.zeros(1, dtype=np.int32))
-        return counter
+        """The calling thread's queue's count of finished work-groups
+        (``thread_group_counter``)."""
+        return thread_group_counter(self, device)
 
     def synchronize(self, device: Any) -> None:
         q = device.handle.existing_queue()
