@@ -63,6 +63,15 @@ class _Renderer:
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
+        # Statements whose value is the same for every element run once, in the ``invariants``
+        # slot before any walk; the rest run per element.
+        self.fixed = ir.invariants
+        self.once: list[lw.Statement] = []
+        self.per_element: list[lw.Statement] = []
+        for s in ir.body:
+            computes_fixed = (getattr(s, "var", None) in self.fixed
+                              and not isinstance(s, (lw.Store, lw.Scatter)))
+            (self.once if computes_fixed else self.per_element).append(s)
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
@@ -285,9 +294,10 @@ class _Renderer:
             self.struct_definition = (f"struct {STRUCT} {{\n"
                                       + "".join(f"    {f.removeprefix('const ')};\n"
                                                 for f in fields) + "};\n\n")
+        invariants = "".join(self.statement(s) for s in self.once)
         return dict(kernel_qualifier=self.d.kernel_qualifier, name=self.kernel_name(),
                     params="\n    " + ",\n    ".join(params), param_locals=locals_,
-                    index_t=self.index_t)
+                    invariants=invariants, index_t=self.index_t)
 
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
@@ -302,7 +312,7 @@ class _Renderer:
 
     def render_elementwise(self) -> str:
         slots = self.frame()
-        body = "".join(self.statement(s) for s in self.ir.body)
+        body = "".join(self.statement(s) for s in self.per_element)
         slots["global_id"] = self.d.global_id
         slots["index_setup"] = self.index_setup()
         if self.ir.tiled:
@@ -350,11 +360,12 @@ class _Renderer:
                                           for b, mask in bases.items())
 
         def each(text: str) -> str:
-            return "".join(_element_names(text.replace(LANE, str(c)), c) for c in range(width))
+            return "".join(_element_names(text.replace(LANE, str(c)), c, self.fixed)
+                           for c in range(width))
 
         # Statement by statement, each for every element.
         lanes = vector_stores = ""
-        for s in self.ir.body:
+        for s in self.per_element:
             if isinstance(s, lw.Load) and s.var in vector:
                 lanes += self.vector_load(s, vector[s.var], width)
             elif isinstance(s, lw.Store) and id(s) in outputs:
@@ -417,7 +428,7 @@ class _Renderer:
         slots = self.frame()
         self.remember_errors = self.ir.checked
         body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
-                       for s in self.ir.body)
+                       for s in self.per_element)
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
         mode = self.ir.skeleton
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
@@ -553,17 +564,19 @@ class _Renderer:
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
         walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
-        for s in self.ir.body:
+        for s in self.per_element:
             if isinstance(s, lw.Load) and s.var in walked:
                 text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
             else:
                 statement = self.statement(s)
-                text += "".join(_element_names(statement, c, walk=True) for c in range(width))
+                text += "".join(_element_names(statement, c, self.fixed, walk=True)
+                                for c in range(width))
         # The elements' columns and positions, where a statement needs them.
         positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = _indent(positions + text)
-        text += "".join(_element_names(accumulate, c, walk=True) for c in range(width))
+        text += "".join(_element_names(accumulate, c, self.fixed, walk=True)
+                        for c in range(width))
         return decls, bases, loads, text
 
     def render(self) -> tuple[str, str]:
@@ -574,10 +587,12 @@ class _Renderer:
         return source, self.kernel_name()
 
 
-def _element_names(text: str, c: int, walk: bool = False) -> str:
+def _element_names(text: str, c: int, fixed: frozenset[str], walk: bool = False) -> str:
     """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
-    v3_0, v3_1, ...) and, in a reduction's vector walk, so do its column and grid position."""
-    text = re.sub(r"\b(v\d+)\b", rf"\1_{c}", text)
+    v3_0, v3_1, ...), except the ``fixed`` ones every element shares, and, in a reduction's
+    vector walk, so do its column and grid position."""
+    text = re.sub(r"\b(v\d+)\b",
+                  lambda m: m[1] if m[1] in fixed else f"{m[1]}_{c}", text)
     if walk:
         text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
     return text

@@ -15,6 +15,7 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
     const long chunk)
 {
     __local double red0[256];
+    const double v2 = s0;
     const long lid = get_local_id(0);
     const long width = 256 / lanes;
     const long lane = lid / width;
@@ -36,7 +37,6 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
             const long gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             const double v1 = exp(v0);  // exp
-            const double v2 = s0;
             const double v3 = (v1 * v2);  // multiply
             const double v4 = (v3 - v0);  // subtract
             acc0 = (acc0 + v4);
@@ -46,7 +46,6 @@ __kernel void weft_exp_multiply_subtract_add_reduce(
         const long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = exp(v0);  // exp
-        const double v2 = s0;
         const double v3 = (v1 * v2);  // multiply
         const double v4 = (v3 - v0);  // subtract
         acc0 = (acc0 + v4);

@@ -27,6 +27,7 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
     const long long splits = args.splits;
     const long long chunk = args.chunk;
     __shared__ double red0[256];
+    const double v2 = s0;
     const long long lid = (long long)threadIdx.x;
     const long long width = 256 / lanes;
     const long long lane = lid / width;
@@ -48,7 +49,6 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
             const long long gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
             const double v1 = exp(v0);  // exp
-            const double v2 = s0;
             const double v3 = (v1 * v2);  // multiply
             const double v4 = (v3 - v0);  // subtract
             acc0 = (acc0 + v4);
@@ -58,7 +58,6 @@ extern "C" __global__ void weft_exp_multiply_subtract_add_reduce(
         const long long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
         const double v1 = exp(v0);  // exp
-        const double v2 = s0;
         const double v3 = (v1 * v2);  // multiply
         const double v4 = (v3 - v0);  // subtract
         acc0 = (acc0 + v4);

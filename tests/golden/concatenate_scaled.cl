@@ -39,6 +39,7 @@ __kernel void weft_logical_and_where_multiply(
     const int w5_off = (int)w5_off_64;
     const int n = (int)n_64;
     const int cols = (int)cols_64;
+    const double v8 = s0;
     const int gid = get_global_id(0);
     if (gid >= n) return;
     const int i = (int)((uint)gid / (uint)cols);
@@ -51,7 +52,6 @@ __kernel void weft_logical_and_where_multiply(
     const bool v5 = (w3_0 + w3_i * i + w3_j * j) >= 0 && (w3_0 + w3_i * i + w3_j * j) < w3_n;
     const double v6 = v5 ? b0[w4_off + i + j * w4_s1] : (double)0;
     const double v7 = (v5 ? v6 : v4);  // where
-    const double v8 = s0;
     const double v9 = (v7 * v8);  // multiply
     b1[w5_off + gid] = (double)v9;
 }

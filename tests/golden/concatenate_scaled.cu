@@ -42,6 +42,7 @@ extern "C" __global__ void weft_logical_and_where_multiply(
     const int w5_off = (int)args.w5_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const double v8 = s0;
     const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const int i = (int)((unsigned int)gid / (unsigned int)cols);
@@ -54,7 +55,6 @@ extern "C" __global__ void weft_logical_and_where_multiply(
     const bool v5 = (w3_0 + w3_i * i + w3_j * j) >= 0 && (w3_0 + w3_i * i + w3_j * j) < w3_n;
     const double v6 = v5 ? b0[w4_off + i + j * w4_s1] : (double)0;
     const double v7 = (v5 ? v6 : v4);  // where
-    const double v8 = s0;
     const double v9 = (v7 * v8);  // multiply
     b1[w5_off + gid] = (double)v9;
 }

@@ -30,6 +30,8 @@ __kernel void weft_greater_multiply(
     const int w3_off = (int)w3_off_64;
     const int n = (int)n_64;
     const int cols = (int)cols_64;
+    const double v4 = s0;
+    const long v6 = (long)0;
     const int gid = get_global_id(0);
     if (gid >= n) return;
     const int i = 0;
@@ -47,9 +49,7 @@ __kernel void weft_greater_multiply(
         err[err_off + 3] = (long)v2_c_raw; err[err_off + 4] = (long)0;
     }
     const double v3 = b2[w2_off + gid];
-    const double v4 = s0;
     const bool v5 = (v3 > v4);  // greater
-    const long v6 = (long)0;
     const long v7 = (long)j;
     if (!v5 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 1; err[err_off + 2] = (long)v6;

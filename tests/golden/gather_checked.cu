@@ -33,6 +33,8 @@ extern "C" __global__ void weft_greater_multiply(
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const double v4 = s0;
+    const long long v6 = (long long)0;
     const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const int i = 0;
@@ -50,9 +52,7 @@ extern "C" __global__ void weft_greater_multiply(
         err[err_off + 3] = (long long)v2_c_raw; err[err_off + 4] = (long long)0;
     }
     const double v3 = b2[w2_off + gid];
-    const double v4 = s0;
     const bool v5 = (v3 > v4);  // greater
-    const long long v6 = (long long)0;
     const long long v7 = (long long)j;
     if (!v5 && atomicCAS((int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 1; err[err_off + 2] = (long long)v6;

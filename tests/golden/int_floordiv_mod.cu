@@ -36,12 +36,12 @@ extern "C" __global__ void weft_floor_divide_remainder(
     const int w2_off = (int)args.w2_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const int v1 = s0;
+    const int v3 = s1;
     const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
     const int v0 = b0[w0_off + gid];
-    const int v1 = s0;
     const int v2 = weft_floordiv_i32(v0, v1);  // floor_divide
-    const int v3 = s1;
     const int v4 = weft_mod_i32(v0, v3);  // remainder
     b1[w1_off + gid] = (int)v2;
     b2[w2_off + gid] = (int)v4;

@@ -37,6 +37,8 @@ __kernel void weft_greater_subtract_add_reduce(
     const int chunk = (int)chunk_64;
     const int contiguous = (int)contiguous_64;
     __local double red0[256];
+    const double v1 = s0;
+    const long v3 = (long)0;
     const int lid = get_local_id(0);
     const int team_lanes = (int)lanes;
     const int seg_local = (int)lid / team_lanes;
@@ -67,9 +69,7 @@ __kernel void weft_greater_subtract_add_reduce(
             const int j = j_next + u * step;
             const int gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
-            const double v1 = s0;
             const bool v2 = (v0 > v1);  // greater
-            const long v3 = (long)0;
             const long v4 = (long)j;
             if (!v2 && err_code < 0) {
                 err_code = 0; err_a = (long)v3; err_b = (long)v4;
@@ -83,9 +83,7 @@ __kernel void weft_greater_subtract_add_reduce(
     for (int j = j_next; j < last; j += step) {
         const int gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
-        const double v1 = s0;
         const bool v2 = (v0 > v1);  // greater
-        const long v3 = (long)0;
         const long v4 = (long)j;
         if (!v2 && err_code < 0) {
             err_code = 0; err_a = (long)v3; err_b = (long)v4;

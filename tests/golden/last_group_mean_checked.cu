@@ -41,6 +41,8 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     const int chunk = (int)args.chunk;
     const int contiguous = (int)args.contiguous;
     __shared__ double red0[256];
+    const double v1 = s0;
+    const long long v3 = (long long)0;
     const int lid = (long long)threadIdx.x;
     const int team_lanes = (int)lanes;
     const int seg_local = (int)lid / team_lanes;
@@ -71,9 +73,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
             const int j = j_next + u * step;
             const int gid = i * cols + j;
             const double v0 = b0[w0_off + gid];
-            const double v1 = s0;
             const bool v2 = (v0 > v1);  // greater
-            const long long v3 = (long long)0;
             const long long v4 = (long long)j;
             if (!v2 && err_code < 0) {
                 err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
@@ -87,9 +87,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     for (int j = j_next; j < last; j += step) {
         const int gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
-        const double v1 = s0;
         const bool v2 = (v0 > v1);  // greater
-        const long long v3 = (long long)0;
         const long long v4 = (long long)j;
         if (!v2 && err_code < 0) {
             err_code = 0; err_a = (long long)v3; err_b = (long long)v4;

@@ -20,9 +20,10 @@ __kernel void weft_subtract_divide_multiply_exp(
     const int w3_off = (int)w3_off_64;
     const int n = (int)n_64;
     const int cols = (int)cols_64;
+    const double v0 = s0;
+    const double v9 = s1;
     const int gid = get_global_id(0);
     if (gid >= n) return;
-    const double v0 = s0;
     const double v1 = b0[w0_off + gid];
     const double v2 = b1[w1_off + gid];
     const double v3 = (v1 - v2);  // subtract
@@ -31,7 +32,6 @@ __kernel void weft_subtract_divide_multiply_exp(
     const double v6 = (v0 * v5);  // multiply
     const double v7 = (v6 * v5);  // multiply
     const double v8 = exp(v7);  // exp
-    const double v9 = s1;
     const double v10 = (v4 * v9);  // multiply
     const double v11 = (v8 / v10);  // divide
     b3[w3_off + gid] = (double)v11;

@@ -24,9 +24,10 @@ extern "C" __global__ void weft_subtract_divide_multiply_exp(
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const double v0 = s0;
+    const double v9 = s1;
     const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const double v0 = s0;
     const double v1 = b0[w0_off + gid];
     const double v2 = b1[w1_off + gid];
     const double v3 = (v1 - v2);  // subtract
@@ -35,7 +36,6 @@ extern "C" __global__ void weft_subtract_divide_multiply_exp(
     const double v6 = (v0 * v5);  // multiply
     const double v7 = (v6 * v5);  // multiply
     const double v8 = exp(v7);  // exp
-    const double v9 = s1;
     const double v10 = (v4 * v9);  // multiply
     const double v11 = (v8 / v10);  // divide
     b3[w3_off + gid] = (double)v11;

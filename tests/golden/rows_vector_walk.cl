@@ -22,6 +22,7 @@ __kernel void weft_greater_multiply_add_reduce(
     const long contiguous)
 {
     __local double red0[256];
+    const double v1 = s0;
     const long lid = get_local_id(0);
     const int team_lanes = (int)lanes;
     const long seg_local = (int)lid / team_lanes;
@@ -73,10 +74,8 @@ __kernel void weft_greater_multiply_add_reduce(
             const long gid_1 = gid0 + 1;
             const double v0_0 = q0[u].x;
             const double v0_1 = q0[u].y;
-            const double v1_0 = s0;
-            const double v1_1 = s0;
-            const bool v2_0 = (v0_0 > v1_0);  // greater
-            const bool v2_1 = (v0_1 > v1_1);  // greater
+            const bool v2_0 = (v0_0 > v1);  // greater
+            const bool v2_1 = (v0_1 > v1);  // greater
             const long v3_0 = (long)i;
             const long v3_1 = (long)i;
             const long v4_0 = (long)j_0;
@@ -118,10 +117,8 @@ __kernel void weft_greater_multiply_add_reduce(
                 const long gid_1 = gid0 + 1;
                 const double v0_0 = q0[u].x;
                 const double v0_1 = q0[u].y;
-                const double v1_0 = s0;
-                const double v1_1 = s0;
-                const bool v2_0 = (v0_0 > v1_0);  // greater
-                const bool v2_1 = (v0_1 > v1_1);  // greater
+                const bool v2_0 = (v0_0 > v1);  // greater
+                const bool v2_1 = (v0_1 > v1);  // greater
                 const long v3_0 = (long)i;
                 const long v3_1 = (long)i;
                 const long v4_0 = (long)j_0;
@@ -146,7 +143,6 @@ __kernel void weft_greater_multiply_add_reduce(
     for (long j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {
         const long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
-        const double v1 = s0;
         const bool v2 = (v0 > v1);  // greater
         const long v3 = (long)i;
         const long v4 = (long)j;

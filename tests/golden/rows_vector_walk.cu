@@ -39,6 +39,7 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     const long long chunk = args.chunk;
     const long long contiguous = args.contiguous;
     __shared__ double red0[256];
+    const double v1 = s0;
     const long long lid = (long long)threadIdx.x;
     const int team_lanes = (int)lanes;
     const long long seg_local = (int)lid / team_lanes;
@@ -90,10 +91,8 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
             const long long gid_1 = gid0 + 1;
             const double v0_0 = q0[u].x;
             const double v0_1 = q0[u].y;
-            const double v1_0 = s0;
-            const double v1_1 = s0;
-            const bool v2_0 = (v0_0 > v1_0);  // greater
-            const bool v2_1 = (v0_1 > v1_1);  // greater
+            const bool v2_0 = (v0_0 > v1);  // greater
+            const bool v2_1 = (v0_1 > v1);  // greater
             const long long v3_0 = (long long)i;
             const long long v3_1 = (long long)i;
             const long long v4_0 = (long long)j_0;
@@ -135,10 +134,8 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
                 const long long gid_1 = gid0 + 1;
                 const double v0_0 = q0[u].x;
                 const double v0_1 = q0[u].y;
-                const double v1_0 = s0;
-                const double v1_1 = s0;
-                const bool v2_0 = (v0_0 > v1_0);  // greater
-                const bool v2_1 = (v0_1 > v1_1);  // greater
+                const bool v2_0 = (v0_0 > v1);  // greater
+                const bool v2_1 = (v0_1 > v1);  // greater
                 const long long v3_0 = (long long)i;
                 const long long v3_1 = (long long)i;
                 const long long v4_0 = (long long)j_0;
@@ -163,7 +160,6 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     for (long long j = vector_end + (contiguous ? 0 : lane); j < last; j += step) {
         const long long gid = i * cols + j;
         const double v0 = b0[w0_off + gid];
-        const double v1 = s0;
         const bool v2 = (v0 > v1);  // greater
         const long long v3 = (long long)i;
         const long long v4 = (long long)j;

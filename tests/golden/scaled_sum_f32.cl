@@ -14,9 +14,9 @@ __kernel void weft_add_multiply(
     const int w2_off = (int)w2_off_64;
     const int n = (int)n_64;
     const int cols = (int)cols_64;
+    const float v0 = s0;
     const int gid = get_global_id(0);
     if (gid >= n) return;
-    const float v0 = s0;
     const float v1 = b0[w0_off + gid];
     const float v2 = b1[w1_off + gid];
     const float v3 = (v1 + v2);  // add

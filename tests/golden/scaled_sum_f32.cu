@@ -19,9 +19,9 @@ extern "C" __global__ void weft_add_multiply(
     const int w2_off = (int)args.w2_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const float v0 = s0;
     const int gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (gid >= n) return;
-    const float v0 = s0;
     const float v1 = b0[w0_off + gid];
     const float v2 = b1[w1_off + gid];
     const float v3 = (v1 + v2);  // add

@@ -21,6 +21,7 @@ __kernel void weft_exp_add_multiply(
     const int n = (int)n_64;
     const int cols = (int)cols_64;
     __local double tile0[32][32 + 1];
+    const double v4 = s0;
     const int rows = n / cols;
     const int tiles_across = (cols + 32 - 1) / 32;
     const int tile_i = (int)get_group_id(0) / tiles_across;
@@ -46,7 +47,6 @@ __kernel void weft_exp_add_multiply(
             const double v1 = exp(v0);  // exp
             const double v2 = b0[w1_off + gid];
             const double v3 = (v1 + v2);  // add
-            const double v4 = s0;
             const double v5 = (v0 * v4);  // multiply
             b1[w2_off + gid] = (double)v3;
             b2[w3_off + gid] = (double)v5;

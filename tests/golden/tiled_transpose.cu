@@ -24,6 +24,7 @@ extern "C" __global__ void weft_exp_add_multiply(
     const int n = (int)args.n;
     const int cols = (int)args.cols;
     __shared__ double tile0[32][32 + 1];
+    const double v4 = s0;
     const int rows = n / cols;
     const int tiles_across = (cols + 32 - 1) / 32;
     const int tile_i = (int)blockIdx.x / tiles_across;
@@ -49,7 +50,6 @@ extern "C" __global__ void weft_exp_add_multiply(
             const double v1 = exp(v0);  // exp
             const double v2 = b0[w1_off + gid];
             const double v3 = (v1 + v2);  // add
-            const double v4 = s0;
             const double v5 = (v0 * v4);  // multiply
             b1[w2_off + gid] = (double)v3;
             b2[w3_off + gid] = (double)v5;

@@ -17,16 +17,13 @@ __kernel void weft_add_multiply(
     const int w3_off = (int)w3_off_64;
     const int n = (int)n_64;
     const int cols = (int)cols_64;
+    const float v0 = s0;
     const int first = (int)(get_global_id(0)) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((ulong)(b0 + w0_off) & 15) == 0 &&
             ((ulong)(b1 + w1_off) & 15) == 0 &&
             ((ulong)(b2 + w2_off) & 15) == 0 &&
             ((ulong)(b3 + w3_off) & 15) == 0) {
-        const float v0_0 = s0;
-        const float v0_1 = s0;
-        const float v0_2 = s0;
-        const float v0_3 = s0;
         const float4 q0 = *(__global const float4*)(b0 + w0_off + first);
         const float v1_0 = q0.x;
         const float v1_1 = q0.y;
@@ -41,10 +38,10 @@ __kernel void weft_add_multiply(
         const float v3_1 = (v1_1 + v2_1);  // add
         const float v3_2 = (v1_2 + v2_2);  // add
         const float v3_3 = (v1_3 + v2_3);  // add
-        const float v4_0 = (v0_0 * v3_0);  // multiply
-        const float v4_1 = (v0_1 * v3_1);  // multiply
-        const float v4_2 = (v0_2 * v3_2);  // multiply
-        const float v4_3 = (v0_3 * v3_3);  // multiply
+        const float v4_0 = (v0 * v3_0);  // multiply
+        const float v4_1 = (v0 * v3_1);  // multiply
+        const float v4_2 = (v0 * v3_2);  // multiply
+        const float v4_3 = (v0 * v3_3);  // multiply
         const float v5_0 = (v1_0 * v2_0);  // multiply
         const float v5_1 = (v1_1 * v2_1);  // multiply
         const float v5_2 = (v1_2 * v2_2);  // multiply
@@ -61,7 +58,6 @@ __kernel void weft_add_multiply(
         *(__global float4*)(b3 + w3_off + first) = ((float4)(o1_0, o1_1, o1_2, o1_3));
     } else {
         for (int gid = first; gid < n && gid < first + 4; ++gid) {
-            const float v0 = s0;
             const float v1 = b0[w0_off + gid];
             const float v2 = b1[w1_off + gid];
             const float v3 = (v1 + v2);  // add

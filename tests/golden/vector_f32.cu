@@ -22,16 +22,13 @@ extern "C" __global__ void weft_add_multiply(
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
+    const float v0 = s0;
     const int first = (int)((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((unsigned long long)(b0 + w0_off) & 15) == 0 &&
             ((unsigned long long)(b1 + w1_off) & 15) == 0 &&
             ((unsigned long long)(b2 + w2_off) & 15) == 0 &&
             ((unsigned long long)(b3 + w3_off) & 15) == 0) {
-        const float v0_0 = s0;
-        const float v0_1 = s0;
-        const float v0_2 = s0;
-        const float v0_3 = s0;
         const float4 q0 = *(const float4*)(b0 + w0_off + first);
         const float v1_0 = q0.x;
         const float v1_1 = q0.y;
@@ -46,10 +43,10 @@ extern "C" __global__ void weft_add_multiply(
         const float v3_1 = (v1_1 + v2_1);  // add
         const float v3_2 = (v1_2 + v2_2);  // add
         const float v3_3 = (v1_3 + v2_3);  // add
-        const float v4_0 = (v0_0 * v3_0);  // multiply
-        const float v4_1 = (v0_1 * v3_1);  // multiply
-        const float v4_2 = (v0_2 * v3_2);  // multiply
-        const float v4_3 = (v0_3 * v3_3);  // multiply
+        const float v4_0 = (v0 * v3_0);  // multiply
+        const float v4_1 = (v0 * v3_1);  // multiply
+        const float v4_2 = (v0 * v3_2);  // multiply
+        const float v4_3 = (v0 * v3_3);  // multiply
         const float v5_0 = (v1_0 * v2_0);  // multiply
         const float v5_1 = (v1_1 * v2_1);  // multiply
         const float v5_2 = (v1_2 * v2_2);  // multiply
@@ -66,7 +63,6 @@ extern "C" __global__ void weft_add_multiply(
         *(float4*)(b3 + w3_off + first) = make_float4(o1_0, o1_1, o1_2, o1_3);
     } else {
         for (int gid = first; gid < n && gid < first + 4; ++gid) {
-            const float v0 = s0;
             const float v1 = b0[w0_off + gid];
             const float v2 = b1[w1_off + gid];
             const float v3 = (v1 + v2);  // add

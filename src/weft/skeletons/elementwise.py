@@ -4,7 +4,8 @@ each thread has several loads in flight (GPUs need that to reach their memory ba
 
 Named slots: ``preamble`` (extensions), ``helpers`` (device functions the ops need), ``name``,
 ``params``, ``param_locals`` (the arguments a dialect passes in one struct, as locals; empty
-elsewhere), ``index_setup`` (row/column split of the flat id, only when some access needs it)
+elsewhere), ``invariants`` (values every element shares, computed once per thread:
+``KernelIR.invariants``), ``index_setup`` (row/column split of the flat id, only when some access needs it)
 and ``body`` (loads, ops and stores, one statement per line).
 
 ``TILED`` serves grids that read an operand down its columns (a transpose): each work-group
@@ -28,7 +29,7 @@ TILE = 32
 ELEMENTWISE = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}    const {index_t} gid = {global_id};
+{param_locals}{invariants}    const {index_t} gid = {global_id};
     if (gid >= n) return;
 {index_setup}{body}}}
 """
@@ -36,7 +37,7 @@ ELEMENTWISE = """\
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}    const {index_t} first = ({index_t}){group_id} * {span} + {local_id};
+{param_locals}{invariants}    const {index_t} first = ({index_t}){group_id} * {span} + {local_id};
 #pragma unroll
     for (int k = 0; k < {per_thread}; ++k) {{
         const {index_t} gid = first + k * {group};
@@ -65,7 +66,7 @@ COLS_ONLY = """\
 TILED = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}{tile_decls}    const {index_t} rows = n / cols;
+{param_locals}{tile_decls}{invariants}    const {index_t} rows = n / cols;
     const {index_t} tiles_across = (cols + {tile} - 1) / {tile};
     const {index_t} tile_i = ({index_t}){group_id} / tiles_across;
     const {index_t} tile_j = ({index_t}){group_id} - tile_i * tiles_across;
@@ -96,7 +97,7 @@ TILE_LOAD = "            tile{m}[ty + k][tx] = {buffer}[{view}_off + i + j * {vi
 VECTOR = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}    const {index_t} first = ({index_t})({global_id}) * {width};
+{param_locals}{invariants}    const {index_t} first = ({index_t})({global_id}) * {width};
     if (first >= n) return;
     if (first + {width} <= n && {aligned}) {{
 {lanes}{vector_stores}    }} else {{

@@ -9,8 +9,8 @@ walks every ``lanes``-th row, so a warp reads consecutive addresses. A split wal
 result that a second, small pass combines. ``range`` narrows the walk to a triangular
 structure, so a triangle costs what it stores.
 
-Named slots: ``preamble helpers kernel_qualifier name params param_locals`` as in the element-wise
-skeleton; ``local_decls`` (one work-group array per result), ``split_span`` (``SPLIT_CHUNK``
+Named slots: ``preamble helpers kernel_qualifier name params param_locals invariants`` as in the
+element-wise skeleton; ``local_decls`` (one work-group array per result), ``split_span`` (``SPLIT_CHUNK``
 or ``SPLIT_WOVEN``), ``lane_step`` (the element walk's), ``range``, ``acc_init``, ``body``
 (loads, ops and element-wise stores for one element), ``accumulate``, ``tree``, ``write``
 and ``finish`` (rows, one segment: the last work-group combines the partial results);
@@ -51,7 +51,7 @@ def unroll_for(itemsize: int) -> int:
 ROWS_TEAM = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}{local_decls}    const {index_t} lid = {local_id};
+{param_locals}{local_decls}{invariants}    const {index_t} lid = {local_id};
     const int team_lanes = (int)lanes;
     const {index_t} seg_local = (int)lid / team_lanes;
     const {index_t} lane = lid - seg_local * lanes;
@@ -183,7 +183,7 @@ ROW_BASE = "    const {index_t} r{m} = {view}_off + {row};\n"
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}{local_decls}    const {index_t} lid = {local_id};
+{param_locals}{local_decls}{invariants}    const {index_t} lid = {local_id};
     const {index_t} width = {wg} / lanes;
     const {index_t} lane = lid / width;
     const {index_t} seg_local = lid - lane * width;
