@@ -5,8 +5,8 @@ each thread has several loads in flight (GPUs need that to reach their memory ba
 Named slots: ``preamble`` (extensions), ``helpers`` (device functions the ops need), ``name``,
 ``params``, ``param_locals`` (the arguments a dialect passes in one struct, as locals; empty
 elsewhere), ``invariants`` (values every element shares, computed once per thread:
-``KernelIR.invariants``), ``index_setup`` (row/column split of the flat id, only when some access needs it)
-and ``body`` (loads, ops and stores, one statement per line).
+``KernelIR.invariants``), ``index_setup`` (row/column split of the flat id, only when some
+access needs it) and ``body`` (loads, ops and stores, one statement per line).
 
 ``TILED`` serves grids that read an operand down its columns (a transpose): each work-group
 owns a ``TILE`` x ``TILE`` block of the grid, first copies every such operand's block into

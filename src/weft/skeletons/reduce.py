@@ -10,13 +10,13 @@ result that a second, small pass combines. ``range`` narrows the walk to a trian
 structure, so a triangle costs what it stores.
 
 Named slots: ``preamble helpers kernel_qualifier name params param_locals invariants`` as in the
-element-wise skeleton; ``local_decls`` (one work-group array per result), ``split_span`` (``SPLIT_CHUNK``
-or ``SPLIT_WOVEN``), ``lane_step`` (the element walk's), ``range``, ``acc_init``, ``body``
-(loads, ops and element-wise stores for one element), ``accumulate``, ``tree``, ``write``
-and ``finish`` (rows, one segment: the last work-group combines the partial results);
-``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the main loop, which
-takes ``unroll`` elements per lane at a time with no bounds test between them, so that their
-loads are issued together; a plain loop finishes the rest.
+element-wise skeleton; ``local_decls`` (one work-group array per result), ``split_span``
+(``SPLIT_CHUNK`` or ``SPLIT_WOVEN``), ``lane_step`` (the element walk's), ``range``,
+``acc_init``, ``body`` (loads, ops and element-wise stores for one element), ``accumulate``,
+``tree``, ``write`` and ``finish`` (rows, one segment: the last work-group combines the
+partial results); ``unrolled_body`` and ``unrolled_accumulate`` are the same, indented for the
+main loop, which takes ``unroll`` elements per lane at a time with no bounds test between them,
+so that their loads are issued together; a plain loop finishes the rest.
 
 ``REDUCE_ROWS_VECTOR`` walks rows ``width`` consecutive elements at a time: each walked operand
 is read with one vector load per step (16 bytes: what float64 rows need to reach the memory

@@ -10,6 +10,7 @@ import os
 import re
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage
 from ..base import kernel_values, thread_group_counter
+from . import occupancy
 from .dialect import OPENCL
 
 _LOCAL_SIZE = 256
@@ -59,6 +61,7 @@ class CLDevice:
         self.max_alloc = int(device.max_mem_alloc_size)
         self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
         self.compute_units = int(device.max_compute_units)
+        self.sm = None if self.is_cpu else occupancy.device_sm(device)  # NVIDIA's limits
         self.context = cl.Context([device])
         self._local = threading.local()
         self.last_group: bool | None = None  # decided at the first split reduction
@@ -85,9 +88,11 @@ class CLDevice:
 class _Kernel:
     """A built program and, per host thread, its kernel object (kernel arguments are state)."""
 
-    def __init__(self, program: Any, name: str) -> None:
+    def __init__(self, program: Any, name: str,
+                 resources: occupancy.Resources | None = None) -> None:
         self.program = program
         self.name = name
+        self.resources = resources  # registers and shared memory, where the driver told
         self._local = threading.local()
 
     def instance(self, cl: Any, values: list[Any] | None = None) -> Any:
@@ -197,13 +202,24 @@ class OpenCLBackend:
         ])
 
     def build_options(self, device: Any, ir: Any) -> list[str]:
-        return [_LAST_GROUP_STD] if ir.counter_position is not None else []
+        """OpenCL C 3.0 for the last-group finish; on NVIDIA, reduction kernels' register
+        counts in the build log (``occupancy``)."""
+        options = [_LAST_GROUP_STD] if ir.counter_position is not None else []
+        if device.handle.sm is not None and ir.reductions:
+            options.append(occupancy.VERBOSE)
+        return options
 
     def compile(self, device: Any, source: str, name: str, options: list[str]
                 ) -> tuple[_Kernel, bytes | None]:
+        h = device.handle
         program = self._build(device, source, options)
-        binaries = program.get_info(device.handle.cl.program_info.BINARIES)
-        return _Kernel(program, name), (bytes(binaries[0]) if binaries else None)
+        used = None
+        if occupancy.VERBOSE in options:
+            used = occupancy.resources(program.get_build_info(h.device,
+                                                              h.cl.program_build_info.LOG))
+        binaries = program.get_info(h.cl.program_info.BINARIES)
+        binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
+        return _Kernel(program, name, used), binary
 
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
@@ -220,9 +236,10 @@ class OpenCLBackend:
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:
         h = device.handle
+        binary, used = occupancy.unpack(binary)
         program = h.cl.Program(h.context, [h.device], [binary])
         program.build(options=options)
-        kernel = _Kernel(program, name)
+        kernel = _Kernel(program, name, used)
         kernel.instance(h.cl)  # fails now, not at launch, if the binary is unusable
         return kernel
 
@@ -257,9 +274,16 @@ class OpenCLBackend:
         h = device.handle
         return h.compute_units * (2 if h.is_cpu else 8)
 
-    def resident_groups(self, device: Any, program: Any) -> int:
-        """OpenCL reports no occupancy (registers per work-item are the driver's secret)."""
-        return 0
+    def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
+        """Work-groups the device holds at once: on NVIDIA, from the kernel's registers and
+        shared memory (``occupancy``); elsewhere OpenCL reports nothing, so 0 (unknown)."""
+        h = device.handle
+        if h.sm is None:
+            return 0
+        used = program().resources
+        if used is None:
+            return 0
+        return occupancy.groups_per_sm(h.sm, used, WORK_GROUP) * h.compute_units
 
     def launch(self, device: Any, program: _Kernel, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
