@@ -29,10 +29,22 @@ ptxas info    : Compile time = 67.985 ms
 """
 
 
-def test_the_build_log_gives_registers_and_shared_memory():
-    assert occ.resources(LOG) == occ.Resources(48, 2060)
-    assert occ.resources("ptxas info    : Used 12 registers") == occ.Resources(12, 0)
-    assert occ.resources("Build succeeded.") is None
+def test_the_build_log_gives_registers_and_shared_memory_of_the_named_kernel():
+    name = "weft_isfinite_multiply_add_subtract_etc"
+    assert occ.resources(LOG, name) == occ.Resources(48, 2060)
+    probe = occ.unique_entry().split("void ")[1].split("(")[0]
+    two = (f"ptxas info    : Compiling entry function '{probe}' for 'sm_90a'\n"
+           "ptxas info    : Used 2 registers, used 0 barriers\n" + LOG)
+    assert occ.resources(two, name) == occ.Resources(48, 2060)
+    assert occ.resources(two, probe) == occ.Resources(2, 0)
+    assert occ.resources(LOG, "weft_other") is None
+    assert occ.resources("Build succeeded.", name) is None
+
+
+def test_every_build_for_counts_gets_a_kernel_name_of_its_own():
+    """The driver reports nothing for PTX it has assembled before."""
+    first, second = occ.unique_entry(), occ.unique_entry()
+    assert first != second and "__kernel void weft_resources_" in first
 
 
 @pytest.mark.parametrize(("registers", "groups"), [

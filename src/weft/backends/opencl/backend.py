@@ -212,11 +212,13 @@ class OpenCLBackend:
     def compile(self, device: Any, source: str, name: str, options: list[str]
                 ) -> tuple[_Kernel, bytes | None]:
         h = device.handle
-        program = self._build(device, source, options)
+        verbose = occupancy.VERBOSE in options
+        program = self._build(device, source + occupancy.unique_entry() if verbose else source,
+                              options)
         used = None
-        if occupancy.VERBOSE in options:
-            used = occupancy.resources(program.get_build_info(h.device,
-                                                              h.cl.program_build_info.LOG))
+        if verbose:
+            log = program.get_build_info(h.device, h.cl.program_build_info.LOG)
+            used = occupancy.resources(log, name)
         binaries = program.get_info(h.cl.program_info.BINARIES)
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
         return _Kernel(program, name, used), binary

@@ -8,19 +8,23 @@ as many groups as its registers, threads and shared memory allow. The narrow GLM
 took 74.5 us per call with the default group count and 69.3 with one wave of groups
 (benchmarks/NOTES.md, 19).
 
-A disk-cache entry keeps the counts beside the binary (``pack``/``unpack``): a program built
-from a binary prints no log.
+The driver caches what its assembler made of each PTX text and then prints nothing, so a
+kernel built for its counts carries one empty kernel of a name never used before
+(``unique_entry``): its PTX is new, and the assembler runs and reports. A disk-cache entry keeps
+the counts beside the binary (``pack``/``unpack``): a program built from a binary prints no log.
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
 VERBOSE = "-cl-nv-verbose"
 EXTENSION = "cl_nv_device_attribute_query"
-_USED = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
+_ENTRY = "Compiling entry function '{}'"
+_USED = re.compile(r"Used (\d+) registers(?:, used \d+ barriers)?(?:, (\d+) bytes smem)?")
 _HEADER = b"weft-resources "
 REGISTER_UNIT = 256  # registers are allocated per warp in multiples of this
 MAX_GROUPS_PER_SM = 16
@@ -69,9 +73,16 @@ def device_sm(device: Any) -> SM | None:
     return SM(registers, threads, shared_kib * 1024, warp)
 
 
-def resources(build_log: str) -> Resources | None:
-    """A kernel's registers and shared memory, from NVIDIA's verbose build log."""
-    found = _USED.search(build_log)
+def unique_entry() -> str:
+    """An empty kernel whose name no build has had: appended to a source, it makes the PTX
+    new, so the driver's cache cannot skip the assembler (and its report)."""
+    return f"\n__kernel void weft_resources_{uuid.uuid4().hex}(void) {{}}\n"
+
+
+def resources(build_log: str, kernel: str) -> Resources | None:
+    """``kernel``'s registers and shared memory, from NVIDIA's verbose build log."""
+    start = build_log.find(_ENTRY.format(kernel))
+    found = _USED.search(build_log, start) if start >= 0 else None
     if found is None:
         return None
     return Resources(int(found[1]), int(found[2] or 0))
