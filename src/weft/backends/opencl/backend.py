@@ -92,7 +92,7 @@ class _Kernel:
                  resources: occupancy.Resources | None = None) -> None:
         self.program = program
         self.name = name
-        self.resources = resources  # registers and shared memory, where the driver told
+        self.resources = resources  # registers and shared memory, where the driver reports them
         self._local = threading.local()
 
     def instance(self, cl: Any, values: list[Any] | None = None) -> Any:
