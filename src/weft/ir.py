@@ -309,6 +309,18 @@ class KernelIR:
                 fixed.add(s.var)
         return frozenset(fixed)
 
+    @functools.cached_property
+    def once_per_thread(self) -> tuple[tuple[Statement, ...], tuple[Statement, ...]]:
+        """The body split in two: the statements computing an invariant (run once, before
+        the walk) and the rest (run per element; stores stay here, even of a shared value)."""
+        once: list[Statement] = []
+        per_element: list[Statement] = []
+        for s in self.body:
+            shared = (getattr(s, "var", None) in self.invariants
+                      and not isinstance(s, (Store, Scatter)))
+            (once if shared else per_element).append(s)
+        return tuple(once), tuple(per_element)
+
     @property
     def tileable_loads(self) -> list[Load]:
         """Loads that walk down columns and read unconditionally: a tile can stage them."""

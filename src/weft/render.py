@@ -63,15 +63,9 @@ class _Renderer:
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
-        # Statements whose value is the same for every element run once, in the ``invariants``
-        # slot before any walk; the rest run per element.
+        # Values every element shares go to the ``invariants`` slot, before any walk.
         self.fixed = ir.invariants
-        self.once: list[lw.Statement] = []
-        self.per_element: list[lw.Statement] = []
-        for s in ir.body:
-            computes_fixed = (getattr(s, "var", None) in self.fixed
-                              and not isinstance(s, (lw.Store, lw.Scatter)))
-            (self.once if computes_fixed else self.per_element).append(s)
+        self.once, self.per_element = ir.once_per_thread
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
