@@ -224,28 +224,55 @@ def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     assert cpu.lanes == min(realize.CPU_LANES, realize._pow2_at_least(cols))  # CPUs: 4
 
 
-@pytest.mark.parametrize(("rows", "cols", "lanes"), [
-    (100000, 5000, 32),  # 40000 bytes a row: 1024 bytes or more a lane
-    (25000, 20000, 128),
-    (400000, 1250, 8),  # up to 8 lanes for short rows, as anywhere
-    (10000, 50000, 256),
-])
-def test_the_h200_walks_1024_bytes_of_a_row_per_lane(rows, cols, lanes):
-    """A measured per-device value (``LANE_BYTES_BY_DEVICE``): on the H200 (CUDA and NVIDIA's
-    OpenCL) each lane of a float64 row reduction walks at least 1024 bytes of its row; other
-    devices keep 256."""
+def test_rows_tuning_by_device():
+    """Measured per-device values (``ROWS_TUNING_BY_DEVICE``): the H100 keeps a rows
+    kernel's launch settings as arguments, under CUDA and NVIDIA's OpenCL; other devices,
+    the H200 among them, take them as constants and walk 256 bytes of a row per lane."""
     from types import SimpleNamespace
 
     from weft import realize
 
-    h200 = SimpleNamespace(kind="cuda", name="NVIDIA H200")
-    assert realize.lane_bytes(h200) == 1024
-    assert realize.lane_bytes(SimpleNamespace(kind="opencl", name="NVIDIA H200")) == 1024
-    assert realize.lane_bytes(SimpleNamespace(kind="cuda", name="NVIDIA H100 80GB HBM3")) == 256
-    plan = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 1056, False, 8, 132,
-                                  realize.lane_bytes(h200))
-    assert plan.lanes == lanes
-    assert plan.groups * (realize.WORK_GROUP // lanes) >= rows * plan.splits
+    for kind in ("cuda", "opencl"):
+        h100 = realize.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H100 80GB HBM3"))
+        assert (h100.lane_bytes, h100.fixed) == (256, False)
+        h200 = realize.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H200"))
+        assert (h200.lane_bytes, h200.fixed) == (256, True)
+    plan = realize.plan_reduction(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
+                                  realize.rows_tuning(SimpleNamespace(kind="cuda",
+                                                                      name="NVIDIA H200")
+                                                      ).lane_bytes)
+    assert plan.lanes == 128
+    assert realize.fixed_settings(plan) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+@pytest.mark.parametrize("cols", [1, 2, 3, 7, 100, 3000])
+def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch, fixed, cols):
+    """A rows kernel writes its team width and walk kind into the source as constants (a
+    device measured apart keeps them as arguments); the sums agree with NumPy either way,
+    for every team width the columns give."""
+    import re
+
+    from weft import memo, realize
+
+    key = (real_device.kind, real_device.name)
+    monkeypatch.setitem(realize.ROWS_TUNING_BY_DEVICE, key, realize.RowsTuning(fixed=fixed))
+    memo.MEMO.clear()
+    a = np.random.default_rng(cols).standard_normal((37, cols))
+    with wf.device(real_device):
+        x = wf.asarray(a)
+        source = wf.kernel_source(wf.sum(x * 2.0, axis=1))
+        constant = re.search(r"const \w+( \w+)? lanes = (\d+);", source)
+        if fixed:
+            lanes = int(constant.group(2))
+            assert 1 <= lanes <= realize.WORK_GROUP and lanes & (lanes - 1) == 0
+            assert "lanes_argument" in source or "args.lanes" not in source
+        else:
+            assert constant is None
+        np.testing.assert_allclose(wf.sum(x * 2.0, axis=1).to_numpy(), 2.0 * a.sum(axis=1),
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(float(wf.sum(x * 2.0)), 2.0 * a.sum(), rtol=1e-12)
+    memo.MEMO.clear()
 
 
 def test_one_row_keeps_full_teams():

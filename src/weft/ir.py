@@ -216,6 +216,10 @@ class KernelIR:
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
     # in 32 bits with room to spare: the kernel computes its indexes in int (launch).
     index32: bool = False
+    # Launch settings written into the source as constants, (parameter name, value) pairs:
+    # rows reductions' team width, walk kind and a row that is one split. Their arguments
+    # still travel, so every kernel of a skeleton has one layout (launch).
+    fixed: tuple[tuple[str, int], ...] = ()
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:

@@ -8,7 +8,7 @@ that is read back later, when a value that depends on it is observed (``pending`
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -197,18 +197,33 @@ MIN_LANES = 8
 # 256 lanes, 34 with 16, 23 with 4, 34 with 1 (4000 x 4000: 15.3 -> 7.6 ms).
 CPU_LANES = 4
 
-# LANE_BYTES measured apart for devices where another value is faster. H200 (CUDA), the same
-# row dot products, us at 256 -> 1024 bytes a lane: 5000 columns 972 -> 880 (48 registers
-# instead of 96: the long walk needs no guarded tail), 20000: 904 -> 868, 2000: 897 -> 887,
-# 1250: 950 -> 944; NVIDIA's OpenCL there, the wide GLM in batches: 1.005-1.009 -> 0.962-0.974
-# ms. On the H100 1024 is slower (5000 columns 1260 -> 1329, 1250: 1264 -> 1421):
-# benchmarks/NOTES.md, 18.
-LANE_BYTES_BY_DEVICE = {("cuda", "NVIDIA H200"): 1024, ("opencl", "NVIDIA H200"): 1024}
+
+@dataclass(frozen=True)
+class RowsTuning:
+    """How a device's rows reductions are planned and compiled: ``lane_bytes``, the bytes of
+    its row each GPU lane walks at least, and ``fixed``, whether the kernel takes its launch
+    settings as constants (``fixed_settings``)."""
+
+    lane_bytes: int = LANE_BYTES
+    fixed: bool = True
 
 
-def lane_bytes(device: Any) -> int:
-    """Bytes of its row a GPU lane of a rows reduction walks at least on ``device``."""
-    return LANE_BYTES_BY_DEVICE.get((device.kind, device.name), LANE_BYTES)
+# Devices measured apart, where the defaults are slower (benchmarks/NOTES.md, 18 and 20;
+# float64 row dot products of 5 * 10^8 elements, one machine each, us). The H200 now takes
+# the defaults: with fixed settings, 256 bytes a lane against its former 1024, 5000 columns
+# 899.8 -> 878.8, 1250: 979.4 -> 884.6, 2000: 915.2 -> 885.5 (20000: 881.6 -> 891.1). The
+# H100 keeps its settings as arguments: there the kernels take 96 registers (two groups per
+# SM) where constants leave 72 (three), and the lower occupancy is faster, runtime -> fixed:
+# 5000 columns 1260.0 -> 1273.5, 1250: 1264.1 -> 1279.1, 2000: 1276.3 -> 1284.6 (20000:
+# 1292.5 -> 1283.0). NVIDIA's OpenCL on the same chip is assumed to follow (not measured).
+_H100 = RowsTuning(fixed=False)
+ROWS_TUNING_BY_DEVICE = {("cuda", "NVIDIA H100 80GB HBM3"): _H100,
+                         ("opencl", "NVIDIA H100 80GB HBM3"): _H100}
+
+
+def rows_tuning(device: Any) -> RowsTuning:
+    """How rows reductions are planned and compiled on ``device``."""
+    return ROWS_TUNING_BY_DEVICE.get((device.kind, device.name), RowsTuning())
 
 
 def _pow2_at_least(n: int) -> int:
@@ -337,7 +352,8 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     def planned(target_groups: int) -> ReducePlan:
         return plan_reduction(mode, rows, cols, target_groups,
                               getattr(device.handle, "is_cpu", False), itemsize,
-                              getattr(device.handle, "compute_units", 0), lane_bytes(device))
+                              getattr(device.handle, "compute_units", 0),
+                              rows_tuning(device).lane_bytes)
 
     first = planned(device.backend.reduction_groups(device))
     rec = memo.current_recording()
@@ -408,7 +424,23 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
     elif plan.mode == REDUCE_ROWS:
         ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols),
                      woven=plan.splits_one_row and not plan.contiguous)
+    if plan.mode == REDUCE_ROWS and rows_tuning(device).fixed:
+        ir = replace(ir, fixed=fixed_settings(plan))
     return ir, args, errors, plan, followups
+
+
+def fixed_settings(plan: ReducePlan) -> tuple[tuple[str, int], ...]:
+    """The launch settings a rows kernel takes as constants: its team width, its walk kind
+    and, where each row is one split, the split count. With them fixed the compiler folds
+    the walk's steps, the team's start and its tree: H200, row dot products over 5000
+    columns with 256 lanes 952 -> 885 us, 128 lanes 986 -> 879 (benchmarks/NOTES.md, 20).
+    They take few values
+    (lanes are powers of two up to the work-group), so few kernels are compiled per
+    expression."""
+    fixed = [("lanes", plan.lanes), ("contiguous", plan.contiguous)]
+    if plan.splits == 1:
+        fixed.append(("splits", 1))
+    return tuple(fixed)
 
 
 def rows_vector_width(device: Any, itemsize: int) -> int:

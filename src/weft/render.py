@@ -264,6 +264,7 @@ class _Renderer:
         params: list[str] = []
         fields: list[str] = []
         locals_ = ""
+        fixed = dict(self.ir.fixed)
         for p in self.ir.params:
             text = self.param(p)
             if isinstance(p, lw.BufferParam):
@@ -274,12 +275,16 @@ class _Renderer:
                 fields.append(text)
                 source = f"args.{p.name}"
             narrowed = self.ir.index32 and isinstance(p, lw.IndexParam)
-            if narrowed and source is None:
+            if p.name in fixed and source is None:
+                text += "_argument"  # the constant takes the name
+            elif narrowed and source is None:
                 source = f"{p.name}_64"
                 text += "_64"
             if not self.d.scalar_struct:
                 params.append(text)
-            if narrowed:
+            if p.name in fixed:
+                locals_ += f"    const {self.index_t} {p.name} = {fixed[p.name]};\n"
+            elif narrowed:
                 locals_ += f"    const {self.index_t} {p.name} = ({self.index_t}){source};\n"
             elif source is not None:
                 locals_ += f"    {text} = {source};\n"

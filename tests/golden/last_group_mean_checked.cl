@@ -18,10 +18,10 @@ __kernel void weft_greater_subtract_add_reduce(
     const long w3_off_64,
     const long rows_64,
     const long cols_64,
-    const long lanes_64,
+    const long lanes_argument,
     const long splits_64,
     const long chunk_64,
-    const long contiguous_64)
+    const long contiguous_argument)
 {
     const int err_off = (int)err_off_64;
     const int w0_off = (int)w0_off_64;
@@ -32,10 +32,10 @@ __kernel void weft_greater_subtract_add_reduce(
     const int w3_off = (int)w3_off_64;
     const int rows = (int)rows_64;
     const int cols = (int)cols_64;
-    const int lanes = (int)lanes_64;
+    const int lanes = 256;
     const int splits = (int)splits_64;
     const int chunk = (int)chunk_64;
-    const int contiguous = (int)contiguous_64;
+    const int contiguous = 0;
     __local double red0[256];
     const double v1 = s0;
     const long v3 = (long)0;

@@ -36,10 +36,10 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     const int w3_off = (int)args.w3_off;
     const int rows = (int)args.rows;
     const int cols = (int)args.cols;
-    const int lanes = (int)args.lanes;
+    const int lanes = 256;
     const int splits = (int)args.splits;
     const int chunk = (int)args.chunk;
-    const int contiguous = (int)args.contiguous;
+    const int contiguous = 0;
     __shared__ double red0[256];
     const double v1 = s0;
     const long long v3 = (long long)0;

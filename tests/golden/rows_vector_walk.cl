@@ -16,11 +16,14 @@ __kernel void weft_greater_multiply_add_reduce(
     const long w2_split,
     const long rows,
     const long cols,
-    const long lanes,
-    const long splits,
+    const long lanes_argument,
+    const long splits_argument,
     const long chunk,
-    const long contiguous)
+    const long contiguous_argument)
 {
+    const long lanes = 32;
+    const long splits = 1;
+    const long contiguous = 0;
     __local double red0[256];
     const double v1 = s0;
     const long lid = get_local_id(0);

@@ -34,10 +34,10 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     const long long w2_split = args.w2_split;
     const long long rows = args.rows;
     const long long cols = args.cols;
-    const long long lanes = args.lanes;
-    const long long splits = args.splits;
+    const long long lanes = 32;
+    const long long splits = 1;
     const long long chunk = args.chunk;
-    const long long contiguous = args.contiguous;
+    const long long contiguous = 0;
     __shared__ double red0[256];
     const double v1 = s0;
     const long long lid = (long long)threadIdx.x;

@@ -24,10 +24,10 @@ extern "C" __global__ void weft_maximum_reduce(
     const int w1_split = (int)args.w1_split;
     const int rows = (int)args.rows;
     const int cols = (int)args.cols;
-    const int lanes = (int)args.lanes;
-    const int splits = (int)args.splits;
+    const int lanes = 1;
+    const int splits = 1;
     const int chunk = (int)args.chunk;
-    const int contiguous = (int)args.contiguous;
+    const int contiguous = 0;
     __shared__ double red0[256];
     const int lid = (long long)threadIdx.x;
     const int team_lanes = (int)lanes;

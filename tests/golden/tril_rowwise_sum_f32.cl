@@ -12,10 +12,10 @@ __kernel void weft_add_reduce(
     const long w2_split_64,
     const long rows_64,
     const long cols_64,
-    const long lanes_64,
-    const long splits_64,
+    const long lanes_argument,
+    const long splits_argument,
     const long chunk_64,
-    const long contiguous_64)
+    const long contiguous_argument)
 {
     const int w0_0 = (int)w0_0_64;
     const int w0_i = (int)w0_i_64;
@@ -26,10 +26,10 @@ __kernel void weft_add_reduce(
     const int w2_split = (int)w2_split_64;
     const int rows = (int)rows_64;
     const int cols = (int)cols_64;
-    const int lanes = (int)lanes_64;
-    const int splits = (int)splits_64;
+    const int lanes = 1;
+    const int splits = 1;
     const int chunk = (int)chunk_64;
-    const int contiguous = (int)contiguous_64;
+    const int contiguous = 0;
     __local double red0[256];
     const int lid = get_local_id(0);
     const int team_lanes = (int)lanes;
