@@ -3,19 +3,21 @@
 OpenCL C and CUDA C differ by a handful of strings; a ``Dialect`` holds them, and this one
 renderer reads it. Op C text comes from the op table (ops.py), helper functions from
 skeletons/helpers.py, the kernel's frame from a skeleton with named slots (skeletons/).
+The reduction skeletons' slots are filled in render_reduce.py; text helpers shared by both
+are in render_text.py.
 """
 
 from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from . import dtypes as dt
 from . import lower as lw
 from .dialect import STRUCT, Dialect
 from .dtypes import DType
-from .ops import OPS, identity
+from .ops import OPS
+from .render_reduce import ReductionRendering
+from .render_text import ERROR_RECORD, LANE, element_names, indent
 from .skeletons import checks, elementwise, reduce
 from .skeletons.helpers import (
     DOUBLE_INSIDE,
@@ -26,28 +28,8 @@ from .skeletons.helpers import (
     helper_source,
 )
 
-# A checked launch's error record: its place in the shared error buffer.
-ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
-LANE = "@lane@"  # in a vector lane's text, where the element's number goes
 
-
-def c_literal(value: float | int | bool, dtype: DType) -> str:
-    """``value`` as a C constant of ``dtype`` (infinities included)."""
-    if dtype.name == "bool":
-        return "true" if value else "false"
-    if dtype.is_float:
-        if np.isinf(value):
-            return "INFINITY" if value > 0 else "-INFINITY"
-        text = repr(float(value))
-        return text + ("f" if dtype.name == "float32" else "")
-    value = int(value)
-    if dtype.name == "int64" and value == np.iinfo(np.int64).min:
-        return "(-9223372036854775807L - 1)"
-    suffix = {"int64": "L", "uint32": "u"}.get(dtype.name, "")
-    return f"{value}{suffix}"
-
-
-class _Renderer:
+class _Renderer(ReductionRendering):
     def __init__(self, ir: lw.KernelIR, dialect: Dialect, wide_float32: bool) -> None:
         self.ir = ir
         self.d = dialect
@@ -323,7 +305,7 @@ class _Renderer:
             slots["body"] = body
             return self.finish(elementwise.ELEMENTWISE, slots)
         slots.update(
-            body=_indent(body), index_setup=_indent(slots["index_setup"]), per_thread=str(k),
+            body=indent(body), index_setup=indent(slots["index_setup"]), per_thread=str(k),
             group=str(reduce.WORK_GROUP), span=str(reduce.WORK_GROUP * k),
             group_id=self.d.group_id, local_id=self.d.local_id)
         return self.finish(elementwise.SEVERAL_PER_THREAD, slots)
@@ -336,7 +318,7 @@ class _Renderer:
                 local=self.d.local_qualifier, storage=self.storage(load.dtype), m=m, tile=tile)
             tile_loads += elementwise.TILE_LOAD.format(m=m, buffer=load.buffer, view=load.view)
         slots.update(
-            body=_indent(body, 2), tile_decls=tile_decls, tile_loads=tile_loads,
+            body=indent(body, 2), tile_decls=tile_decls, tile_loads=tile_loads,
             tile=str(tile), tile_rows=str(reduce.WORK_GROUP // tile), barrier=self.d.barrier,
             group_id=self.d.group_id, local_id=self.d.local_id)
         return self.finish(elementwise.TILED, slots)
@@ -359,7 +341,7 @@ class _Renderer:
                                           for b, mask in bases.items())
 
         def each(text: str) -> str:
-            return "".join(_element_names(text.replace(LANE, str(c)), c, self.fixed)
+            return "".join(element_names(text.replace(LANE, str(c)), c, self.fixed)
                            for c in range(width))
 
         # Statement by statement, each for every element.
@@ -377,8 +359,8 @@ class _Renderer:
                 lanes += each(self.statement(s))
         body = slots["index_setup"] + body  # empty unless the scalar loop needs i and j
         slots.update(
-            body=_indent(body, 2), width=str(width), aligned=aligned,
-            vector_stores=vector_stores, lanes=_indent(lanes))
+            body=indent(body, 2), width=str(width), aligned=aligned,
+            vector_stores=vector_stores, lanes=indent(lanes))
         return self.finish(elementwise.VECTOR, slots)
 
     def vector_load(self, s: lw.Load, m: int, width: int) -> str:
@@ -420,187 +402,12 @@ class _Renderer:
         every = " && ".join(f"p{m}_{c}" for c in range(width))
         return elementwise.VECTOR_STORE_WHEN.format(every=every, store=store, each=one_by_one)
 
-    def local_read(self, k: int, dtype: DType, index: str) -> str:
-        return self.to_bool_if(dtype, f"red{k}[{index}]")
-
-    def render_reduction(self) -> str:
-        slots = self.frame()
-        self.remember_errors = self.ir.checked
-        body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
-                       for s in self.per_element)
-        local_decls = acc_init = accumulate = tree_start = combines = stores = ""
-        mode = self.ir.skeleton
-        shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
-        shuffles = spills = gathers = finals = ""
-        for k, r in enumerate(self.ir.reductions):
-            t = self.ctype(r.dtype)
-            storage = self.storage(r.dtype)
-            local_decls += reduce.LOCAL_DECL.format(local=self.d.local_qualifier,
-                                                    storage=storage, k=k, wg=reduce.WORK_GROUP)
-            init = c_literal(identity(r.op, r.dtype), r.dtype)
-            if r.compensated:
-                acc_init += reduce.ACC_INIT_COMPENSATED.format(T=t, k=k, identity=init)
-                accumulate += reduce.ACCUMULATE_COMPENSATED.format(T=t, k=k, var=r.var)
-            else:
-                acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
-                combine = self.apply(r.op, r.dtype, (f"acc{k}", r.var))
-                accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
-            if shuffle:
-                lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
-                combine = self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
-                shuffles += reduce.SHUFFLE.format(
-                    T=t, k=k, combine=combine, shuffled=self.d.shuffle_down.format(
-                        value=lane_value, offset="o", width="shuffle_width"))
-                spills += reduce.SPILL.format(k=k, storage=storage)
-                gathers += reduce.GATHER.format(
-                    T=t, k=k, combine=combine,
-                    read=self.local_read(k, r.dtype, "(lid >> 5) + w"))
-                finals += reduce.FINAL.format(k=k, storage=storage)
-            else:
-                tree_start += reduce.TREE_START.format(k=k, storage=storage)
-                combines += reduce.TREE_COMBINE.format(
-                    T=t, k=k, storage=storage,
-                    read_a=self.local_read(k, r.dtype, "lid"),
-                    read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
-                    combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
-            value = self.local_read(k, r.dtype, "lid")
-            if r.scale is not None and r.final_buffer is None:  # else the last group scales
-                value = f"{value} * {r.scale}"
-            stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
-                                              storage=self.storage(self.types[r.buffer]),
-                                              value=value)
-        report = ""
-        if self.ir.checked:
-            acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
-            report = checks.REPORT_REMEMBERED.format(claim=self.d.claim.format(ERROR_RECORD))
-        if shuffle:
-            tree = reduce.TREE_SHUFFLE.format(
-                shuffles=shuffles, spills=spills, barrier=self.d.barrier,
-                index_t=self.index_t, gathers=gathers, finals=finals)
-        else:
-            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
-                                                   index_t=self.index_t, combines=combines)
-        finish = self.last_group_finish(tree)
-        tree = report + tree
-        segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
-        unroll = self.unroll()
-        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
-        if self.ir.vector > 1:
-            unroll = self.ir.unroll
-            template = reduce.REDUCE_ROWS_VECTOR
-            decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
-            column_t = "int" if self.ir.int_columns else self.index_t
-            if self.ir.guarded_tail:
-                tail = reduce.GUARDED_TAIL.format(
-                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.index_t,
-                    loads=_indent(loads, 3), body=_indent(vector_body, 2))
-            else:
-                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.index_t,
-                                                 loads=_indent(loads), body=vector_body)
-            slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
-                         column_t=column_t, unrolled_vector_loads=_indent(loads, 2),
-                         unrolled_vector_body=_indent(vector_body), vector_tail=tail)
-        split_span = reduce.SPLIT_WOVEN if self.ir.woven else reduce.SPLIT_CHUNK
-        slots.update(
-            split_span=split_span.format(index_t=self.index_t),
-            lane_step=reduce.WOVEN_LANE_STEP if self.ir.woven else reduce.LANE_STEP,
-            local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
-            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
-                                                               ""),
-            acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
-            unroll=str(unroll), unroll_less_one=str(unroll - 1),
-            unrolled_body=_indent(body), unrolled_accumulate=_indent(accumulate),
-            write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
-        return self.finish(template, slots)
-
-    def last_group_finish(self, tree: str) -> str:
-        """``reduce.FINISH``: the last work-group to end combines the partial results of the
-        reductions that have a final buffer, with the work-group ``tree``; "" if none has."""
-        acc_reset = loads = combines = stores = ""
-        for k, r in enumerate(self.ir.reductions):
-            if r.final_buffer is None:
-                continue
-            t, init = self.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
-            acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
-            for b in range(reduce.FINISH_LOADS):
-                p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
-                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
-                    global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
-                    storage=self.storage(self.types[r.buffer])))
-                loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p, read=partial,
-                                                    identity=init)
-                combines += reduce.COMBINE_PARTIAL.format(
-                    k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
-            final = self.local_read(k, r.dtype, "0")
-            if r.scale is not None:
-                final = f"{final} * {r.scale}"
-            stores += reduce.FINAL_STORE.format(
-                buffer=r.final_buffer, view=r.final_view,
-                storage=self.storage(self.types[r.final_buffer]), value=final)
-        if not stores:
-            return ""
-        return reduce.FINISH.format(
-            local=self.d.local_qualifier, barrier=self.d.barrier,
-            fence=f"    {self.d.global_fence};\n" if self.d.global_fence else "",
-            global_barrier=self.d.global_barrier, index_t=self.index_t,
-            counted=self.d.last_group_add.format(lw.GROUP_COUNTER),
-            group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
-            loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=_indent(tree),
-            stores=stores, counter=lw.GROUP_COUNTER)
-
-    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
-        """A rows reduction's vector walk: the declarations of each walked operand's vectors
-        and of its row's start, the loads of vector ``u``, and the work on it: every other
-        statement and the accumulation once per element."""
-        width = self.ir.vector
-        decls = bases = loads = text = ""
-        for m, s in enumerate(self.ir.walked_loads):
-            vtype = self.vector_type(self.types[s.buffer], width)
-            decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
-            bases += reduce.ROW_BASE.format(
-                index_t=self.index_t, m=m, view=s.view,
-                row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
-            loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
-                                                    vtype=vtype, buffer=s.buffer)
-        walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
-        for s in self.per_element:
-            if isinstance(s, lw.Load) and s.var in walked:
-                text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
-            else:
-                statement = self.statement(s)
-                text += "".join(_element_names(statement, c, self.fixed, walk=True)
-                                for c in range(width))
-        # The elements' columns and positions, where a statement needs them.
-        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
-                            for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
-        text = _indent(positions + text)
-        text += "".join(_element_names(accumulate, c, self.fixed, walk=True)
-                        for c in range(width))
-        return decls, bases, loads, text
-
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == lw.ELEMENTWISE:
             source = self.render_elementwise()
         else:
             source = self.render_reduction()
         return source, self.kernel_name()
-
-
-def _element_names(text: str, c: int, fixed: frozenset[str], walk: bool = False) -> str:
-    """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
-    v3_0, v3_1, ...), except the ``fixed`` ones every element shares, and, in a reduction's
-    vector walk, so do its column and grid position."""
-    text = re.sub(r"\b(v\d+)\b",
-                  lambda m: m[1] if m[1] in fixed else f"{m[1]}_{c}", text)
-    if walk:
-        text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
-    return text
-
-
-def _indent(text: str, levels: int = 1) -> str:
-    pad = "    " * levels
-    return "".join(pad + line if line.strip() else line
-                   for line in text.splitlines(keepends=True))
 
 
 def render(ir: lw.KernelIR, dialect: Dialect, wide_float32: bool = False) -> tuple[str, str]:

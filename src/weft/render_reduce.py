@@ -1,0 +1,175 @@
+"""Rendering of the reduction skeletons (rows and columns): accumulators, the work-group
+tree or warp shuffles, the last group's finish, and the rows' vector walk. A mixin of the
+renderer in render.py, whose frame, statements and op text it uses."""
+
+from __future__ import annotations
+
+import re
+
+from . import lower as lw
+from .dtypes import DType
+from .ops import identity
+from .render_text import ERROR_RECORD, c_literal, element_names, indent
+from .skeletons import checks, reduce
+
+
+class ReductionRendering:
+    """The reduction half of ``render._Renderer``."""
+
+    def local_read(self, k: int, dtype: DType, index: str) -> str:
+        return self.to_bool_if(dtype, f"red{k}[{index}]")
+
+    def render_reduction(self) -> str:
+        slots = self.frame()
+        self.remember_errors = self.ir.checked
+        body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
+                       for s in self.per_element)
+        local_decls = acc_init = accumulate = tree_start = combines = stores = ""
+        mode = self.ir.skeleton
+        shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
+        shuffles = spills = gathers = finals = ""
+        for k, r in enumerate(self.ir.reductions):
+            t = self.ctype(r.dtype)
+            storage = self.storage(r.dtype)
+            local_decls += reduce.LOCAL_DECL.format(local=self.d.local_qualifier,
+                                                    storage=storage, k=k, wg=reduce.WORK_GROUP)
+            init = c_literal(identity(r.op, r.dtype), r.dtype)
+            if r.compensated:
+                acc_init += reduce.ACC_INIT_COMPENSATED.format(T=t, k=k, identity=init)
+                accumulate += reduce.ACCUMULATE_COMPENSATED.format(T=t, k=k, var=r.var)
+            else:
+                acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
+                combine = self.apply(r.op, r.dtype, (f"acc{k}", r.var))
+                accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
+            if shuffle:
+                lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
+                combine = self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
+                shuffles += reduce.SHUFFLE.format(
+                    T=t, k=k, combine=combine, shuffled=self.d.shuffle_down.format(
+                        value=lane_value, offset="o", width="shuffle_width"))
+                spills += reduce.SPILL.format(k=k, storage=storage)
+                gathers += reduce.GATHER.format(
+                    T=t, k=k, combine=combine,
+                    read=self.local_read(k, r.dtype, "(lid >> 5) + w"))
+                finals += reduce.FINAL.format(k=k, storage=storage)
+            else:
+                tree_start += reduce.TREE_START.format(k=k, storage=storage)
+                combines += reduce.TREE_COMBINE.format(
+                    T=t, k=k, storage=storage,
+                    read_a=self.local_read(k, r.dtype, "lid"),
+                    read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
+                    combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
+            value = self.local_read(k, r.dtype, "lid")
+            if r.scale is not None and r.final_buffer is None:  # else the last group scales
+                value = f"{value} * {r.scale}"
+            stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
+                                              storage=self.storage(self.types[r.buffer]),
+                                              value=value)
+        report = ""
+        if self.ir.checked:
+            acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
+            report = checks.REPORT_REMEMBERED.format(claim=self.d.claim.format(ERROR_RECORD))
+        if shuffle:
+            tree = reduce.TREE_SHUFFLE.format(
+                shuffles=shuffles, spills=spills, barrier=self.d.barrier,
+                index_t=self.index_t, gathers=gathers, finals=finals)
+        else:
+            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
+                                                   index_t=self.index_t, combines=combines)
+        finish = self.last_group_finish(tree)
+        tree = report + tree
+        segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
+        unroll = self.unroll()
+        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
+        if self.ir.vector > 1:
+            unroll = self.ir.unroll
+            template = reduce.REDUCE_ROWS_VECTOR
+            decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
+            column_t = "int" if self.ir.int_columns else self.index_t
+            if self.ir.guarded_tail:
+                tail = reduce.GUARDED_TAIL.format(
+                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.index_t,
+                    loads=indent(loads, 3), body=indent(vector_body, 2))
+            else:
+                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.index_t,
+                                                 loads=indent(loads), body=vector_body)
+            slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
+                         column_t=column_t, unrolled_vector_loads=indent(loads, 2),
+                         unrolled_vector_body=indent(vector_body), vector_tail=tail)
+        split_span = reduce.SPLIT_WOVEN if self.ir.woven else reduce.SPLIT_CHUNK
+        slots.update(
+            split_span=split_span.format(index_t=self.index_t),
+            lane_step=reduce.WOVEN_LANE_STEP if self.ir.woven else reduce.LANE_STEP,
+            local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
+            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
+                                                               ""),
+            acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
+            unroll=str(unroll), unroll_less_one=str(unroll - 1),
+            unrolled_body=indent(body), unrolled_accumulate=indent(accumulate),
+            write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
+        return self.finish(template, slots)
+
+    def last_group_finish(self, tree: str) -> str:
+        """``reduce.FINISH``: the last work-group to end combines the partial results of the
+        reductions that have a final buffer, with the work-group ``tree``; "" if none has."""
+        acc_reset = loads = combines = stores = ""
+        for k, r in enumerate(self.ir.reductions):
+            if r.final_buffer is None:
+                continue
+            t, init = self.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
+            acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
+            for b in range(reduce.FINISH_LOADS):
+                p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
+                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
+                    global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
+                    storage=self.storage(self.types[r.buffer])))
+                loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p, read=partial,
+                                                    identity=init)
+                combines += reduce.COMBINE_PARTIAL.format(
+                    k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
+            final = self.local_read(k, r.dtype, "0")
+            if r.scale is not None:
+                final = f"{final} * {r.scale}"
+            stores += reduce.FINAL_STORE.format(
+                buffer=r.final_buffer, view=r.final_view,
+                storage=self.storage(self.types[r.final_buffer]), value=final)
+        if not stores:
+            return ""
+        return reduce.FINISH.format(
+            local=self.d.local_qualifier, barrier=self.d.barrier,
+            fence=f"    {self.d.global_fence};\n" if self.d.global_fence else "",
+            global_barrier=self.d.global_barrier, index_t=self.index_t,
+            counted=self.d.last_group_add.format(lw.GROUP_COUNTER),
+            group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
+            loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=indent(tree),
+            stores=stores, counter=lw.GROUP_COUNTER)
+
+    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
+        """A rows reduction's vector walk: the declarations of each walked operand's vectors
+        and of its row's start, the loads of vector ``u``, and the work on it: every other
+        statement and the accumulation once per element."""
+        width = self.ir.vector
+        decls = bases = loads = text = ""
+        for m, s in enumerate(self.ir.walked_loads):
+            vtype = self.vector_type(self.types[s.buffer], width)
+            decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
+            bases += reduce.ROW_BASE.format(
+                index_t=self.index_t, m=m, view=s.view,
+                row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
+            loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
+                                                    vtype=vtype, buffer=s.buffer)
+        walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
+        for s in self.per_element:
+            if isinstance(s, lw.Load) and s.var in walked:
+                text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
+            else:
+                statement = self.statement(s)
+                text += "".join(element_names(statement, c, self.fixed, walk=True)
+                                for c in range(width))
+        # The elements' columns and positions, where a statement needs them.
+        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
+                            for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
+        text = indent(positions + text)
+        text += "".join(element_names(accumulate, c, self.fixed, walk=True)
+                        for c in range(width))
+        return decls, bases, loads, text

@@ -1,0 +1,48 @@
+"""Source text helpers shared by the renderers: C literals, indentation, and the names a
+vector lane gives its copies of a statement."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from . import lower as lw
+from .dtypes import DType
+
+# A checked launch's error record: its place in the shared error buffer.
+ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
+LANE = "@lane@"  # in a vector lane's text, where the element's number goes
+
+
+def c_literal(value: float | int | bool, dtype: DType) -> str:
+    """``value`` as a C constant of ``dtype`` (infinities included)."""
+    if dtype.name == "bool":
+        return "true" if value else "false"
+    if dtype.is_float:
+        if np.isinf(value):
+            return "INFINITY" if value > 0 else "-INFINITY"
+        text = repr(float(value))
+        return text + ("f" if dtype.name == "float32" else "")
+    value = int(value)
+    if dtype.name == "int64" and value == np.iinfo(np.int64).min:
+        return "(-9223372036854775807L - 1)"
+    suffix = {"int64": "L", "uint32": "u"}.get(dtype.name, "")
+    return f"{value}{suffix}"
+
+
+def element_names(text: str, c: int, fixed: frozenset[str], walk: bool = False) -> str:
+    """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
+    v3_0, v3_1, ...), except the ``fixed`` ones every element shares, and, in a reduction's
+    vector walk, so do its column and grid position."""
+    text = re.sub(r"\b(v\d+)\b",
+                  lambda m: m[1] if m[1] in fixed else f"{m[1]}_{c}", text)
+    if walk:
+        text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
+    return text
+
+
+def indent(text: str, levels: int = 1) -> str:
+    pad = "    " * levels
+    return "".join(pad + line if line.strip() else line
+                   for line in text.splitlines(keepends=True))
