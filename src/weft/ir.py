@@ -358,8 +358,10 @@ class ErrorInfo:
 
 @dataclass(frozen=True)
 class ReducePlan:
-    """How a reduction kernel walks its operand (chosen at launch, never in the cache key
-    except ``mode``): one team of ``lanes`` threads per (segment, split)."""
+    """How a reduction kernel walks its operand, chosen at launch: one team of ``lanes``
+    threads per (segment, split). Only ``mode`` is in the cache key, and, where a device
+    writes them into the source (``KernelIR.fixed``), a rows kernel's ``lanes``,
+    ``contiguous`` and a single split."""
 
     mode: str  # REDUCE_ROWS or REDUCE_COLS
     rows: int
