@@ -1,7 +1,10 @@
 """The kernel cache: structure → program in memory; source + compiler identity → binary on disk.
 
 The memory key is (device, kernel IR): the IR is structural (ops, dtypes, access patterns,
-aliasing of buffers) and holds no size, offset or scalar value. The disk key hashes the source
+aliasing of buffers) and holds no size, offset or scalar value. It does hold launch choices
+that take a few values each (vector width, unroll, 32-bit indexes, and on most devices a rows
+kernel's team width), so an expression compiles a bounded number of kernels over all sizes.
+The disk key hashes the source
 with the device/driver fingerprint, the build options and weft's cache version. Entries are
 written atomically (temp file + rename, so several processes can share a directory) and carry
 a checksum: a corrupt or unloadable entry is rebuilt, never run.

@@ -3,8 +3,9 @@
 Parameters by kind and dtype, and a list of statements (loads with an access pattern, op
 applications, casts, stores). It holds no size, offset or scalar value, so a ``KernelIR`` is
 itself the in-memory cache key; those values travel as the kernel's runtime arguments, in
-parameter order. lower.py builds it, render.py turns it into source, the reference backend
-interprets it.
+parameter order. Launch choices of a few values each (vector width, unroll, 32-bit indexes,
+``fixed`` settings) are fields of it too. lower.py builds it, render.py turns it into source,
+the reference backend interprets it.
 """
 
 from __future__ import annotations
