@@ -264,6 +264,7 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
         source = wf.kernel_source(wf.sum(x * 2.0, axis=1))
         constant = re.search(r"const \w+( \w+)? lanes = (\d+);", source)
         if fixed:
+            assert constant is not None, "the team width is not a constant in the source"
             lanes = int(constant.group(2))
             assert 1 <= lanes <= realize.WORK_GROUP and lanes & (lanes - 1) == 0
             assert "lanes_argument" in source or "args.lanes" not in source
