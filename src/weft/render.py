@@ -45,8 +45,7 @@ class _Renderer(ReductionRendering):
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
-        # Values every element shares go to the ``invariants`` slot, before any walk.
-        self.fixed = ir.invariants
+        # Values every element shares (ir.invariants) go to the ``invariants`` slot.
         self.once, self.per_element = ir.once_per_thread
 
     def ctype(self, dtype: DType) -> str:
@@ -341,7 +340,7 @@ class _Renderer(ReductionRendering):
                                           for b, mask in bases.items())
 
         def each(text: str) -> str:
-            return "".join(element_names(text.replace(LANE, str(c)), c, self.fixed)
+            return "".join(element_names(text.replace(LANE, str(c)), c, self.ir.invariants)
                            for c in range(width))
 
         # Statement by statement, each for every element.

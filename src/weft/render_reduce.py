@@ -164,12 +164,12 @@ class ReductionRendering:
                 text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
             else:
                 statement = self.statement(s)
-                text += "".join(element_names(statement, c, self.fixed, walk=True)
+                text += "".join(element_names(statement, c, self.ir.invariants, walk=True)
                                 for c in range(width))
         # The elements' columns and positions, where a statement needs them.
         positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = indent(positions + text)
-        text += "".join(element_names(accumulate, c, self.fixed, walk=True)
+        text += "".join(element_names(accumulate, c, self.ir.invariants, walk=True)
                         for c in range(width))
         return decls, bases, loads, text

@@ -31,12 +31,12 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:
     return f"{value}{suffix}"
 
 
-def element_names(text: str, c: int, fixed: frozenset[str], walk: bool = False) -> str:
+def element_names(text: str, c: int, shared: frozenset[str], walk: bool = False) -> str:
     """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
-    v3_0, v3_1, ...), except the ``fixed`` ones every element shares, and, in a reduction's
+    v3_0, v3_1, ...), except the ``shared`` ones every element has in common, and, in a reduction's
     vector walk, so do its column and grid position."""
     text = re.sub(r"\b(v\d+)\b",
-                  lambda m: m[1] if m[1] in fixed else f"{m[1]}_{c}", text)
+                  lambda m: m[1] if m[1] in shared else f"{m[1]}_{c}", text)
     if walk:
         text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
     return text
