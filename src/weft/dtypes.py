@@ -14,9 +14,14 @@ from typing import Any
 import numpy as np
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DType:
-    """One element type. ``kind`` is ``"b"`` (bool), ``"u"``, ``"i"`` or ``"f"``."""
+    """One element type. ``kind`` is ``"b"`` (bool), ``"u"``, ``"i"`` or ``"f"``.
+
+    The six module constants are the only instances (a pickled one comes back as its
+    constant), so equality and hashing are identity's: structural keys hold a dtype per node
+    and are hashed on every call.
+    """
 
     name: str
     numpy: np.dtype
@@ -39,10 +44,8 @@ class DType:
     def __repr__(self) -> str:
         return f"wf.{self.name}"
 
-    def __hash__(self) -> int:
-        # The name alone decides equality in practice; hashing it (a cached str hash) keeps
-        # structural keys, which hold a dtype per node, cheap to look up.
-        return hash(self.name)
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return _constant, (self.name,)
 
     def __str__(self) -> str:
         return self.name
@@ -57,6 +60,12 @@ float64 = DType("float64", np.dtype(np.float64), "f", 4, "f64")
 
 ALL: tuple[DType, ...] = (bool_, uint32, int32, int64, float32, float64)
 _BY_NAME = {d.name: d for d in ALL} | {"bool_": bool_}
+
+
+def _constant(name: str) -> DType:
+    return _BY_NAME[name]
+
+
 _BY_NUMPY = {d.numpy: d for d in ALL}
 # NumPy types weft stores in a wider type of the same kind when converting data in.
 _WIDENED = {

@@ -223,11 +223,13 @@ class KernelIR:
     fixed: tuple[tuple[str, int], ...] = ()
 
     @functools.cached_property
-    def buffer_roles(self) -> tuple[tuple[int, bool, bool], ...]:
-        """(argument position, read, written) of each buffer parameter: what a launch orders
-        its work by, computed once per kernel."""
-        return tuple((k, p.read, p.written) for k, p in enumerate(self.params)
-                     if isinstance(p, BufferParam) and p.name != GROUP_COUNTER)
+    def buffer_roles(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Argument positions of the buffers the kernel reads, and of those it writes: what a
+        launch orders its work by, computed once per kernel."""
+        buffers = [(k, p) for k, p in enumerate(self.params)
+                   if isinstance(p, BufferParam) and p.name != GROUP_COUNTER]
+        return (tuple(k for k, p in buffers if p.read),
+                tuple(k for k, p in buffers if p.written))
 
     @functools.cached_property
     def error_positions(self) -> tuple[int, int] | None:

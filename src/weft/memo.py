@@ -30,6 +30,7 @@ from .storage import Storage
 _SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
 _LIMIT = 4096
 _DEST = ("dest",)
+_INPUT = "input"
 
 
 class Launch:
@@ -48,24 +49,29 @@ class Launch:
         self.groups = groups
         self.errors = errors  # what a checked kernel's error records mean
         # Most arguments (sizes, offsets, strides, launch settings) are the same every call:
-        # a call copies them and fills in only the rest, its "holes".
+        # a call copies them and fills in only the rest, its "holes". A leaf's buffer and a
+        # scalar leaf's value both come from the call's inputs (``inputs``).
         self._constants = [source[1] if source[0] == "const" else None for source in sources]
-        self._holes = [(position, source[0], source[1] if len(source) > 1 else 0)
+        self._holes = [(position, _INPUT if source[0] in ("leaf", "scalar") else source[0],
+                        source[1] if len(source) > 1 else 0)
                        for position, source in enumerate(sources) if source[0] != "const"]
 
-    def arguments(self, leaves: list[ex.Node], dest: Storage, temps: list[Storage]
-                  ) -> list[Any]:
+    def arguments(self, inputs: list[Any], dest: Storage, temps: list[Storage]) -> list[Any]:
+        """This launch's arguments for one call: ``inputs`` as ``inputs`` gives them."""
         args = self._constants.copy()
         for position, tag, k in self._holes:
-            if tag == "leaf":
-                args[position] = leaves[k].attrs.storage
-            elif tag == "scalar":
-                args[position] = leaves[k].attrs
+            if tag is _INPUT:
+                args[position] = inputs[k]
             elif tag == "dest":
                 args[position] = dest
             else:
                 args[position] = temps[k]
         return args
+
+
+def inputs(leaves: list[ex.Node]) -> list[Any]:
+    """What a plan takes for each leaf: a buffer leaf's storage, a scalar leaf's value."""
+    return [leaf.attrs.storage if leaf.kind == ex.BUFFER else leaf.attrs for leaf in leaves]
 
 
 class Plan:

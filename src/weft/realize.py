@@ -86,13 +86,9 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         args[at_buffer], args[at_offset] = report.slab.buffer, report.offset
     if counter is not None:
         args[counter] = device.backend.group_counter(device)
-    inputs: list[Storage] = []
-    outputs: list[Storage] = []
-    for k, read, written in ir.buffer_roles:
-        if read:
-            inputs.append(args[k])
-        if written:
-            outputs.append(args[k])
+    read, written = ir.buffer_roles
+    inputs: list[Storage] = [args[k] for k in read]
+    outputs: list[Storage] = [args[k] for k in written]
     if config.log.isEnabledFor(10):
         config.log.debug("launch %s on %s: n=%d, %d input(s), %d output(s)",
                          getattr(program, "name", "reference"), device, n, len(inputs),
@@ -525,7 +521,7 @@ def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
     dest = outputs[0][1].attrs.storage
     remembered = memo.MEMO.get(key)
     if remembered is not None:
-        _run_plan(device, remembered, leaves, dest)
+        _run_plan(device, remembered, memo.inputs(leaves), dest)
         return remembered
     with memo.recording() as rec:
         for step in plan(device, outputs):
@@ -536,17 +532,17 @@ def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
     return made
 
 
-def _run_plan(device: Any, remembered: memo.Plan, leaves: list[ex.Node], dest: Storage) -> None:
+def _run_plan(device: Any, remembered: memo.Plan, inputs: list[Any], dest: Storage) -> None:
     temps = [device.backend.allocate(device, dtype, size)
              for dtype, size in remembered.temporaries]
     for launch in remembered.launches:
         CACHE.stats["hits"] += 1
-        _launch(device, launch.ir, launch.arguments(leaves, dest, temps), launch.errors,
+        _launch(device, launch.ir, launch.arguments(inputs, dest, temps), launch.errors,
                 launch.n, launch.groups, launch.program)
 
 
 def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
-    """Evaluate a template's expression into a new buffer, building only its leaves when the
+    """Evaluate a template's expression into a new buffer, building none of its nodes when the
     template has a remembered plan on ``device`` (``templates.Deferred``); the new buffer's
     leaf, or None where the general path must run (not fusing, a whole-expression backend)."""
     if not config.fuse_enabled() or getattr(device.backend, "execute", None) is not None:
@@ -556,7 +552,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
     known = memo.MEMO.for_template(template, device)
     dest = new_leaf(device, shape, dtype, structure)
     if known is not None:
-        _run_plan(device, known, deferred.memo_leaves(), dest.attrs.storage)
+        _run_plan(device, known, deferred.plan_inputs(), dest.attrs.storage)
         return dest
     root = deferred.expression()
     key, leaves = memo.signature(root, dest)  # a template's expression always has a key

@@ -7,10 +7,10 @@ depends only on the arguments' structure (dtypes, shapes, views, which of them a
 scalars, which share a buffer) and the explicit result type, so the first call with a given
 structure is captured: every node in dependency order, each leaf as the argument it reads (a
 buffer view of an Array argument, a Python scalar argument converted to the leaf's type) or as
-a constant. Later calls make only the new leaves (``Deferred``); the other nodes are rebuilt
+a constant. Later calls keep only their arguments (``Deferred``); the nodes are rebuilt
 directly (a fraction of a microsecond each) when something reads the expression, and an
 evaluation straight away skips them altogether: ``memo`` keeps the template's plan, which
-takes the leaves alone.
+takes the arguments' buffers and scalar values alone.
 
 The result is an ordinary lazy Array: it composes and fuses with anything, as before.
 """
@@ -36,7 +36,7 @@ _ARRAY, _SCALAR, _CONST = 0, 1, 2
 class Template:
     """How to rebuild one captured expression from new arguments."""
 
-    __slots__ = ("leaves", "steps", "entries", "leaf_order", "result")
+    __slots__ = ("leaves", "steps", "entries", "leaf_order", "result", "inputs")
 
     def __init__(self, leaves: list[tuple], steps: list[tuple], entries: tuple,
                  leaf_order: list[int]) -> None:
@@ -48,6 +48,15 @@ class Template:
         _, dtype, shape, _, _, _, structure = steps[-1]
         # The dtype, shape and structure of the expression: what its array reports unbuilt.
         self.result: tuple[DType, tuple[int, ...], str] = (dtype, shape, structure)
+        # Where each input of a remembered plan comes from, in memo's leaf order: an Array
+        # argument's buffer, a scalar argument through its conversions, or a constant's value.
+        self.inputs: list[tuple[int, Any, tuple[DType, ...]]] = []
+        for p in leaf_order:
+            leaf = leaves[p]
+            if leaf[0] == _CONST:
+                self.inputs.append((_CONST, leaf[1].attrs, ()))
+            else:
+                self.inputs.append((leaf[0], leaf[1], leaf[2] if leaf[0] == _SCALAR else ()))
 
     def build(self, args: list[Any]) -> ex.Node:
         """The expression for ``args`` (Array arguments' nodes and Python scalars, in the
@@ -55,44 +64,72 @@ class Template:
         return self.defer(args).expression()
 
     def defer(self, args: list[Any]) -> Deferred:
-        """The expression for ``args``, its leaves made now (they hold the arguments' current
-        buffers, as any lazy expression does) and the rest when first needed."""
-        leaves: list[ex.Node] = []
-        for leaf in self.leaves:
-            tag = leaf[0]
-            if tag == _ARRAY:
-                storage = args[leaf[1]].attrs.storage
-                leaves.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
-            elif tag == _SCALAR:
-                value = args[leaf[1]]
-                types = leaf[2]
-                for dtype in types[:-1]:  # as the captured call converted it
-                    value = dtype.numpy.type(value)
-                leaves.append(ex.scalar(value, types[-1]))
-            else:
-                leaves.append(leaf[1])  # a constant: immutable, shared between expressions
-        return Deferred(self, leaves)
+        """The expression for ``args``, built when first needed. Until then the arguments'
+        current buffers count as read by it, as by any lazy expression, so that writing into
+        an argument copies first (copy-on-write)."""
+        return Deferred(self, args)
+
+
+def _scalar_value(value: Any, types: tuple[DType, ...]) -> Any:
+    """A scalar argument as the captured call converted it: through each type in turn."""
+    for dtype in types:
+        value = dtype.numpy.type(value)
+    return value
 
 
 class Deferred:
-    """A template's expression for one call: its leaves, and its other nodes built on demand.
-    An evaluation with a remembered plan needs only the leaves (``realize``); anything else
-    that reads the expression builds it (``Array._node``)."""
+    """A template's expression for one call: the call's arguments, and the expression's nodes
+    built on demand. An evaluation with a remembered plan needs only the arguments' buffers
+    and scalar values (``plan_inputs``); anything else that reads the expression builds it
+    (``Array._node``)."""
 
-    __slots__ = ("template", "leaves")
+    __slots__ = ("template", "args", "storages")
 
-    def __init__(self, template: Template, leaves: list[ex.Node]) -> None:
+    def __init__(self, template: Template, args: list[Any]) -> None:
         self.template = template
-        self.leaves = leaves
+        self.args = args
+        # One count per buffer leaf, as the leaves' nodes would hold (``expr.buffer``).
+        storages = [args[leaf[1]].attrs.storage for leaf in template.leaves
+                    if leaf[0] == _ARRAY]
+        for storage in storages:
+            storage.leaves += 1
+        self.storages = storages
 
-    def memo_leaves(self) -> list[ex.Node]:
-        """The leaves in the order remembered plans take them."""
-        leaves = self.leaves
-        return [leaves[p] for p in self.template.leaf_order]
+    def __del__(self) -> None:
+        for storage in self.storages:
+            storage.leaves -= 1
+
+    def plan_inputs(self) -> list[Any]:
+        """What a remembered plan takes for each leaf, in memo's order (``memo.inputs``): a
+        buffer leaf's storage, a scalar leaf's value."""
+        args = self.args
+        inputs = []
+        for tag, source, types in self.template.inputs:
+            if tag == _ARRAY:
+                inputs.append(args[source].attrs.storage)
+            elif tag == _SCALAR:
+                value = args[source]
+                for dtype in types:
+                    value = dtype.numpy.type(value)
+                inputs.append(value)
+            else:
+                inputs.append(source)
+        return inputs
 
     def expression(self) -> ex.Node:
         template = self.template
-        nodes = list(self.leaves)
+        args = self.args
+        nodes: list[ex.Node] = []
+        for leaf in template.leaves:
+            tag = leaf[0]
+            if tag == _ARRAY:
+                storage = args[leaf[1]].attrs.storage
+                nodes.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
+            elif tag == _SCALAR:
+                types = leaf[2]
+                nodes.append(ex.scalar(_scalar_value(args[leaf[1]], types[:-1]), types[-1]))
+            else:
+                nodes.append(leaf[1])  # a constant: immutable, shared between expressions
         node_class = ex.Node
         for kind, dtype, shape, pick, op, attrs, structure in template.steps:
             nodes.append(node_class(kind, dtype, shape, pick(nodes), op, attrs, structure))

@@ -66,7 +66,7 @@ class _Buffer:
 class CUDADevice:
     """One CUDA device and, per host thread, its stream."""
 
-    def __init__(self, cupy: Any, index: int) -> None:
+    def __init__(self, cupy: Any, index: int, only: bool = False) -> None:
         runtime = cupy.cuda.runtime
         props = runtime.getDeviceProperties(index)
         name = props["name"]
@@ -78,11 +78,13 @@ class CUDADevice:
         self.compute_units = int(props["multiProcessorCount"])
         self.capability = int(props["major"]) * 10 + int(props["minor"])
         self.max_alloc = int(props["totalGlobalMem"])
+        # The process's only device is always the current one: no runtime call to ask.
+        self.only = only
         self._local = threading.local()
 
     def active(self) -> Any:
         """A context that makes this device current (free when it already is)."""
-        if self.cupy.cuda.runtime.getDevice() == self.index:
+        if self.only or self.cupy.cuda.runtime.getDevice() == self.index:
             return contextlib.nullcontext()
         return self.cupy.cuda.Device(self.index)
 
@@ -176,7 +178,7 @@ class CUDABackend:
                           "will not use CUDA devices. Install the CUDA runtime libraries "
                           "(e.g. pip install 'cupy-cuda12x[ctk]')", RuntimeWarning, stacklevel=2)
             return []
-        return [CUDADevice(cupy, i) for i in range(count)]
+        return [CUDADevice(cupy, i, only=count == 1) for i in range(count)]
 
     # Memory ---------------------------------------------------------------------------
 
