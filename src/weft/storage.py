@@ -62,3 +62,33 @@ class Storage:
             self.device.backend.release(self.device, self)
         except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to release to
             pass
+
+
+def events_before_launch(reads: list[Storage], writes: list[Storage], queue: Any) -> list[Any]:
+    """What a launch on ``queue`` that reads ``reads`` and writes ``writes`` must wait for:
+    ``events_before_read`` and ``events_before_write`` of each, in one call (a launch's
+    bookkeeping is per-call host time)."""
+    events = []
+    for s in reads:
+        w = s.write
+        if w is not None and w[0] is not None and w[1] is not queue:
+            events.append(w[0])
+    for s in writes:
+        w = s.write
+        if w is not None and w[0] is not None and w[1] is not queue:
+            events.append(w[0])
+        if s.reads:
+            events += [e for e, q in s.reads.values() if q is not queue and e is not None]
+    return events
+
+
+def record_launch(reads: list[Storage], writes: list[Storage], event: Any, queue: Any) -> None:
+    """``record_read`` of each of ``reads``, then ``record_write`` of each of ``writes``."""
+    entry = (event, queue)
+    key = id(queue)
+    for s in reads:
+        s.reads[key] = entry
+    for s in writes:
+        s.write = entry
+        s.reads = {}
+

@@ -10,6 +10,7 @@ another stream (or the host) has to wait for it. That keeps a launch to a few mi
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import struct
 import threading
@@ -22,7 +23,7 @@ import numpy as np
 from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
-from ...storage import ALIGNMENT, Storage
+from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
 from ..base import thread_group_counter
 from .dialect import CUDA
 
@@ -47,6 +48,9 @@ class _Mark:
             event.record(self.stream)
             self._event = event
         return self._event
+
+
+_CURRENT = contextlib.nullcontext()  # reusable: entering it does nothing
 
 
 class _Buffer:
@@ -85,7 +89,7 @@ class CUDADevice:
     def active(self) -> Any:
         """A context that makes this device current (free when it already is)."""
         if self.only or self.cupy.cuda.runtime.getDevice() == self.index:
-            return contextlib.nullcontext()
+            return _CURRENT
         return self.cupy.cuda.Device(self.index)
 
     def existing_stream(self) -> Any:
@@ -121,15 +125,26 @@ class _Layout:
     __slots__ = ("buffers", "scalars", "bools", "pack")
 
     def __init__(self, params: tuple[Any, ...]) -> None:
-        fmt, self.scalars, self.bools = argument_struct(params)
-        self.buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
+        fmt, scalars, self.bools = argument_struct(params)
+        buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
+        self.buffers = _picker(buffers)
+        self.scalars = _picker(scalars)
         self.pack = struct.Struct(fmt).pack
 
     def values(self, args: list[Any]) -> tuple[Any, ...]:
-        fields = [args[k] for k in self.scalars]
-        for k in self.bools:
-            fields[k] = int(fields[k])
-        return (*[args[k].buffer.mem for k in self.buffers], np.void(self.pack(*fields)))
+        fields = self.scalars(args)
+        if self.bools:
+            fields = list(fields)
+            for k in self.bools:
+                fields[k] = int(fields[k])
+        return (*[s.buffer.mem for s in self.buffers(args)], np.void(self.pack(*fields)))
+
+
+def _picker(positions: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """A function taking ``positions`` out of a list, as a tuple (one C call for most)."""
+    if len(positions) > 1:
+        return operator.itemgetter(*positions)
+    return lambda args: tuple(args[k] for k in positions)
 
 
 def _wait(stream: Any, marks: list[_Mark]) -> None:
@@ -411,17 +426,12 @@ class CUDABackend:
             grid = (n + block - 1) // block
         else:
             block, grid = WORK_GROUP, groups
+        waits = events_before_launch(inputs, outputs, stream)
         with h.active():
-            for s in inputs:
-                _wait(stream, s.events_before_read(stream))
-            for s in outputs:
-                _wait(stream, s.events_before_write(stream))
+            if waits:
+                _wait(stream, waits)
             program.function((grid,), (block,), values, stream=stream)
-        mark = _Mark(stream)
-        for s in inputs:
-            s.record_read(mark, stream)
-        for s in outputs:
-            s.record_write(mark, stream)
+        record_launch(inputs, outputs, _Mark(stream), stream)
 
     def finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over blocks is finished by its last block (CUDA's

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...skeletons.reduce import WORK_GROUP
-from ...storage import Storage
+from ...storage import Storage, events_before_launch, record_launch
 from ..base import kernel_values, thread_group_counter
 from . import occupancy
 from .dialect import OPENCL
@@ -294,11 +294,7 @@ class OpenCLBackend:
         cl = h.cl
         q = h.queue()
         values = kernel_values(args)
-        wait: list[Any] = []
-        for s in inputs:
-            wait += s.events_before_read(q)
-        for s in outputs:
-            wait += s.events_before_write(q)
+        wait = events_before_launch(inputs, outputs, q)
         kernel = program.instance(cl, values)
         kernel.set_args(*values)
         if groups is None:
@@ -312,10 +308,7 @@ class OpenCLBackend:
                                                wait_for=wait or None)
         except cl.MemoryError as e:
             raise MemoryError(f"out of device memory running {program.name} on {device}") from e
-        for s in inputs:
-            s.record_read(event, q)
-        for s in outputs:
-            s.record_write(event, q)
+        record_launch(inputs, outputs, event, q)
 
     def finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over work-groups may be finished by its last group (one
