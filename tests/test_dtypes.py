@@ -93,3 +93,16 @@ def test_array_results_follow_result_type(a, b, name):
                                                    else wf.result_type(a, b).numpy),
                                 y.to_numpy().astype(wf.result_type(a, b).numpy))
         np.testing.assert_array_equal(out.to_numpy(), ref)
+
+
+@pytest.mark.parametrize("dtype", [*ORDER, wf.uint32])
+def test_dtypes_are_their_constants_after_pickling_and_copying(dtype):
+    """Equality is identity (structural keys hash a dtype per node), so a dtype that crosses
+    a process boundary (Dask) or is copied must come back as its constant."""
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(dtype)) is dtype
+    assert copy.copy(dtype) is dtype and copy.deepcopy(dtype) is dtype
+    assert {dtype: 1}[pickle.loads(pickle.dumps(dtype))] == 1
+    assert dtype != (wf.float32 if dtype is not wf.float32 else wf.float64)

@@ -431,6 +431,31 @@ def test_a_template_result_evaluates_without_its_expression_and_keeps_its_inputs
     assert len(built) >= 2
 
 
+def test_a_template_call_counts_as_a_reader_of_its_arguments_until_it_is_gone(device):
+    """An unevaluated repeated call holds its arguments' buffers like any lazy expression
+    (writing into an argument copies first), and lets go of them when it is evaluated or
+    dropped (writing in place again needs no copy)."""
+    y = wf.asarray(RNG.normal(size=N))
+    storage = y._node.attrs.storage
+    for _ in range(2):  # captures the template, then remembers its plan
+        float(wf.stats.normal_lpdf(y, 0.2, 1.5))
+    baseline = storage.leaves
+    pending = wf.stats.normal_lpdf(y, 0.2, 1.5)
+    assert storage.leaves > baseline
+    del pending
+    assert storage.leaves == baseline
+    evaluated = wf.stats.normal_lpdf(y, 0.2, 1.5).eval()
+    assert storage.leaves == baseline
+    composed = wf.stats.normal_lpdf(y, 0.2, 1.5) + evaluated  # builds the expression
+    assert storage.leaves > baseline
+    want = 2 * st.norm.logpdf(y.to_numpy(), 0.2, 1.5).sum()
+    np.testing.assert_allclose(float(composed), want, rtol=1e-10)
+    del composed
+    assert storage.leaves == baseline
+    y[0] = 1.0  # owned again: written in place
+    assert y._node.attrs.storage is storage
+
+
 def test_a_template_checks_new_scalar_arguments_on_the_host(device):
     y = wf.asarray(RNG.normal(size=N))
     float(wf.stats.normal_lpdf(y, 0.0, 1.5))
