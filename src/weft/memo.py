@@ -57,7 +57,8 @@ class Launch:
                        for position, source in enumerate(sources) if source[0] != "const"]
 
     def arguments(self, inputs: list[Any], dest: Storage, temps: list[Storage]) -> list[Any]:
-        """This launch's arguments for one call: ``inputs`` as ``inputs`` gives them."""
+        """This launch's arguments for one call, its leaves' values given as ``inputs`` (a
+        buffer leaf's storage, a scalar leaf's value: ``memo.inputs``)."""
         args = self._constants.copy()
         for position, tag, k in self._holes:
             if tag is _INPUT:

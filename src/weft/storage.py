@@ -14,6 +14,7 @@ read with vector loads follows from its offset and strides, which are structure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .dtypes import DType
@@ -40,13 +41,12 @@ class Storage:
         return self.size * self.dtype.itemsize
 
     def events_before_read(self, queue: Any) -> list[Any]:
-        w = self.write
-        return [w[0]] if w is not None and w[0] is not None and w[1] is not queue else []
+        """The last write, unless it was queued on ``queue`` (which runs in order)."""
+        return events_before_launch((self,), (), queue)
 
     def events_before_write(self, queue: Any) -> list[Any]:
-        events = self.events_before_read(queue)
-        events += [e for e, q in self.reads.values() if q is not queue and e is not None]
-        return events
+        """The last write and every read since, except those queued on ``queue``."""
+        return events_before_launch((), (self,), queue)
 
     def record_read(self, event: Any, queue: Any) -> None:
         self.reads[id(queue)] = (event, queue)
@@ -64,10 +64,12 @@ class Storage:
             pass
 
 
-def events_before_launch(reads: list[Storage], writes: list[Storage], queue: Any) -> list[Any]:
-    """What a launch on ``queue`` that reads ``reads`` and writes ``writes`` must wait for:
-    ``events_before_read`` and ``events_before_write`` of each, in one call (a launch's
-    bookkeeping is per-call host time)."""
+def events_before_launch(reads: Sequence[Storage], writes: Sequence[Storage], queue: Any
+                         ) -> list[Any]:
+    """What work on ``queue`` that reads ``reads`` and writes ``writes`` must wait for: the
+    last write of each, and every read since of those written, except events of ``queue``
+    itself (in order already) and ones never recorded (None). One call for a whole launch: its
+    bookkeeping is per-call host time."""
     events = []
     for s in reads:
         w = s.write
@@ -82,7 +84,8 @@ def events_before_launch(reads: list[Storage], writes: list[Storage], queue: Any
     return events
 
 
-def record_launch(reads: list[Storage], writes: list[Storage], event: Any, queue: Any) -> None:
+def record_launch(reads: Sequence[Storage], writes: Sequence[Storage], event: Any, queue: Any
+                  ) -> None:
     """``record_read`` of each of ``reads``, then ``record_write`` of each of ``writes``."""
     entry = (event, queue)
     key = id(queue)
@@ -91,4 +94,3 @@ def record_launch(reads: list[Storage], writes: list[Storage], event: Any, queue
     for s in writes:
         s.write = entry
         s.reads = {}
-

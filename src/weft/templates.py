@@ -108,10 +108,7 @@ class Deferred:
             if tag == _ARRAY:
                 inputs.append(args[source].attrs.storage)
             elif tag == _SCALAR:
-                value = args[source]
-                for dtype in types:
-                    value = dtype.numpy.type(value)
-                inputs.append(value)
+                inputs.append(_scalar_value(args[source], types))
             else:
                 inputs.append(source)
         return inputs
