@@ -48,9 +48,6 @@ class Storage:
         """The last write and every read since, except those queued on ``queue``."""
         return events_before_launch((), (self,), queue)
 
-    def record_read(self, event: Any, queue: Any) -> None:
-        self.reads[id(queue)] = (event, queue)
-
     def record_write(self, event: Any, queue: Any) -> None:
         self.write = (event, queue)
         self.reads = {}
@@ -70,15 +67,9 @@ def events_before_launch(reads: Sequence[Storage], writes: Sequence[Storage], qu
     last write of each, and every read since of those written, except events of ``queue``
     itself (in order already) and ones never recorded (None). One call for a whole launch: its
     bookkeeping is per-call host time."""
-    events = []
-    for s in reads:
-        w = s.write
-        if w is not None and w[0] is not None and w[1] is not queue:
-            events.append(w[0])
+    events = [w[0] for s in (*reads, *writes)
+              if (w := s.write) is not None and w[0] is not None and w[1] is not queue]
     for s in writes:
-        w = s.write
-        if w is not None and w[0] is not None and w[1] is not queue:
-            events.append(w[0])
         if s.reads:
             events += [e for e, q in s.reads.values() if q is not queue and e is not None]
     return events
@@ -86,7 +77,8 @@ def events_before_launch(reads: Sequence[Storage], writes: Sequence[Storage], qu
 
 def record_launch(reads: Sequence[Storage], writes: Sequence[Storage], event: Any, queue: Any
                   ) -> None:
-    """``record_read`` of each of ``reads``, then ``record_write`` of each of ``writes``."""
+    """A launch's ``event`` on ``queue``: a read of each of ``reads``, then (so a buffer read
+    and written in place ends written) the last write of each of ``writes``."""
     entry = (event, queue)
     key = id(queue)
     for s in reads:

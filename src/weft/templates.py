@@ -36,7 +36,7 @@ _ARRAY, _SCALAR, _CONST = 0, 1, 2
 class Template:
     """How to rebuild one captured expression from new arguments."""
 
-    __slots__ = ("leaves", "steps", "entries", "leaf_order", "result", "inputs")
+    __slots__ = ("leaves", "steps", "entries", "leaf_order", "result", "inputs", "array_leaves")
 
     def __init__(self, leaves: list[tuple], steps: list[tuple], entries: tuple,
                  leaf_order: list[int]) -> None:
@@ -48,6 +48,8 @@ class Template:
         _, dtype, shape, _, _, _, structure = steps[-1]
         # The dtype, shape and structure of the expression: what its array reports unbuilt.
         self.result: tuple[DType, tuple[int, ...], str] = (dtype, shape, structure)
+        # The argument each buffer leaf reads (one per leaf: several may view one argument).
+        self.array_leaves = [leaf[1] for leaf in leaves if leaf[0] == _ARRAY]
         # Where each input of a remembered plan comes from, in memo's leaf order: an Array
         # argument's buffer, a scalar argument through its conversions, or a constant's value.
         self.inputs: list[tuple[int, Any, tuple[DType, ...]]] = []
@@ -89,8 +91,7 @@ class Deferred:
         self.template = template
         self.args = args
         # One count per buffer leaf, as the leaves' nodes would hold (``expr.buffer``).
-        storages = [args[leaf[1]].attrs.storage for leaf in template.leaves
-                    if leaf[0] == _ARRAY]
+        storages = [args[k].attrs.storage for k in template.array_leaves]
         for storage in storages:
             storage.leaves += 1
         self.storages = storages
@@ -173,7 +174,7 @@ def capture(root: ex.Node, array_args: dict[int, int],
             continue
         position[id(node)] = len(leaves) + len(steps)
         steps.append((node.kind, node.dtype, node.shape,
-                      _picker(tuple(position[id(a)] for a in node.args)), node.op, node.attrs,
+                      picker(tuple(position[id(a)] for a in node.args)), node.op, node.attrs,
                       node.structure))
     entries, memo_leaves = memo.structure(root)
     if entries is None or not steps:
@@ -181,8 +182,9 @@ def capture(root: ex.Node, array_args: dict[int, int],
     return Template(leaves, steps, entries, [position[id(leaf)] for leaf in memo_leaves])
 
 
-def _picker(positions: tuple[int, ...]) -> Callable[[list[ex.Node]], tuple[ex.Node, ...]]:
-    """A function taking a step's arguments out of the nodes built so far, as a tuple."""
+def picker(positions: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """A function taking ``positions`` out of a list, as a tuple: a step's arguments out of
+    the nodes built so far, a launch's arguments by kind (one C call for several)."""
     if not positions:
         return lambda nodes: ()
     if len(positions) == 1:

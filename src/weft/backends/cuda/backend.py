@@ -10,7 +10,6 @@ another stream (or the host) has to wait for it. That keeps a launch to a few mi
 from __future__ import annotations
 
 import contextlib
-import operator
 import os
 import struct
 import threading
@@ -24,6 +23,7 @@ from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
+from ...templates import picker
 from ..base import thread_group_counter
 from .dialect import CUDA
 
@@ -127,8 +127,8 @@ class _Layout:
     def __init__(self, params: tuple[Any, ...]) -> None:
         fmt, scalars, self.bools = argument_struct(params)
         buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
-        self.buffers = _picker(buffers)
-        self.scalars = _picker(scalars)
+        self.buffers = picker(tuple(buffers))
+        self.scalars = picker(tuple(scalars))
         self.pack = struct.Struct(fmt).pack
 
     def values(self, args: list[Any]) -> tuple[Any, ...]:
@@ -138,13 +138,6 @@ class _Layout:
             for k in self.bools:
                 fields[k] = int(fields[k])
         return (*[s.buffer.mem for s in self.buffers(args)], np.void(self.pack(*fields)))
-
-
-def _picker(positions: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
-    """A function taking ``positions`` out of a list, as a tuple (one C call for most)."""
-    if len(positions) > 1:
-        return operator.itemgetter(*positions)
-    return lambda args: tuple(args[k] for k in positions)
 
 
 def _wait(stream: Any, marks: list[_Mark]) -> None:
