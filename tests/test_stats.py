@@ -360,6 +360,26 @@ def test_repeated_density_reuses_its_plan_and_still_reports(real_device):
                                rtol=1e-12)
 
 
+def test_a_sum_with_several_failing_elements_reports_one_that_fails(device):
+    """Checks fused into a reduction remember one failure per lane and report one of them:
+    whichever it is, it names a failing element, its index and its value. Where one element
+    fails two checks, the first argument's is reported."""
+    n = 20_000  # long enough for the vector walk and many lanes
+    y, mu, sigma = RNG.normal(size=n), RNG.normal(size=n), RNG.uniform(0.5, 2.0, n)
+    y[7], mu[7] = np.nan, np.inf
+    with pytest.raises(ValueError, match=r"normal_lpdf: y must be not NaN; y\[7\] = nan"):
+        float(wf.stats.normal_lpdf(wf.asarray(y), wf.asarray(mu), wf.asarray(sigma)))
+    y[7] = 0.0
+    sigma[8], mu[9], sigma[5001], y[n - 1] = -1.0, -np.inf, 0.0, np.nan
+    failing = [r"mu must be finite; mu\[7\] = inf", r"mu must be finite; mu\[9\] = -inf",
+               r"sigma must be positive and finite; sigma\[8\] = -1\.0",
+               r"sigma must be positive and finite; sigma\[5001\] = 0\.0",
+               rf"y must be not NaN; y\[{n - 1}\] = nan"]
+    with pytest.raises(ValueError) as raised:
+        float(wf.stats.normal_lpdf(wf.asarray(y), wf.asarray(mu), wf.asarray(sigma)))
+    assert any(re.search(p, str(raised.value)) for p in failing), str(raised.value)
+
+
 def _count_builds(monkeypatch) -> list:
     """Calls of ``apply_op`` (the general way of building an expression) from now on."""
     import weft.array

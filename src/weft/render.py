@@ -35,6 +35,9 @@ class _Renderer(ReductionRendering):
         self.d = dialect
         self.wide_float32 = wide_float32
         self.remember_errors = False  # reductions: report failures once per lane, after the loop
+        # Reductions: an element's remembered failures, (condition, REMEMBER text), emitted
+        # together after its other statements (``remembered_failures``).
+        self.remembered: list[tuple[str, str]] = []
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.struct_definition = ""  # the arguments' struct, where the dialect passes one
@@ -179,8 +182,10 @@ class _Renderer(ReductionRendering):
 
     def report(self, condition: str, error: int, a: str, b: str, bits: str) -> str:
         if self.remember_errors:
-            return checks.REMEMBER.format(condition=condition, error=error, a=a, b=b,
-                                          bits=bits, index_t=self.d.index_t)
+            self.remembered.append((condition, checks.REMEMBER.format(
+                condition=condition, error=error, a=a, b=b, bits=bits,
+                index_t=self.d.index_t)))
+            return ""
         claim = self.d.claim.format(ERROR_RECORD)
         return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
                                     bits=bits).replace("(long)", f"({self.d.index_t})")

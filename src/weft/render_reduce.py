@@ -22,8 +22,8 @@ class ReductionRendering:
     def render_reduction(self) -> str:
         slots = self.frame()
         self.remember_errors = self.ir.checked
-        body = "".join("    " + self.statement(s).replace("\n    ", "\n        ")
-                       for s in self.per_element)
+        body = indent("".join(self.statement(s) for s in self.per_element)
+                      + self.remembered_failures())
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
         mode = self.ir.skeleton
         shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
@@ -109,6 +109,16 @@ class ReductionRendering:
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.finish(template, slots)
 
+    def remembered_failures(self) -> str:
+        """The failures one element's statements remembered, behind one test of whether any
+        of its checks failed (``checks.REMEMBER_ANY``); "" if it has none."""
+        if not self.remembered:
+            return ""
+        failed = " || ".join(f"({condition})" for condition, _ in self.remembered)
+        remembers = indent("".join(text for _, text in self.remembered))
+        self.remembered = []
+        return checks.REMEMBER_ANY.format(failed=failed, remembers=remembers)
+
     def last_group_finish(self, tree: str) -> str:
         """``reduce.FINISH``: the last work-group to end combines the partial results of the
         reductions that have a final buffer, with the work-group ``tree``; "" if none has."""
@@ -166,6 +176,9 @@ class ReductionRendering:
                 statement = self.statement(s)
                 text += "".join(element_names(statement, c, self.ir.invariants, walk=True)
                                 for c in range(width))
+        failures = self.remembered_failures()
+        text += "".join(element_names(failures, c, self.ir.invariants, walk=True)
+                        for c in range(width))
         # The elements' columns and positions, where a statement needs them.
         positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))

@@ -71,12 +71,14 @@ __kernel void weft_greater_subtract_add_reduce(
             const double v0 = b0[w0_off + gid];
             const bool v2 = (v0 > v1);  // greater
             const long v4 = (long)j;
-            if (!v2 && err_code < 0) {
-                err_code = 0; err_a = (long)v3; err_b = (long)v4;
-                err_bits = (long)as_long(v0);
-            }
             const double v5 = b1[w1_off + gid];
             const double v6 = (v0 - v5);  // subtract
+            if ((!v2)) {
+                if (!v2 && err_code < 0) {
+                    err_code = 0; err_a = (long)v3; err_b = (long)v4;
+                    err_bits = (long)as_long(v0);
+                }
+            }
             acc0 = (acc0 + v6);
         }
     }
@@ -85,12 +87,14 @@ __kernel void weft_greater_subtract_add_reduce(
         const double v0 = b0[w0_off + gid];
         const bool v2 = (v0 > v1);  // greater
         const long v4 = (long)j;
-        if (!v2 && err_code < 0) {
-            err_code = 0; err_a = (long)v3; err_b = (long)v4;
-            err_bits = (long)as_long(v0);
-        }
         const double v5 = b1[w1_off + gid];
         const double v6 = (v0 - v5);  // subtract
+        if ((!v2)) {
+            if (!v2 && err_code < 0) {
+                err_code = 0; err_a = (long)v3; err_b = (long)v4;
+                err_bits = (long)as_long(v0);
+            }
+        }
         acc0 = (acc0 + v6);
     }
     if (err_code >= 0 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {

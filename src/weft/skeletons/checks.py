@@ -9,7 +9,10 @@ record, ``err + err_off``), ``guard``.
 A reduction's lanes loop over many elements. There a failing element is only remembered in
 registers (``REMEMBER``, the first one per lane), and each lane reports once after its loop
 (``REPORT_REMEMBERED``): an atomic inside the loop would keep the compiler from issuing the
-unrolled loads together, which halves the bandwidth.
+unrolled loads together, which halves the bandwidth. An element's remembers go together after
+its other statements, behind one test of whether any of its checks failed (``REMEMBER_ANY``):
+each remember alone became predicated moves on every element, which cost a float64 density on
+the H200 a tenth of its time (benchmarks/NOTES.md, 22).
 """
 
 REPORT = """\
@@ -42,6 +45,11 @@ REMEMBER = """\
         err_code = {error}; err_a = ({index_t}){a}; err_b = ({index_t}){b};
         err_bits = ({index_t}){bits};
     }}
+"""
+
+REMEMBER_ANY = """\
+    if ({failed}) {{
+{remembers}    }}
 """
 
 REPORT_REMEMBERED = """\
