@@ -41,9 +41,9 @@ def test_eval_does_not_read_the_report_observation_does(device, monkeypatch):
     downloads = []
     real = device.backend.download
 
-    def counting(storage):
-        downloads.append(storage.size)
-        return real(storage)
+    def counting(*storages):
+        downloads.append([s.size for s in storages])
+        return real(*storages)
 
     # On the instance, as other tests patch it: a class patch would be hidden by what an
     # undone instance patch leaves behind.
@@ -52,7 +52,8 @@ def test_eval_does_not_read_the_report_observation_does(device, monkeypatch):
     total = wf.sum(_positive(x) * 2).eval()
     assert downloads == []  # nothing waited for the kernel
     assert float(total) == pytest.approx(72.0)
-    assert len(downloads) == 2  # the report, then the value
+    # the reports and the value, read after one wait
+    assert downloads == [[pending.SLOTS * pending.RECORD, 1]]
 
 
 def test_failed_check_raises_at_observation_and_again_later(device):
@@ -123,9 +124,9 @@ def test_one_copy_reads_every_waiting_report(device, monkeypatch):
     downloads = []
     real = device.backend.download
 
-    def counting(storage):
-        downloads.append(storage.size)
-        return real(storage)
+    def counting(*storages):
+        downloads.extend(s.size for s in storages)
+        return real(*storages)
 
     # On the instance, as other tests patch it: a class patch would be hidden by what an
     # undone instance patch leaves behind.
@@ -148,3 +149,21 @@ def test_a_failure_in_one_thread_is_raised_where_observed(device):
     np.testing.assert_array_equal(made["good"].to_numpy(), np.ones(4))
     with pytest.raises(ValueError, match=r"\[6\]"):
         made["bad"].to_numpy()
+
+
+def test_download_reads_several_buffers_after_one_wait(device):
+    """The backends' ``download`` of several buffers (a value with its check records): each
+    comes back whole, small ones and one past the CUDA backend's page-locked staging."""
+    values = [np.arange(k, dtype=np.float64) * 1.5 for k in (1, 3, 17)]
+    values.append(np.arange(5, dtype=np.int32))
+    values.append(np.arange(300_000, dtype=np.float64))  # 2.4 MB
+    arrays = [(wf.asarray(v) * 2).eval() for v in values]
+    storages = [a._node.attrs.storage for a in arrays]
+    got = device.backend.download(*storages[:4])
+    assert len(got) == 4
+    for g, v in zip(got, values):
+        np.testing.assert_array_equal(g, v * 2)
+        assert g.dtype == v.dtype
+    first, big = device.backend.download(storages[0], storages[4])
+    np.testing.assert_array_equal(first, values[0] * 2)
+    np.testing.assert_array_equal(big, values[4] * 2)

@@ -172,8 +172,7 @@ class Array:
         self.eval()
         node = self._node
         view = node.attrs
-        pending.settle([view.storage])
-        flat = self._device.backend.download(view.storage)
+        flat = pending.observe(view.storage)
         if not node.shape:
             # A 0-d ndarray, as NumPy's own conversions give (not a NumPy scalar).
             return flat[view.offset:view.offset + 1].reshape(()).copy()

@@ -70,8 +70,8 @@ class DaskBackend:
         return Storage(device, da.from_array(data, chunks="auto"),
                        dt.from_numpy_dtype(data.dtype), data.size)
 
-    def download(self, storage: Storage) -> np.ndarray:
-        return np.ascontiguousarray(_compute(storage.buffer)).reshape(-1)
+    def download(self, *storages: Storage) -> list[np.ndarray]:
+        return [np.ascontiguousarray(_compute(s.buffer)).reshape(-1) for s in storages]
 
     def execute(self, device: Any, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
         lowered: dict[int, Any] = {}

@@ -7,8 +7,9 @@ record in its thread's error buffer for the device (a ``Slab`` of ``SLOTS`` reco
 leaves a ``Pending`` on every buffer it writes; kernels that read those buffers pass the
 ``Pending`` on to theirs. One copy of the slab reads every record of the thread at once: when a
 value is observed (``to_numpy``, ``float``, a foreign view), before a write into an existing
-array, at ``wf.synchronize()``, and when the slab runs out of free records. A failed check
-raises there, and again at every later observation of a value computed from it.
+array, at ``wf.synchronize()``, and when the slab runs out of free records. An observed value
+and the slab come back after one wait (``observe``). A failed check raises there, and again at
+every later observation of a value computed from it.
 """
 
 from __future__ import annotations
@@ -104,15 +105,18 @@ class Slab:
         with self.lock:
             if report.read:
                 return
-            records = self.device.backend.download(self.buffer).reshape(SLOTS, RECORD)
+            records = self.device.backend.download(self.buffer)[0].reshape(SLOTS, RECORD)
             report.note(records[report.slot])
 
-    def read_all(self) -> None:
-        """Read every waiting record (waits for their kernels); free them."""
+    def read_all(self, copy: np.ndarray | None = None) -> None:
+        """Read every waiting record (waits for their kernels), or take them from ``copy``,
+        the buffer downloaded after their kernels by the owner; free them."""
         with self.lock:
             if not self.waiting:
                 return
-            records = self.device.backend.download(self.buffer).reshape(SLOTS, RECORD)
+            if copy is None:
+                copy = self.device.backend.download(self.buffer)[0]
+            records = copy.reshape(SLOTS, RECORD)
             for slot, report in self.waiting.items():
                 if not report.read:
                     report.note(records[slot])
@@ -161,6 +165,23 @@ def settle(storages: Iterable[Storage]) -> None:
             continue
         failed[0].raised = True
         raise failed[0].fresh_error()
+
+
+def observe(storage: Storage) -> np.ndarray:
+    """``storage``'s contents, after reading every report it depends on; raises the first
+    failure among them. Where those reports are the calling thread's own, unread, its records
+    come back with the contents after one wait: one round trip to the device, not two."""
+    slab = _state().slabs.get(storage.device)
+    unread = [p for p in storage.checks if not p.read]
+    contents = None
+    if (slab is not None and unread and slab.owner == threading.get_ident()
+            and all(p.slab is slab for p in unread)):
+        records, contents = storage.device.backend.download(slab.buffer, storage)
+        slab.read_all(records)
+    settle([storage])
+    if contents is None:
+        contents = storage.device.backend.download(storage)[0]
+    return contents
 
 
 def read_all() -> None:

@@ -63,8 +63,9 @@ class Backend(Protocol):
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
 
-    def download(self, storage: Storage) -> np.ndarray:
-        """The whole buffer as a flat NumPy array; waits for pending writes."""
+    def download(self, *storages: Storage) -> list[np.ndarray]:
+        """Each whole buffer as a flat NumPy array, read after one wait for their pending
+        writes (all on one device)."""
 
     def fingerprint(self, device: Any) -> str:
         """Device, driver and compiler identity, for the disk cache key."""

@@ -178,14 +178,17 @@ class OpenCLBackend:
             storage.record_write(event, q)
         return storage
 
-    def download(self, storage: Storage) -> np.ndarray:
-        out = np.empty(storage.size, dtype=storage.dtype.numpy)
-        if storage.size:
-            h = storage.device.handle
+    def download(self, *storages: Storage) -> list[np.ndarray]:
+        outs = [np.empty(s.size, dtype=s.dtype.numpy) for s in storages]
+        live = [(s, out) for s, out in zip(storages, outs) if s.size]
+        if live:
+            h = live[0][0].device.handle
             q = h.queue()
-            h.cl.enqueue_copy(q, out, storage.buffer.mem,
-                              wait_for=storage.events_before_read(q) or None, is_blocking=True)
-        return out
+            waits = events_before_launch([s for s, _ in live], (), q) or None
+            copies = [h.cl.enqueue_copy(q, out, s.buffer.mem, wait_for=waits,
+                                        is_blocking=False) for s, out in live]
+            h.cl.wait_for_events(copies)
+        return outs
 
     def release(self, device: Any, storage: Storage) -> None:
         foreign = storage.events_before_write(storage.buffer.queue)

@@ -173,8 +173,8 @@ class ReferenceBackend:
         storage.buffer[...] = data.reshape(-1)
         return storage
 
-    def download(self, storage: Storage) -> np.ndarray:
-        return storage.buffer.copy()
+    def download(self, *storages: Storage) -> list[np.ndarray]:
+        return [s.buffer.copy() for s in storages]
 
     def release(self, device: Any, storage: Storage) -> None:
         pass
