@@ -232,8 +232,8 @@ class CUDABackend:
         to_host = runtime.memcpyDeviceToHost
         with h.active():
             _wait(stream, events_before_launch([s for s, _ in live], (), stream))
-            total = sum(-(-out.nbytes // ALIGNMENT) * ALIGNMENT for _, out in live)
-            if len(live) == 1 or total > _STAGED_BYTES:
+            spans = [-(-out.nbytes // ALIGNMENT) * ALIGNMENT for _, out in live]
+            if len(live) == 1 or sum(spans) > _STAGED_BYTES:
                 # Into pageable memory each copy returns when done: the waits add up.
                 for s, out in live:
                     runtime.memcpyAsync(out.ctypes.data, s.buffer.mem.ptr, out.nbytes, to_host,
@@ -242,16 +242,13 @@ class CUDABackend:
                 return outs
             # Small reads after one wait (a value and its check records): page-locked copies
             # are queued together, so the host waits once.
-            staging = h.cupy.cuda.alloc_pinned_memory(total)
-            placed = []
-            at = 0
-            for s, out in live:
+            staging = h.cupy.cuda.alloc_pinned_memory(sum(spans))
+            starts = np.cumsum([0, *spans[:-1]]).tolist()
+            for (s, out), at in zip(live, starts):
                 runtime.memcpyAsync(staging.ptr + at, s.buffer.mem.ptr, out.nbytes, to_host,
                                     stream.ptr)
-                placed.append((out, at))
-                at += -(-out.nbytes // ALIGNMENT) * ALIGNMENT
             stream.synchronize()
-            for out, at in placed:
+            for (_, out), at in zip(live, starts):
                 out[:] = np.frombuffer(staging, out.dtype, out.size, at)
         return outs
 

@@ -186,8 +186,7 @@ class OpenCLBackend:
             q = h.queue()
             waits = events_before_launch([s for s, _ in live], (), q) or None
             # Blocking reads, one after another: on NVIDIA's OpenCL (H100), reads queued
-            # without blocking and then waited for made an observation 40-60 us slower, and
-            # a masked in-place float64 test read a wrong value once with them (not pursued).
+            # without blocking and then waited for made an observation 40-60 us slower.
             for s, out in live:
                 h.cl.enqueue_copy(q, out, s.buffer.mem, wait_for=waits, is_blocking=True)
                 waits = None
