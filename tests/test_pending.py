@@ -23,6 +23,27 @@ def _positive(x: wf.Array) -> wf.Array:
     return wf.check(x, x > 0, "sigma must be positive")
 
 
+def _flag_seen(device) -> bool:
+    """Whether the host reads the calling thread's failure flag on ``device`` without a copy
+    (after a checked launch has made its slab)."""
+    return pending._state().slabs[device].seen_host is not None
+
+
+def _counting_downloads(device, monkeypatch) -> list[list[int]]:
+    """Patch ``device``'s downloads to note the sizes of the buffers each one reads."""
+    downloads = []
+    real = device.backend.download
+
+    def counting(*storages):
+        downloads.append([s.size for s in storages])
+        return real(*storages)
+
+    # On the instance, as other tests patch it: a class patch would be hidden by what an
+    # undone instance patch leaves behind.
+    monkeypatch.setattr(device.backend, "download", counting)
+    return downloads
+
+
 @pytest.fixture(autouse=True)
 def _no_leftover_reports():
     """Each test starts and ends with nothing unread on this thread."""
@@ -38,22 +59,15 @@ def _no_leftover_reports():
 
 
 def test_eval_does_not_read_the_report_observation_does(device, monkeypatch):
-    downloads = []
-    real = device.backend.download
-
-    def counting(*storages):
-        downloads.append([s.size for s in storages])
-        return real(*storages)
-
-    # On the instance, as other tests patch it: a class patch would be hidden by what an
-    # undone instance patch leaves behind.
-    monkeypatch.setattr(device.backend, "download", counting)
+    downloads = _counting_downloads(device, monkeypatch)
     x = wf.asarray(np.arange(1.0, 9.0))
     total = wf.sum(_positive(x) * 2).eval()
     assert downloads == []  # nothing waited for the kernel
     assert float(total) == pytest.approx(72.0)
-    # the reports and the value, read after one wait
-    assert downloads == [[pending.SLOTS * pending.RECORD, 1]]
+    if _flag_seen(device):
+        assert downloads == [[1]]  # the value; the clear flag says the records are clean
+    else:
+        assert downloads == [[pending.SLOTS * pending.RECORD, 1]]  # both after one wait
 
 
 def test_failed_check_raises_at_observation_and_again_later(device):
@@ -121,18 +135,37 @@ def test_many_unobserved_checked_results_stay_bounded_and_correct(device):
 def test_one_copy_reads_every_waiting_report(device, monkeypatch):
     x = wf.asarray(np.arange(1.0, 5.0))
     results = [wf.sum(_positive(x) * k).eval() for k in range(10)]
-    downloads = []
-    real = device.backend.download
-
-    def counting(*storages):
-        downloads.extend(s.size for s in storages)
-        return real(*storages)
-
-    # On the instance, as other tests patch it: a class patch would be hidden by what an
-    # undone instance patch leaves behind.
-    monkeypatch.setattr(device.backend, "download", counting)
+    downloads = _counting_downloads(device, monkeypatch)
     assert [float(r) for r in results] == [10.0 * k for k in range(10)]
-    assert downloads.count(pending.SLOTS * pending.RECORD) == 1
+    record_copies = sum(sizes.count(pending.SLOTS * pending.RECORD) for sizes in downloads)
+    assert record_copies == (0 if _flag_seen(device) else 1)
+
+
+def test_a_clean_synchronize_copies_records_only_where_the_flag_is_unseen(device, monkeypatch):
+    x = wf.asarray(np.arange(1.0, 5.0))
+    results = [wf.sum(_positive(x) * k).eval() for k in range(5)]
+    slab = pending._state().slabs[device]
+    assert len(slab.waiting) == 5
+    downloads = _counting_downloads(device, monkeypatch)
+    wf.synchronize()
+    assert not slab.waiting and len(slab.free) == pending.SLOTS
+    assert all(p.read and p.error is None for r in results for p in r._node.attrs.storage.checks)
+    assert downloads == ([] if _flag_seen(device) else [[pending.SLOTS * pending.RECORD]])
+
+
+def test_a_failure_found_by_the_flag_is_raised_once_then_the_flag_is_clear(device, monkeypatch):
+    x = wf.asarray(np.arange(1.0, 5.0))
+    wf.sum(_positive(x) * 2).eval()
+    wf.sum(_positive(x - 3) * 2).eval()  # x - 3 = -2 at index 0
+    slab = pending._state().slabs[device]
+    with pytest.raises(ValueError, match=r"sigma must be positive.*\[0\] = -2\.0"):
+        wf.synchronize()
+    if slab.seen_host is not None:
+        assert slab.seen_host[0] == 0
+    wf.sum(_positive(x)).eval()
+    downloads = _counting_downloads(device, monkeypatch)
+    wf.synchronize()  # clean: nothing raised, and no copy where the host sees the flag
+    assert downloads == ([] if _flag_seen(device) else [[pending.SLOTS * pending.RECORD]])
 
 
 def test_a_failure_in_one_thread_is_raised_where_observed(device):

@@ -29,13 +29,15 @@ def synchronize() -> None:
     >>> import weft as wf
     >>> wf.synchronize()
     """
-    # Reports first: reading a device's reports waits for its checked kernels, so the waits
+    # Reports read by a copy first: the copy waits for their checked kernels, so the waits
     # below are short (a blocked thread's first call after a long wait costs tens of
-    # microseconds, and this way the thread wakes once).
-    pending.read_all()
+    # microseconds, and this way the thread wakes once). The others settle from their flags
+    # once the queues have drained, with no copy unless a check failed.
+    pending.read_copied()
     for kind in dv._found:
         for d in dv._found[kind]:
             d.backend.synchronize(d)
+    pending.read_drained()
     pending.raise_unraised()
 
 

@@ -189,6 +189,10 @@ Param = BufferParam | ScalarParam | IndexParam
 
 ERROR_BUFFER = "err"
 ERROR_OFFSET = "err_off"  # where in the error buffer this launch's record lies
+# One int a failing check sets besides its record: where the backend keeps it in memory the host
+# reads without a transfer, a drained queue with the flag clear needs no copy of the records
+# (``pending.Slab.read_drained``). Supplied at launch; not ordered like data (only ever set).
+ERROR_SEEN = "err_seen"
 # A reduction finished by its last work-group counts finished groups here: one int per stream,
 # zero between launches (the last group resets it), supplied at launch like the error buffer.
 GROUP_COUNTER = "done_groups"
@@ -227,17 +231,18 @@ class KernelIR:
         """Argument positions of the buffers the kernel reads, and of those it writes: what a
         launch orders its work by, computed once per kernel."""
         buffers = [(k, p) for k, p in enumerate(self.params)
-                   if isinstance(p, BufferParam) and p.name != GROUP_COUNTER]
+                   if isinstance(p, BufferParam) and p.name not in (GROUP_COUNTER, ERROR_SEEN)]
         return (tuple(k for k, p in buffers if p.read),
                 tuple(k for k, p in buffers if p.written))
 
     @functools.cached_property
-    def error_positions(self) -> tuple[int, int] | None:
-        """Argument positions of the error buffer and the record's offset (checked kernels)."""
+    def error_positions(self) -> tuple[int, int, int] | None:
+        """Argument positions of the error buffer, the record's offset and the failure flag
+        (checked kernels)."""
         names = [p.name for p in self.params]
         if ERROR_BUFFER not in names:
             return None
-        return names.index(ERROR_BUFFER), names.index(ERROR_OFFSET)
+        return names.index(ERROR_BUFFER), names.index(ERROR_OFFSET), names.index(ERROR_SEEN)
 
     @functools.cached_property
     def counter_position(self) -> int | None:

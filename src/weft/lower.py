@@ -29,6 +29,7 @@ from .ir import (
     ELEMENTWISE,
     ERROR_BUFFER,
     ERROR_OFFSET,
+    ERROR_SEEN,
     FLAT,
     GROUP_COUNTER,
     REDUCE_COLS,
@@ -350,7 +351,9 @@ class _Lowering:
         if checked:
             params.append(BufferParam(ERROR_BUFFER, dt.int64, False, True))
             params.append(IndexParam(ERROR_OFFSET))
-            args += [None, None]  # realize supplies the error buffer and the record's place
+            params.append(BufferParam(ERROR_SEEN, dt.int32, False, True))
+            # realize supplies the error buffer, the record's place and the failure flag
+            args += [None, None, None]
         if counter:
             params.append(BufferParam(GROUP_COUNTER, dt.int32, False, True))
             args.append(None)  # realize supplies the launching stream's counter
@@ -469,6 +472,7 @@ __all__ = [
     "ELEMENTWISE",
     "ERROR_BUFFER",
     "ERROR_OFFSET",
+    "ERROR_SEEN",
     "ErrorInfo",
     "FLAT",
     "GROUP_COUNTER",

@@ -10,6 +10,11 @@ value is observed (``to_numpy``, ``float``, a foreign view), before a write into
 array, at ``wf.synchronize()``, and when the slab runs out of free records. An observed value
 and the slab come back after one wait (``observe``). A failed check raises there, and again at
 every later observation of a value computed from it.
+
+A failing check also sets its slab's flag (``ir.ERROR_SEEN``). Where the backend keeps the flag
+in memory the host reads without a transfer (CUDA: page-locked), a thread whose queue has
+drained and whose flag is clear knows every record is clean without copying any
+(``Slab.read_drained``).
 """
 
 from __future__ import annotations
@@ -80,6 +85,9 @@ class Slab:
         self.device = device
         self.owner = threading.get_ident()
         self.buffer = self._clean_buffer()
+        # Set by a failing check; ``seen_host`` is its host view, or None where the host
+        # reads records only by copying them.
+        self.seen, self.seen_host = device.backend.report_flag(device)
         self.free = list(range(SLOTS - 1, -1, -1))
         self.waiting: dict[int, Pending] = {}
         self.lock = threading.Lock()
@@ -90,7 +98,7 @@ class Slab:
     def take(self, errors: list[ErrorInfo]) -> Pending:
         """A free record for one launch (reading the slab first when none is free)."""
         if not self.free:
-            self.read_all()
+            self.read_waiting()
         with self.lock:
             slot = self.free.pop()
             report = self.waiting[slot] = Pending(self, slot, errors)
@@ -98,7 +106,7 @@ class Slab:
 
     def read(self, report: Pending) -> None:
         if threading.get_ident() == self.owner:
-            self.read_all()
+            self.read_waiting()
             return
         # Another thread observes: its copy waits for every kernel recorded on the buffer so
         # far, this report's among them. Only the owner frees records and cleans the buffer.
@@ -124,6 +132,33 @@ class Slab:
             self.waiting.clear()
             if records[:, 0].any():
                 self.buffer = self._clean_buffer()  # failed records would block later claims
+
+    def read_waiting(self) -> None:
+        """The owner reads every waiting record: one copy, or, where the host sees the flag,
+        a wait for its queue and then the flag (a copy only if a check failed)."""
+        if self.seen_host is None:
+            self.read_all()
+            return
+        self.device.backend.synchronize(self.device)
+        self.read_drained()
+
+    def read_drained(self) -> None:
+        """Read every waiting record once the owner's queue has drained (all its kernels have
+        finished): where the host sees the flag and it is clear, all are clean and nothing is
+        copied; otherwise ``read_all``, and the flag is cleared (no kernel can set it now)."""
+        seen = self.seen_host
+        with self.lock:
+            if not self.waiting:
+                return
+            if seen is not None and not seen[0]:
+                for slot, report in self.waiting.items():
+                    report.read = True
+                    self.free.append(slot)
+                self.waiting.clear()
+                return
+        self.read_all()
+        if seen is not None:
+            seen[0] = 0
 
 
 def reserve(device: Any, errors: list[ErrorInfo]) -> Pending:
@@ -176,18 +211,32 @@ def observe(storage: Storage) -> np.ndarray:
     contents = None
     if (slab is not None and unread and slab.owner == threading.get_ident()
             and all(p.slab is slab for p in unread)):
-        records, contents = storage.device.backend.download(slab.buffer, storage)
-        slab.read_all(records)
+        if slab.seen_host is not None and storage.size:
+            # The copy waits for everything the thread queued: its flag then speaks for every
+            # waiting record.
+            contents = storage.device.backend.download(storage)[0]
+            slab.read_drained()
+        else:
+            records, contents = storage.device.backend.download(slab.buffer, storage)
+            slab.read_all(records)
     settle([storage])
     if contents is None:
         contents = storage.device.backend.download(storage)[0]
     return contents
 
 
-def read_all() -> None:
-    """Read every report of the calling thread (each read waits for the kernels it covers)."""
+def read_copied() -> None:
+    """Read the calling thread's reports that the host reads by copying them (each copy waits
+    for the kernels it covers); the others wait for ``read_drained``."""
     for slab in _state().slabs.values():
-        slab.read_all()
+        if slab.seen_host is None:
+            slab.read_all()
+
+
+def read_drained() -> None:
+    """Read every report of the calling thread, whose queues have all drained."""
+    for slab in _state().slabs.values():
+        slab.read_drained()
 
 
 def raise_unraised() -> None:

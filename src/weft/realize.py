@@ -82,8 +82,9 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         args = list(args)  # filled in here; the caller's list stays as it was
     if ir.checked:
         report = pending.reserve(device, errors)
-        at_buffer, at_offset = ir.error_positions
-        args[at_buffer], args[at_offset] = report.slab.buffer, report.offset
+        at_buffer, at_offset, at_seen = ir.error_positions
+        slab = report.slab
+        args[at_buffer], args[at_offset], args[at_seen] = slab.buffer, report.offset, slab.seen
     if counter is not None:
         args[counter] = device.backend.group_counter(device)
     read, written = ir.buffer_roles

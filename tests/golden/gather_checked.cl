@@ -7,6 +7,7 @@ __kernel void weft_greater_multiply(
     __global double* restrict b3,
     __global long* restrict err,
     const long err_off_64,
+    __global int* restrict err_seen,
     const double s0,
     const long w0_off_64,
     const long w1_off_64,
@@ -47,6 +48,7 @@ __kernel void weft_greater_multiply(
     if (!v2_ok && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 0; err[err_off + 2] = (long)v2_r_raw;
         err[err_off + 3] = (long)v2_c_raw; err[err_off + 4] = (long)0;
+        err_seen[0] = 1;
     }
     const double v3 = b2[w2_off + gid];
     const bool v5 = (v3 > v4);  // greater
@@ -54,6 +56,7 @@ __kernel void weft_greater_multiply(
     if (!v5 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 1; err[err_off + 2] = (long)v6;
         err[err_off + 3] = (long)v7; err[err_off + 4] = (long)as_long(v3);
+        err_seen[0] = 1;
     }
     const double v8 = (v2 * v3);  // multiply
     b3[w3_off + gid] = (double)v8;

@@ -19,6 +19,7 @@ extern "C" __global__ void weft_greater_multiply(
     const double* __restrict__ b2,
     double* __restrict__ b3,
     long long* __restrict__ err,
+    int* __restrict__ err_seen,
     const weft_args args)
 {
     const int err_off = (int)args.err_off;
@@ -50,6 +51,7 @@ extern "C" __global__ void weft_greater_multiply(
     if (!v2_ok && atomicCAS((int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 0; err[err_off + 2] = (long long)v2_r_raw;
         err[err_off + 3] = (long long)v2_c_raw; err[err_off + 4] = (long long)0;
+        err_seen[0] = 1;
     }
     const double v3 = b2[w2_off + gid];
     const bool v5 = (v3 > v4);  // greater
@@ -57,6 +59,7 @@ extern "C" __global__ void weft_greater_multiply(
     if (!v5 && atomicCAS((int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = 1; err[err_off + 2] = (long long)v6;
         err[err_off + 3] = (long long)v7; err[err_off + 4] = (long long)__double_as_longlong(v3);
+        err_seen[0] = 1;
     }
     const double v8 = (v2 * v3);  // multiply
     b3[w3_off + gid] = (double)v8;

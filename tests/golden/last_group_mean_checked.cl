@@ -7,6 +7,7 @@ __kernel void weft_greater_subtract_add_reduce(
     __global double* restrict b3,
     __global long* restrict err,
     const long err_off_64,
+    __global int* restrict err_seen,
     __global int* restrict done_groups,
     const double s0,
     const double s1,
@@ -100,6 +101,7 @@ __kernel void weft_greater_subtract_add_reduce(
     if (err_code >= 0 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = err_code; err[err_off + 2] = err_a;
         err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+        err_seen[0] = 1;
     }
     red0[lid] = (double)acc0;
     barrier(CLK_LOCAL_MEM_FENCE);

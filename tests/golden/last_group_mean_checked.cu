@@ -22,6 +22,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     double* __restrict__ b2,
     double* __restrict__ b3,
     long long* __restrict__ err,
+    int* __restrict__ err_seen,
     int* __restrict__ done_groups,
     const weft_args args)
 {
@@ -104,6 +105,7 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
     if (err_code >= 0 && atomicCAS((int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = err_code; err[err_off + 2] = err_a;
         err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+        err_seen[0] = 1;
     }
     const int shuffle_width = lanes < 32 ? (int)lanes : 32;
     for (int o = shuffle_width >> 1; o > 0; o >>= 1) {

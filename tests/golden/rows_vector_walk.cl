@@ -6,6 +6,7 @@ __kernel void weft_greater_multiply_add_reduce(
     __global double* restrict b2,
     __global long* restrict err,
     const long err_off,
+    __global int* restrict err_seen,
     const double s0,
     const long w0_off,
     const long w1_off,
@@ -170,6 +171,7 @@ __kernel void weft_greater_multiply_add_reduce(
     if (err_code >= 0 && atomic_cmpxchg((volatile __global int*)(err + err_off), 0, 1) == 0) {
         err[err_off + 1] = err_code; err[err_off + 2] = err_a;
         err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+        err_seen[0] = 1;
     }
     red0[lid] = (double)acc0;
     barrier(CLK_LOCAL_MEM_FENCE);

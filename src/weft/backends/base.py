@@ -65,7 +65,13 @@ class Backend(Protocol):
 
     def download(self, *storages: Storage) -> list[np.ndarray]:
         """Each whole buffer as a flat NumPy array, read after one wait for their pending
-        writes (all on one device)."""
+        writes (all on one device). The copies go on the calling thread's queue, after all it
+        queued there before, and return when done: that work has finished too."""
+
+    def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
+        """A one-int32 buffer, zero, that checked kernels set when a check fails
+        (``ir.ERROR_SEEN``), and a NumPy view of it where the host reads it without a
+        transfer (None: the flag is only written, and reports are read by ``download``)."""
 
     def fingerprint(self, device: Any) -> str:
         """Device, driver and compiler identity, for the disk cache key."""

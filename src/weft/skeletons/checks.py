@@ -1,7 +1,8 @@
 """Statements that can fail inside a kernel: gathers and scatters with bounds checks, fused
 argument checks. The first failing thread claims the error buffer with an atomic and records
-(error number, row or index, column, value bits) in its launch's record; the host reads it
-later (``pending``).
+(error number, row or index, column, value bits) in its launch's record, then sets the
+slab's failure flag (``err_seen``), which the host may read without a copy; the host reads the
+records later (``pending``).
 
 Slots: ``claim`` (the dialect's atomic compare-and-swap on the first word of the launch's
 record, ``err + err_off``), ``guard``.
@@ -19,6 +20,7 @@ REPORT = """\
     if ({condition} && {claim}) {{
         err[err_off + 1] = {error}; err[err_off + 2] = (long){a};
         err[err_off + 3] = (long){b}; err[err_off + 4] = (long){bits};
+        err_seen[0] = 1;
     }}
 """
 
@@ -56,5 +58,6 @@ REPORT_REMEMBERED = """\
     if (err_code >= 0 && {claim}) {{
         err[err_off + 1] = err_code; err[err_off + 2] = err_a;
         err[err_off + 3] = err_b; err[err_off + 4] = err_bits;
+        err_seen[0] = 1;
     }}
 """

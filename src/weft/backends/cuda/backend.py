@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import dtypes as dt
 from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
@@ -251,6 +252,23 @@ class CUDABackend:
             for (_, out), at in zip(live, starts):
                 out[:] = np.frombuffer(staging, out.dtype, out.size, at)
         return outs
+
+    def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
+        """Page-locked host memory, which kernels write through its device address: a
+        drained stream whose flag is clear needs no copy of its records, and a copy after the
+        device went idle costs far more than the wait (H100, a 4 KiB read after a stream's
+        long wait 80-140 us against 20-40 for the wait alone; benchmarks/NOTES.md, 23)."""
+        h = device.handle
+        cupy = h.cupy
+        with h.active():
+            pinned = cupy.cuda.alloc_pinned_memory(4)
+            host = np.frombuffer(pinned, np.int32, 1)
+            host[0] = 0
+            address = cupy.cuda.runtime.pointerGetAttributes(pinned.ptr).devicePointer
+            mem = cupy.cuda.MemoryPointer(
+                cupy.cuda.UnownedMemory(address, 4, pinned, device_id=h.index), 0)
+        # Owned by the page-locked block; never ordered by events (ir.buffer_roles skips it).
+        return Storage(device, _Buffer(mem, None, owner=pinned), dt.int32, 1), host
 
     def release(self, device: Any, storage: Storage) -> None:
         buffer = storage.buffer

@@ -51,6 +51,7 @@ class _Run:
         if err is not None:
             off = values[lw.ERROR_OFFSET]
             err = err.buffer[off:off + 8]  # this launch's record
+            self.seen = values[lw.ERROR_SEEN].buffer
         self.err = err
 
     def address(self, access: str, view: str) -> np.ndarray:
@@ -75,6 +76,7 @@ class _Run:
         k = int(np.argmax(failed))
         record[:5] = (1, error, int(a[k]), int(b[k]),
                       0 if values is None else _bits(values[k]))
+        self.seen[0] = 1
 
     def element(self, s: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         v = self.values
@@ -175,6 +177,11 @@ class ReferenceBackend:
 
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [s.buffer.copy() for s in storages]
+
+    def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
+        """Host memory, as every buffer here: the flag's view is its buffer."""
+        storage = self.upload(device, np.zeros(1, dtype=np.int32))
+        return storage, storage.buffer
 
     def release(self, device: Any, storage: Storage) -> None:
         pass
