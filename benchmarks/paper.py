@@ -17,7 +17,11 @@ peers that are installed (CuPy, torch, torch.compile, jax.jit), each written the
 use smaller sizes. Every result is checked against NumPy in float64 before it is timed.
 
 Writes ``results/<device>/paper.json`` and ``paper.txt`` (and the plot) for the first device
-given; timing as gpu.py (median of batches of 10 calls between synchronizations).
+given; timing as gpu.py (median of batches of 10 calls between synchronizations). The GLM
+cases' implementations are timed in rounds, one batch of each per round, each round starting
+with the next one: a GPU's clocks and a host's speed drift over a run, and timed one after
+another the implementations met different conditions (their medians moved 1-2% between
+passes in one process, and their order with them; benchmarks/NOTES.md, 20 and 23).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,7 +44,7 @@ import numpy as np
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gpu import _release_memory, timed_ms  # noqa: E402
+from gpu import BATCH, _release_memory, timed_ms  # noqa: E402
 from handwritten import LOG_SQRT_2PI, CudaKernels, OpenCLKernels  # noqa: E402
 
 import weft as wf  # noqa: E402
@@ -245,6 +251,28 @@ def peer_runners(case: str, host: dict) -> tuple[dict[str, Runner], dict[str, st
     return out, missing
 
 
+def interleaved_ms(runners: dict[str, Runner], repeat: int) -> dict[str, float]:
+    """Each runner's median ms per call over ``repeat`` rounds; a round times one batch of
+    BATCH calls of every runner, between synchronizations, starting with a different runner
+    each round."""
+    names = list(runners)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for r in runners.values():  # warm: nothing compiles or allocates inside a batch
+        r.run()
+        r.sync()
+    for k in range(repeat):
+        start = k % len(names)
+        for name in names[start:] + names[:start]:
+            r = runners[name]
+            r.sync()
+            t0 = time.perf_counter()
+            for _ in range(BATCH):
+                r.run()
+            r.sync()
+            times[name].append((time.perf_counter() - t0) / BATCH)
+    return {name: 1e3 * statistics.median(t) for name, t in times.items()}
+
+
 def glm_cases(small: bool, cpu: bool) -> list[tuple[str, dict]]:
     rng = np.random.default_rng(2)
     shapes = [(100_000, 5_000), (10_000_000, 2)]
@@ -284,7 +312,7 @@ def glm(devices: list[Any], small: bool, repeat: int, records: list[dict],
             got = r.value()
             if not math.isclose(got, want, rel_tol=1e-9):
                 raise AssertionError(f"{case} {name}: {got!r} != {want!r}")
-            ms = timed_ms(r.run, r.sync, repeat)
+        for name, ms in interleaved_ms(runners, repeat).items():
             records.append(dict(part="glm", case=case, impl=name, ms=ms,
                                 gbps=nbytes / ms / 1e6))
             print(f"  {case} {name}: {ms:.3f} ms ({nbytes / ms / 1e6:.0f} GB/s)", flush=True)
