@@ -256,8 +256,8 @@ class CUDABackend:
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
         """Page-locked host memory, which kernels write through its device address: a
         drained stream whose flag is clear needs no copy of its records, and a copy after the
-        device went idle costs far more than the wait (H100, a 4 KiB read after a stream's
-        long wait 80-140 us against 20-40 for the wait alone; benchmarks/NOTES.md, 23)."""
+        device went idle costs far more than the wait (H100 machines, a 4 KiB read after the
+        device idled 73-133 us against 19-36 for the wait alone; benchmarks/NOTES.md, 23)."""
         h = device.handle
         cupy = h.cupy
         with h.active():
