@@ -204,8 +204,9 @@ def settle(storages: Iterable[Storage]) -> None:
 
 def observe(storage: Storage) -> np.ndarray:
     """``storage``'s contents, after reading every report it depends on; raises the first
-    failure among them. Where those reports are the calling thread's own, unread, its records
-    come back with the contents after one wait: one round trip to the device, not two."""
+    failure among them. Where those reports are the calling thread's own, unread, one wait
+    serves both: the contents' copy and then the flag where the host sees it (a copy of the
+    records only if a check failed), else the records copied with the contents."""
     slab = _state().slabs.get(storage.device)
     unread = [p for p in storage.checks if not p.read]
     contents = None
