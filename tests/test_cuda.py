@@ -65,6 +65,10 @@ def test_adopted_arrays_off_a_16_byte_boundary_keep_their_memory_and_values(gpu)
         np.testing.assert_allclose(x.sum(axis=1).to_numpy(),
                                    cp.asnumpy(c).astype(np.float64).sum(axis=1), rtol=1e-6)
         x[0, :2] = -1.0
+        # CuPy reads ``c`` on its own stream, which does not wait for weft's: only an export
+        # of ``x`` or a synchronize orders the write before it (the read raced the write
+        # when four test processes shared the GPU).
+        wf.synchronize()
         assert float(c[0, 0]) == -1.0 and float(c[0, 1]) == -1.0  # written in place
 
 
