@@ -184,25 +184,18 @@ def _fixed_settings(device, shape):
 
 
 def test_reduction_kernels_are_keyed_by_structure_not_size(real_device):
-    """New sizes reuse the kernels: sizes are arguments. The one exception is bounded: a
-    device that writes a rows kernel's team width (a power of two up to the work-group) and a
-    single split into the source compiles once per new pair of them."""
+    """New sizes reuse the kernels: sizes are arguments. Rows of 40 to 46 float64 all start on
+    a 16-byte boundary and give a team the same width and walk, so they share one kernel
+    whatever the number of rows (a device that writes a rows kernel's launch settings into its
+    source compiles once per new setting; these sizes share theirs)."""
     with wf.device(real_device):
         wf.asarray(np.ones((30, 40))).sum(axis=1).eval()
         before = wf.cache_info()["misses"]
-        for rows in (31, 500, 7):  # the same row length: the same kernel
-            np.testing.assert_allclose(wf.asarray(np.ones((rows, 40))).sum(axis=1).to_numpy(),
-                                       np.full(rows, 40.0))
-        assert wf.cache_info()["misses"] == before
-        shapes = [(31, 41), (500, 7), (3, 3000)]
-        for shape in shapes:
+        for shape in ((31, 40), (500, 40), (7, 40), (30, 42), (500, 44), (9, 46)):
+            assert _fixed_settings(real_device, shape) == _fixed_settings(real_device, (30, 40))
             np.testing.assert_allclose(wf.asarray(np.ones(shape)).sum(axis=1).to_numpy(),
-                                       np.full(shape[0], shape[1]))
-        new_settings = ({_fixed_settings(real_device, shape) for shape in shapes}
-                        - {_fixed_settings(real_device, (30, 40))})
-        # the first passes all hit but for new fixed settings; a second combining pass may be
-        # new
-        assert wf.cache_info()["misses"] - before <= 1 + len(new_settings)
+                                       np.full(shape[0], float(shape[1])))
+        assert wf.cache_info()["misses"] == before
 
 
 def test_lower_triangular_sum_skips_the_upper_triangle(device):
