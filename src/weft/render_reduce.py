@@ -111,9 +111,14 @@ class ReductionRendering:
 
     def remembered_failures(self) -> str:
         """The failures one element's statements remembered, behind one test of whether any
-        of its checks failed (``checks.REMEMBER_ANY``); "" if it has none."""
+        of its checks failed (``checks.REMEMBER_ANY``); "" if it has none. A single one needs
+        no outer test: its own tests its condition."""
         if not self.remembered:
             return ""
+        if len(self.remembered) == 1:
+            text = self.remembered[0][1]
+            self.remembered = []
+            return text
         failed = " || ".join(f"({condition})" for condition, _ in self.remembered)
         remembers = indent("".join(text for _, text in self.remembered))
         self.remembered = []

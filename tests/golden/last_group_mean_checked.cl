@@ -74,11 +74,9 @@ __kernel void weft_greater_subtract_add_reduce(
             const long v4 = (long)j;
             const double v5 = b1[w1_off + gid];
             const double v6 = (v0 - v5);  // subtract
-            if ((!v2)) {
-                if (!v2 && err_code < 0) {
-                    err_code = 0; err_a = (long)v3; err_b = (long)v4;
-                    err_bits = (long)as_long(v0);
-                }
+            if (!v2 && err_code < 0) {
+                err_code = 0; err_a = (long)v3; err_b = (long)v4;
+                err_bits = (long)as_long(v0);
             }
             acc0 = (acc0 + v6);
         }
@@ -90,11 +88,9 @@ __kernel void weft_greater_subtract_add_reduce(
         const long v4 = (long)j;
         const double v5 = b1[w1_off + gid];
         const double v6 = (v0 - v5);  // subtract
-        if ((!v2)) {
-            if (!v2 && err_code < 0) {
-                err_code = 0; err_a = (long)v3; err_b = (long)v4;
-                err_bits = (long)as_long(v0);
-            }
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long)v3; err_b = (long)v4;
+            err_bits = (long)as_long(v0);
         }
         acc0 = (acc0 + v6);
     }

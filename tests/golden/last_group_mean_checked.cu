@@ -78,11 +78,9 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
             const long long v4 = (long long)j;
             const double v5 = b1[w1_off + gid];
             const double v6 = (v0 - v5);  // subtract
-            if ((!v2)) {
-                if (!v2 && err_code < 0) {
-                    err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
-                    err_bits = (long long)__double_as_longlong(v0);
-                }
+            if (!v2 && err_code < 0) {
+                err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
+                err_bits = (long long)__double_as_longlong(v0);
             }
             acc0 = (acc0 + v6);
         }
@@ -94,11 +92,9 @@ extern "C" __global__ void weft_greater_subtract_add_reduce(
         const long long v4 = (long long)j;
         const double v5 = b1[w1_off + gid];
         const double v6 = (v0 - v5);  // subtract
-        if ((!v2)) {
-            if (!v2 && err_code < 0) {
-                err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
-                err_bits = (long long)__double_as_longlong(v0);
-            }
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
+            err_bits = (long long)__double_as_longlong(v0);
         }
         acc0 = (acc0 + v6);
     }

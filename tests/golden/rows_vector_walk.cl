@@ -88,17 +88,13 @@ __kernel void weft_greater_multiply_add_reduce(
             const double v5_1 = q1[u].y;
             const double v6_0 = (v0_0 * v5_0);  // multiply
             const double v6_1 = (v0_1 * v5_1);  // multiply
-            if ((!v2_0)) {
-                if (!v2_0 && err_code < 0) {
-                    err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
-                    err_bits = (long)as_long(v0_0);
-                }
+            if (!v2_0 && err_code < 0) {
+                err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
+                err_bits = (long)as_long(v0_0);
             }
-            if ((!v2_1)) {
-                if (!v2_1 && err_code < 0) {
-                    err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
-                    err_bits = (long)as_long(v0_1);
-                }
+            if (!v2_1 && err_code < 0) {
+                err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
+                err_bits = (long)as_long(v0_1);
             }
             acc0 = (acc0 + v6_0);
             acc0 = (acc0 + v6_1);
@@ -135,17 +131,13 @@ __kernel void weft_greater_multiply_add_reduce(
                 const double v5_1 = q1[u].y;
                 const double v6_0 = (v0_0 * v5_0);  // multiply
                 const double v6_1 = (v0_1 * v5_1);  // multiply
-                if ((!v2_0)) {
-                    if (!v2_0 && err_code < 0) {
-                        err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
-                        err_bits = (long)as_long(v0_0);
-                    }
+                if (!v2_0 && err_code < 0) {
+                    err_code = 0; err_a = (long)v3_0; err_b = (long)v4_0;
+                    err_bits = (long)as_long(v0_0);
                 }
-                if ((!v2_1)) {
-                    if (!v2_1 && err_code < 0) {
-                        err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
-                        err_bits = (long)as_long(v0_1);
-                    }
+                if (!v2_1 && err_code < 0) {
+                    err_code = 0; err_a = (long)v3_1; err_b = (long)v4_1;
+                    err_bits = (long)as_long(v0_1);
                 }
                 acc0 = (acc0 + v6_0);
                 acc0 = (acc0 + v6_1);
@@ -160,11 +152,9 @@ __kernel void weft_greater_multiply_add_reduce(
         const long v4 = (long)j;
         const double v5 = b1[w1_off + i * w1_s0 + j * w1_s1];
         const double v6 = (v0 * v5);  // multiply
-        if ((!v2)) {
-            if (!v2 && err_code < 0) {
-                err_code = 0; err_a = (long)v3; err_b = (long)v4;
-                err_bits = (long)as_long(v0);
-            }
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long)v3; err_b = (long)v4;
+            err_bits = (long)as_long(v0);
         }
         acc0 = (acc0 + v6);
     }

@@ -102,17 +102,13 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
             const double v5_1 = q1[u].y;
             const double v6_0 = (v0_0 * v5_0);  // multiply
             const double v6_1 = (v0_1 * v5_1);  // multiply
-            if ((!v2_0)) {
-                if (!v2_0 && err_code < 0) {
-                    err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
-                    err_bits = (long long)__double_as_longlong(v0_0);
-                }
+            if (!v2_0 && err_code < 0) {
+                err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
+                err_bits = (long long)__double_as_longlong(v0_0);
             }
-            if ((!v2_1)) {
-                if (!v2_1 && err_code < 0) {
-                    err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
-                    err_bits = (long long)__double_as_longlong(v0_1);
-                }
+            if (!v2_1 && err_code < 0) {
+                err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
+                err_bits = (long long)__double_as_longlong(v0_1);
             }
             acc0 = (acc0 + v6_0);
             acc0 = (acc0 + v6_1);
@@ -149,17 +145,13 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
                 const double v5_1 = q1[u].y;
                 const double v6_0 = (v0_0 * v5_0);  // multiply
                 const double v6_1 = (v0_1 * v5_1);  // multiply
-                if ((!v2_0)) {
-                    if (!v2_0 && err_code < 0) {
-                        err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
-                        err_bits = (long long)__double_as_longlong(v0_0);
-                    }
+                if (!v2_0 && err_code < 0) {
+                    err_code = 0; err_a = (long long)v3_0; err_b = (long long)v4_0;
+                    err_bits = (long long)__double_as_longlong(v0_0);
                 }
-                if ((!v2_1)) {
-                    if (!v2_1 && err_code < 0) {
-                        err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
-                        err_bits = (long long)__double_as_longlong(v0_1);
-                    }
+                if (!v2_1 && err_code < 0) {
+                    err_code = 0; err_a = (long long)v3_1; err_b = (long long)v4_1;
+                    err_bits = (long long)__double_as_longlong(v0_1);
                 }
                 acc0 = (acc0 + v6_0);
                 acc0 = (acc0 + v6_1);
@@ -174,11 +166,9 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
         const long long v4 = (long long)j;
         const double v5 = b1[w1_off + i * w1_s0 + j * w1_s1];
         const double v6 = (v0 * v5);  // multiply
-        if ((!v2)) {
-            if (!v2 && err_code < 0) {
-                err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
-                err_bits = (long long)__double_as_longlong(v0);
-            }
+        if (!v2 && err_code < 0) {
+            err_code = 0; err_a = (long long)v3; err_b = (long long)v4;
+            err_bits = (long long)__double_as_longlong(v0);
         }
         acc0 = (acc0 + v6);
     }
