@@ -14,23 +14,6 @@ from ..lower import KernelIR
 from ..storage import Storage
 
 
-def kernel_values(args: list[Any]) -> list[Any]:
-    """Kernel arguments as the drivers take them: a storage's memory object, Python ints as
-    64-bit indexes, bools as the byte they are stored in; scalars already typed pass as is."""
-    values = []
-    for a in args:
-        kind = type(a)
-        if kind is Storage:
-            values.append(a.buffer.mem)
-        elif kind is int or kind is bool:
-            values.append(np.int64(a))
-        elif kind is np.bool_:
-            values.append(np.uint8(a))
-        else:
-            values.append(a)
-    return values
-
-
 def thread_group_counter(backend: Any, device: Any) -> Storage:
     """The calling thread's count of finished work-groups on ``device`` (``ir.GROUP_COUNTER``,
     kept in the handle's thread-local state next to the thread's queue or stream): uploaded as

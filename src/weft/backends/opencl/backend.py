@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from ...ir import BufferParam, ScalarParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
-from ..base import kernel_values, thread_group_counter
+from ..base import thread_group_counter
 from . import occupancy
 from .dialect import OPENCL
 
@@ -94,24 +95,57 @@ class _Kernel:
         self.name = name
         self.resources = resources  # registers and shared memory, where the driver reports them
         self._local = threading.local()
+        self._layout: _Layout | None = None  # from the first launch's kernel parameters
 
-    def instance(self, cl: Any, values: list[Any] | None = None) -> Any:
-        """This thread's kernel object. Given the first launch's argument ``values`` (memory
-        objects and NumPy scalars, fixed by the kernel's parameters), it is told their types:
-        PyOpenCL then packs arguments with one precompiled struct (about 100x faster for a
-        kernel with 30 arguments than converting each one)."""
-        local = self._local
-        k = getattr(local, "kernel", None)
+    def instance(self, cl: Any) -> Any:
+        """This thread's kernel object."""
+        k = getattr(self._local, "kernel", None)
         if k is None:
-            k = local.kernel = cl.Kernel(self.program, self.name)
-            local.typed = False
-        if values is not None and not local.typed:
-            local.typed = True
-            types = [None if isinstance(v, cl.MemoryObjectHolder) else getattr(v, "dtype", 0)
-                     for v in values]
-            if 0 not in types:
-                k.set_scalar_arg_dtypes(types)
+            k = self._local.kernel = cl.Kernel(self.program, self.name)
         return k
+
+    def typed_instance(self, cl: Any, params: tuple[Any, ...]) -> Any:
+        """This thread's kernel object, told its arguments' types (from the kernel's
+        ``params``): PyOpenCL then packs every scalar in one precompiled call (about 100x
+        faster for a kernel with 30 arguments than converting each one)."""
+        local = self._local
+        k = getattr(local, "typed", None)
+        if k is None:
+            k = local.typed = self.instance(cl)
+            k.set_scalar_arg_dtypes(self.layout(params).dtypes)
+        return k
+
+    def layout(self, params: tuple[Any, ...]) -> _Layout:
+        if self._layout is None:
+            self._layout = _Layout(params)
+        return self._layout
+
+
+class _Layout:
+    """How a kernel's arguments reach PyOpenCL: a buffer's storage as its memory object, a
+    bool as its byte, and every other scalar (Python or NumPy) as it is, packed by the type
+    its parameter declares."""
+
+    __slots__ = ("buffers", "bools", "dtypes")
+
+    def __init__(self, params: tuple[Any, ...]) -> None:
+        self.buffers = tuple(k for k, p in enumerate(params) if isinstance(p, BufferParam))
+        self.bools = tuple(k for k, p in enumerate(params)
+                           if isinstance(p, ScalarParam) and p.dtype.name == "bool")
+        # A bool travels as the byte it is stored in; an index as a 64-bit integer.
+        self.dtypes = [None if isinstance(p, BufferParam)
+                       else np.dtype(np.uint8) if k in self.bools
+                       else p.dtype.numpy if isinstance(p, ScalarParam)
+                       else np.dtype(np.int64)
+                       for k, p in enumerate(params)]
+
+    def values(self, args: list[Any]) -> list[Any]:
+        values = list(args)
+        for k in self.buffers:
+            values[k] = values[k].buffer.mem
+        for k in self.bools:
+            values[k] = int(values[k])
+        return values
 
 
 class OpenCLBackend:
@@ -303,10 +337,9 @@ class OpenCLBackend:
         h = device.handle
         cl = h.cl
         q = h.queue()
-        values = kernel_values(args)
+        values = program.layout(ir.params).values(args)
         wait = events_before_launch(inputs, outputs, q)
-        kernel = program.instance(cl, values)
-        kernel.set_args(*values)
+        kernel = program.typed_instance(cl, ir.params)
         if groups is None:
             local = h.local_size
             global_size = (n + local - 1) // local * local
@@ -314,8 +347,7 @@ class OpenCLBackend:
             local = WORK_GROUP
             global_size = groups * local
         try:
-            event = cl.enqueue_nd_range_kernel(q, kernel, (global_size,), (local,),
-                                               wait_for=wait or None)
+            event = kernel(q, (global_size,), (local,), *values, wait_for=wait or None)
         except cl.MemoryError as e:
             raise MemoryError(f"out of device memory running {program.name} on {device}") from e
         record_launch(inputs, outputs, event, q)
