@@ -70,6 +70,8 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
 
 def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
             groups: int | None = None, program: Any = None) -> None:
+    """Launch ``ir``'s kernel. ``args`` is the launch's own list: the error record's and the
+    group counter's places are filled in it."""
     if program is None:
         _check_fp64(device, ir)
         program = CACHE.program(device, ir)
@@ -78,8 +80,6 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         rec.launches.append((ir, program, list(args), n, groups, errors))
     report = None
     counter = ir.counter_position
-    if ir.checked or counter is not None:
-        args = list(args)  # filled in here; the caller's list stays as it was
     if ir.checked:
         report = pending.reserve(device, errors)
         at_buffer, at_offset, at_seen = ir.error_positions

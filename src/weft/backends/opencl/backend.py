@@ -70,20 +70,28 @@ class CLDevice:
     def queue(self) -> Any:
         q = getattr(self._local, "queue", None)
         if q is None:
-            from pyopencl.tools import ImmediateAllocator, MemoryPool
-
-            q = self.cl.CommandQueue(self.context, self.device)
-            self._local.queue = q
-            self._local.pool = MemoryPool(ImmediateAllocator(q))
+            q = self._start_thread()[0]
         return q
+
+    def queue_and_pool(self) -> tuple[Any, Any]:
+        """The calling thread's queue and memory pool (one thread-local lookup)."""
+        local = self._local
+        try:
+            return local.queue, local.pool
+        except AttributeError:
+            return self._start_thread()
+
+    def _start_thread(self) -> tuple[Any, Any]:
+        from pyopencl.tools import ImmediateAllocator, MemoryPool
+
+        q = self.cl.CommandQueue(self.context, self.device)
+        pool = MemoryPool(ImmediateAllocator(q))
+        self._local.queue, self._local.pool = q, pool
+        return q, pool
 
     def existing_queue(self) -> Any:
         """The calling thread's queue, or None where it has queued nothing."""
         return getattr(self._local, "queue", None)
-
-    def pool(self) -> Any:
-        self.queue()
-        return self._local.pool
 
 
 class _Kernel:
@@ -190,8 +198,9 @@ class OpenCLBackend:
                 f"{h.max_alloc} bytes in one buffer"
             )
         cl = h.cl
+        queue, pool = h.queue_and_pool()
         try:
-            mem = h.pool().allocate(nbytes)
+            mem = pool.allocate(nbytes)
         except cl.MemoryError as e:
             raise MemoryError(f"out of device memory allocating {nbytes} bytes on {device}") from e
         except cl.Error as e:
@@ -199,7 +208,7 @@ class OpenCLBackend:
                 raise MemoryError(
                     f"out of device memory allocating {nbytes} bytes on {device}") from e
             raise
-        return Storage(device, _Buffer(mem, h.queue()), dtype, size)
+        return Storage(device, _Buffer(mem, queue), dtype, size)
 
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
