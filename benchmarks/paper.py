@@ -251,8 +251,8 @@ def peer_runners(case: str, host: dict) -> tuple[dict[str, Runner], dict[str, st
     return out, missing
 
 
-def interleaved_ms(runners: dict[str, Runner], repeat: int) -> dict[str, float]:
-    """Each runner's median ms per call over ``repeat`` rounds; a round times one batch of
+def interleaved_ms(runners: dict[str, Runner], repeat: int) -> dict[str, list[float]]:
+    """Each runner's ms per call in each of ``repeat`` rounds; a round times one batch of
     BATCH calls of every runner, between synchronizations, starting with a different runner
     each round."""
     names = list(runners)
@@ -269,8 +269,8 @@ def interleaved_ms(runners: dict[str, Runner], repeat: int) -> dict[str, float]:
             for _ in range(BATCH):
                 r.run()
             r.sync()
-            times[name].append((time.perf_counter() - t0) / BATCH)
-    return {name: 1e3 * statistics.median(t) for name, t in times.items()}
+            times[name].append(1e3 * (time.perf_counter() - t0) / BATCH)
+    return times
 
 
 def glm_cases(small: bool, cpu: bool) -> list[tuple[str, dict]]:
@@ -312,8 +312,11 @@ def glm(devices: list[Any], small: bool, repeat: int, records: list[dict],
             got = r.value()
             if not math.isclose(got, want, rel_tol=1e-9):
                 raise AssertionError(f"{case} {name}: {got!r} != {want!r}")
-        for name, ms in interleaved_ms(runners, repeat).items():
-            records.append(dict(part="glm", case=case, impl=name, ms=ms,
+        for name, rounds in interleaved_ms(runners, repeat).items():
+            # The middle half of the rounds shows how far apart two medians must be to differ.
+            q1, ms, q3 = (statistics.quantiles(rounds, n=4, method="inclusive")
+                          if len(rounds) > 1 else rounds * 3)
+            records.append(dict(part="glm", case=case, impl=name, ms=ms, ms_q1=q1, ms_q3=q3,
                                 gbps=nbytes / ms / 1e6))
             print(f"  {case} {name}: {ms:.3f} ms ({nbytes / ms / 1e6:.0f} GB/s)", flush=True)
         del runners, peers
@@ -336,10 +339,12 @@ def table(records: list[dict]) -> str:
         rows = [r for r in glm_rows if r["case"] == case]
         hand = min((r["ms"] for r in rows if r["impl"].startswith("hand")), default=None)
         lines.append(f"\n{case}")
-        lines.append("impl             ms        GB/s   vs best hand-written")
+        lines.append("impl             ms        GB/s   vs best hand-written   middle half (ms)")
         for r in sorted(rows, key=lambda r: r["ms"]):
             ratio = f"{r['ms'] / hand:.3f}" if hand else "-"
-            lines.append(f"{r['impl']:<16} {r['ms']:8.3f}  {r['gbps']:6.0f}   {ratio}")
+            spread = f"{r['ms_q1']:.3f}-{r['ms_q3']:.3f}" if "ms_q1" in r else ""
+            lines.append(f"{r['impl']:<16} {r['ms']:8.3f}  {r['gbps']:6.0f}   {ratio:<20}"
+                         f"   {spread}")
     return "\n".join(lines)
 
 
