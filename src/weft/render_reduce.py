@@ -113,15 +113,13 @@ class ReductionRendering:
         """The failures one element's statements remembered, behind one test of whether any
         of its checks failed (``checks.REMEMBER_ANY``); "" if it has none. A single one needs
         no outer test: its own tests its condition."""
-        if not self.remembered:
+        remembered, self.remembered = self.remembered, []
+        if not remembered:
             return ""
-        if len(self.remembered) == 1:
-            text = self.remembered[0][1]
-            self.remembered = []
-            return text
-        failed = " || ".join(f"({condition})" for condition, _ in self.remembered)
-        remembers = indent("".join(text for _, text in self.remembered))
-        self.remembered = []
+        if len(remembered) == 1:
+            return remembered[0][1]
+        failed = " || ".join(f"({condition})" for condition, _ in remembered)
+        remembers = indent("".join(text for _, text in remembered))
         return checks.REMEMBER_ANY.format(failed=failed, remembers=remembers)
 
     def last_group_finish(self, tree: str) -> str:
