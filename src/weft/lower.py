@@ -63,6 +63,19 @@ from .ir import (
 from .ops import INTERSECTION
 
 
+class Arguments(list):
+    """A launch's arguments in parameter order, with the scalar leaf each scalar argument
+    came from (``leaves``: position -> leaf). Remembered plans find a scalar's source through
+    it: the value object alone cannot say, as NumPy's bool scalars are singletons and one
+    NumPy scalar may feed two leaves."""
+
+    __slots__ = ("leaves",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.leaves: dict[int, Node] = {}
+
+
 @dataclass(frozen=True)
 class Ctx:
     """Where a node is evaluated: kernel element -> node element, and whether it is needed."""
@@ -78,7 +91,7 @@ class _Lowering:
         self.ndim = len(grid)
         self.buffers: dict[int, int] = {}  # id(storage) -> index into buffer_params
         self.buffer_params: list[list[Any]] = []  # [name, dtype, read, written, storage]
-        self.scalar_params: list[tuple[ScalarParam, Any]] = []
+        self.scalar_params: list[tuple[ScalarParam, Any, Node | None]] = []
         self.index_params: list[tuple[IndexParam, int]] = []
         self.views: dict[tuple, str] = {}
         self.body: list[Statement] = []
@@ -113,11 +126,12 @@ class _Lowering:
                 self.index_params.append((IndexParam(f"{prefix}_{suffix}"), int(value)))
         return prefix
 
-    def scalar(self, value: Any, dtype: DType) -> str:
+    def scalar(self, value: Any, dtype: DType, leaf: Node | None = None) -> str:
+        """A scalar parameter holding ``value``, read from the scalar ``leaf`` (None: a value
+        of the kernel's own, such as a mean's scale)."""
         param = ScalarParam(f"s{len(self.scalar_params)}", dtype)
-        # The node's own value object when it already has the type: memo.py finds it by identity.
         kind = dtype.numpy.type
-        self.scalar_params.append((param, value if type(value) is kind else kind(value)))
+        self.scalar_params.append((param, value if type(value) is kind else kind(value), leaf))
         return param.name
 
     def access(self, off: int, ki: int, kj: int, storage: Any) -> tuple[str, str]:
@@ -212,7 +226,7 @@ class _Lowering:
                          lambda v: Load(v, node.dtype, buf, access, prefix, guard))
 
     def lower_scalar(self, node: Node, ctx: Ctx) -> str:
-        param = self.scalar(node.attrs, node.dtype)
+        param = self.scalar(node.attrs, node.dtype, node)
         var = self.fresh()
         self.body.append(ReadScalar(var, node.dtype, param))
         return var
@@ -341,9 +355,9 @@ class _Lowering:
 
     def finish(self, skeleton: str, extra: list[tuple[IndexParam, int]],
                reductions: tuple[Accumulate, ...] = (), range_structure: str = "general",
-               counter: bool = False) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
+               counter: bool = False) -> tuple[KernelIR, Arguments, list[ErrorInfo]]:
         params: list[Param] = []
-        args: list[Any] = []
+        args = Arguments()
         for name, dtype, read, written, storage in self.buffer_params:
             params.append(BufferParam(name, dtype, read, written))
             args.append(storage)
@@ -357,7 +371,9 @@ class _Lowering:
         if counter:
             params.append(BufferParam(GROUP_COUNTER, dt.int32, False, True))
             args.append(None)  # realize supplies the launching stream's counter
-        for param, value in self.scalar_params:
+        for param, value, leaf in self.scalar_params:
+            if leaf is not None:
+                args.leaves[len(args)] = leaf
             params.append(param)
             args.append(value)
         for param, value in [*self.index_params, *extra]:
@@ -368,7 +384,7 @@ class _Lowering:
         return ir, args, self.errors
 
 
-def lower(outputs: list[tuple[Node, Node]]) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
+def lower(outputs: list[tuple[Node, Node]]) -> tuple[KernelIR, Arguments, list[ErrorInfo]]:
     """Lower ``[(expression, destination), ...]`` (one common shape) to IR + arguments.
 
     A destination is a buffer leaf or a gather node over one (a scatter). The arguments are, in
@@ -421,7 +437,7 @@ def lower_reduction(
     range_structure: str,
     out_strides: list[tuple[int, int, int]],
     finals: list[Node] | None = None,
-) -> tuple[KernelIR, list[Any], list[ErrorInfo]]:
+) -> tuple[KernelIR, Arguments, list[ErrorInfo]]:
     """A reduction kernel over the padded-2-D ``grid``.
 
     ``reductions`` are (operand, op name, accumulator dtype, output leaf, scale); every operand

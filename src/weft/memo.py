@@ -90,7 +90,9 @@ class Recording:
 
     def __init__(self) -> None:
         self.temporaries: list[Storage] = []
-        self.launches: list[tuple[Any, Any, list[Any], int, int | None, list[Any]]] = []
+        # (ir, program, arguments, scalar leaves by position, n, groups, errors)
+        self.launches: list[tuple[Any, Any, list[Any], dict[int, ex.Node], int, int | None,
+                                  list[Any]]] = []
         self.rememberable = True
 
 
@@ -177,19 +179,19 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
     if not rec.rememberable or not rec.launches:
         return None
     by_storage: dict[int, int] = {}
-    by_scalar: dict[int, int] = {}
+    by_scalar: dict[int, int] = {}  # id of a scalar leaf (the node, never its value) -> k
     for k, leaf in enumerate(leaves):
         if leaf.kind == ex.BUFFER:
             by_storage.setdefault(id(leaf.attrs.storage), k)
         else:
-            by_scalar[id(leaf.attrs)] = k
+            by_scalar[id(leaf)] = k
     temps = {id(t): k for k, t in enumerate(rec.temporaries)}
     launches = []
-    for ir, program, args, n, groups, errors in rec.launches:
+    for ir, program, args, scalar_leaves, n, groups, errors in rec.launches:
         # A reduction's scale (mean's 1/n) is structure: the key holds it.
         scales = {r.scale for r in ir.reductions if r.scale is not None}
         sources: list[tuple] = []
-        for param, a in zip(ir.params, args):
+        for position, (param, a) in enumerate(zip(ir.params, args)):
             if isinstance(a, Storage):
                 if a is dest:
                     sources.append(_DEST)
@@ -200,8 +202,11 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
                 else:
                     return None
             elif isinstance(a, np.generic):
-                if id(a) in by_scalar:
-                    sources.append(("scalar", by_scalar[id(a)]))
+                leaf = scalar_leaves.get(position)
+                if leaf is not None:
+                    if id(leaf) not in by_scalar:
+                        return None
+                    sources.append(("scalar", by_scalar[id(leaf)]))
                 elif param.name in scales:
                     sources.append(("const", a))
                 else:

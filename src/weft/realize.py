@@ -77,7 +77,8 @@ def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo],
         program = CACHE.program(device, ir)
     rec = memo.current_recording()
     if rec is not None:
-        rec.launches.append((ir, program, list(args), n, groups, errors))
+        rec.launches.append((ir, program, list(args), getattr(args, "leaves", {}), n, groups,
+                             errors))
     report = None
     counter = ir.counter_position
     if ir.checked:
