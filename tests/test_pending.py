@@ -111,6 +111,27 @@ def test_writing_a_failed_value_into_an_array_leaves_it_unchanged(device):
     np.testing.assert_array_equal(dst.to_numpy(), np.arange(8.0))
 
 
+def test_a_failure_inside_a_reduction_that_feeds_a_write_leaves_every_destination(device):
+    s_np = np.array([[1.0, 2, 3, 4], [5, -6, 7, 8]])
+    s = wf.asarray(s_np)
+    t = wf.asarray(np.arange(12.0).reshape(3, 4))
+    with pytest.raises(ValueError, match=r"m: element \[1, 1\] = -6\.0"):
+        t[:2] = wf.check(s, s > 0, "m").sum(axis=0)
+    a, b = wf.asarray(np.zeros(4)), wf.asarray(np.ones(4))
+    with pytest.raises(ValueError, match="m: element"):
+        wf.assign((a, b), (wf.check(s, s > 0, "m").sum(axis=0), b * 3))
+    with pytest.raises(IndexError, match="index 7 is out of bounds"):
+        a[:2] = s[:, wf.asarray(np.array([0, 7]))].sum(axis=0)
+    # unchanged, and the failure is not remembered by the destinations
+    np.testing.assert_array_equal(t.to_numpy(), np.arange(12.0).reshape(3, 4))
+    np.testing.assert_array_equal(a.to_numpy(), np.zeros(4))
+    np.testing.assert_array_equal(b.to_numpy(), np.ones(4))
+    t[0, 0] = 5.0
+    a += s.sum(axis=0)
+    assert t.to_numpy()[0, 0] == 5.0
+    np.testing.assert_array_equal(a.to_numpy(), s_np.sum(axis=0))
+
+
 def test_out_of_range_index_is_reported_at_observation(device):
     x = wf.asarray(np.arange(5.0))
     picked = x[wf.asarray(np.array([0, 7]))].eval()

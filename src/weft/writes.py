@@ -142,8 +142,9 @@ def _aligned_reads_only(value: ex.Node, dest: ex.Node) -> bool:
 
 def _fallible(values: list[ex.Node]) -> bool:
     """Whether a kernel computing ``values`` can fail (checks, integer indexes; a trusted
-    gather, in bounds by construction, cannot)."""
-    return ex.contains(values, (ex.CHECK, ex.GATHER), stop=(ex.REDUCE,),
+    gather, in bounds by construction, cannot), including the kernels of the reductions they
+    read: a failure there reaches the write through the reduction's result."""
+    return ex.contains(values, (ex.CHECK, ex.GATHER),
                        skip=lambda n: n.kind == ex.GATHER and n.attrs.trusted)
 
 
