@@ -231,6 +231,26 @@ def test_scatters(device):
     np.testing.assert_array_equal(x.to_numpy(), before)
 
 
+def test_a_gather_assigned_through_a_scatter(device):
+    x_np = np.array([1.0, 2.0, 3.0, 4.0])
+    i, j = np.array([0, 1]), np.array([2, 3])
+    y, x = wf.zeros(4).eval(), wf.asarray(x_np)
+    y[wf.asarray(i)] = x[wf.asarray(j)]
+    expected = np.zeros(4)
+    expected[i] = x_np[j]
+    np.testing.assert_array_equal(y.to_numpy(), expected)
+    x[wf.asarray(i)] = x[wf.asarray(j)]  # reads and writes one buffer
+    expected = x_np.copy()
+    expected[i] = x_np[j]
+    np.testing.assert_array_equal(x.to_numpy(), expected)
+    y, x = wf.zeros(4).eval(), wf.asarray(x_np)
+    y[wf.asarray(i)] = x[wf.asarray(i)]
+    np.testing.assert_array_equal(y.to_numpy(), [1.0, 2.0, 0.0, 0.0])
+    m = wf.zeros((2, 3)).eval()
+    m[wf.asarray([1, 0]), wf.asarray([2, 2])] = x[wf.asarray([3, 0])]
+    np.testing.assert_array_equal(m.to_numpy(), [[0, 0, 1], [0, 0, 4]])
+
+
 # Joins --------------------------------------------------------------------------------------
 
 def test_joins(device):

@@ -158,12 +158,17 @@ class Store:
 
 @dataclass(frozen=True)
 class Scatter:
+    """Store ``var`` at the element of ``buffer``'s view picked by the ``row``/``col`` index
+    variables; ``name`` prefixes the scatter's own index variables (the stored value may be
+    a gather's, whose index variables already use its name)."""
+
     buffer: str
     var: str
     view: str
     row: str | None
     col: str | None
     error: int
+    name: str
 
 
 @dataclass(frozen=True)

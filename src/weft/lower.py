@@ -343,7 +343,7 @@ class _Lowering:
             buf = self.buffer(dest.args[0].attrs.storage, read=False, written=True)
             prefix = self.source_view(dest.args[0])
             self.errors.append(ErrorInfo("index", "", dest.args[0].shape))
-            return Scatter(buf, var, prefix, row, col, len(self.errors) - 1)
+            return Scatter(buf, var, prefix, row, col, len(self.errors) - 1, self.fresh())
         buf = self.buffer(dest.attrs.storage, read=False, written=True)
         access, prefix = self.leaf_access(dest, IDENTITY)
         return Store(buf, var, access, prefix, when)

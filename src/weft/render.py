@@ -100,8 +100,8 @@ class _Renderer(ReductionRendering):
             return f"    if ({s.when}) {store}\n" if s.when else f"    {store}\n"
         if isinstance(s, lw.Scatter):
             storage = self.storage(self.types[s.buffer])
-            index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
-            report = self.report("!" + inside, s.error, f"{s.var}_r_raw", f"{s.var}_c_raw",
+            index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.name)
+            report = self.report("!" + inside, s.error, f"{s.name}_r_raw", f"{s.name}_c_raw",
                                  "0")
             return index + report + checks.SCATTER.format(inside=inside, target=target,
                                                           storage=storage, var=s.var)
