@@ -317,3 +317,19 @@ def test_synchronize_waits_only_where_the_thread_queued_work(real_device):
     y = (wf.asarray(np.ones(1000)) * 2).eval()
     wf.synchronize()
     assert existing() is not None and y.ready
+
+
+def test_long_chains_of_operations_evaluate_without_deep_recursion(device):
+    """A loop that builds ``e = e + 1`` more times than Python's recursion limit: hashing,
+    lowering and scheduling walk the expression without recursing per level."""
+    import sys
+
+    depth = sys.getrecursionlimit() + 200
+    x_np = np.arange(6.0).reshape(2, 3)
+    e = wf.asarray(x_np)
+    for _ in range(depth):
+        e = e + 1
+    np.testing.assert_array_equal(e.to_numpy(), x_np + depth)
+    c = e - e.mean(axis=0)
+    np.testing.assert_allclose(c.to_numpy(), x_np - x_np.mean(axis=0))
+    assert float(e.sum()) == (x_np + depth).sum()

@@ -14,6 +14,7 @@ the earlier variable, so ``t = a / b; t * t`` divides once per element.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -83,6 +84,11 @@ class Ctx:
     map: AffineMap
     guard: str | None
 
+
+
+# A node's lowering: yields the (node, context) of each argument it needs, is sent each
+# argument's variable, and returns its own (``_Lowering.drive``).
+Lowering = Generator[tuple[Node, Ctx], str, str]
 
 
 class _Lowering:
@@ -202,19 +208,49 @@ class _Lowering:
 
     # Nodes -----------------------------------------------------------------------------
 
-    def child(self, ctx: Ctx, parent: Node, child: Node) -> str:
-        """Lower an argument, broadcast to its parent's shape through the map."""
-        m = broadcast_map(child.shape, parent.shape)
-        return self.node(child, ctx if m is IDENTITY else Ctx(ctx.map.then(m), ctx.guard))
+    # Each ``lower_<kind>`` returns its variable, or is a generator that yields the
+    # ``(node, ctx)`` of each argument it needs and is sent that argument's variable. The
+    # driver keeps the pending generators on a list, so an expression of any depth (a loop
+    # that built ``e = e + 1`` thousands of times) lowers without deep Python recursion.
 
     def node(self, node: Node, ctx: Ctx) -> str:
-        memo = (id(node), ctx)
-        known = self.vars_of.get(memo)
-        if known is not None:
-            return known
-        var = getattr(self, f"lower_{node.kind}")(node, ctx)
-        self.vars_of[memo] = var
-        return var
+        """The variable holding ``node``'s element in ``ctx``, lowering what it needs."""
+        return self.drive(self.request(node, ctx))
+
+    @staticmethod
+    def request(node: Node, ctx: Ctx) -> Generator[tuple[Node, Ctx], str, str]:
+        return (yield node, ctx)
+
+    def child(self, ctx: Ctx, parent: Node, child: Node) -> tuple[Node, Ctx]:
+        """The request for an argument, broadcast to its parent's shape through the map."""
+        m = broadcast_map(child.shape, parent.shape)
+        return child, (ctx if m is IDENTITY else Ctx(ctx.map.then(m), ctx.guard))
+
+    def drive(self, work: Generator[tuple[Node, Ctx], str, Any]) -> Any:
+        """Run ``work`` to its end, lowering each node it asks for (once per context)."""
+        pending: list[tuple[Generator[tuple[Node, Ctx], str, Any], tuple | None]] = [
+            (work, None)]
+        sent: Any = None
+        while True:
+            generator, memo = pending[-1]
+            try:
+                node, ctx = generator.send(sent)
+            except StopIteration as done:
+                pending.pop()
+                sent = done.value
+                if memo is not None:
+                    self.vars_of[memo] = sent
+                if not pending:
+                    return sent
+                continue
+            memo = (id(node), ctx)
+            sent = self.vars_of.get(memo)
+            if sent is None:
+                lowered = getattr(self, f"lower_{node.kind}")(node, ctx)
+                if isinstance(lowered, str):
+                    self.vars_of[memo] = sent = lowered
+                else:
+                    pending.append((lowered, memo))  # started by sending None
 
     def lower_buffer(self, node: Node, ctx: Ctx) -> str:
         buf = self.buffer(node.attrs.storage, read=True, written=False)
@@ -235,15 +271,18 @@ class _Lowering:
         coef = ctx.map.row() if node.attrs == "row" else ctx.map.col()
         return self.coordinate(coef, node.dtype)
 
-    def lower_broadcast(self, node: Node, ctx: Ctx) -> str:
-        return self.child(ctx, node, node.args[0])
+    def lower_broadcast(self, node: Node, ctx: Ctx) -> Lowering:
+        return (yield self.child(ctx, node, node.args[0]))
 
-    def lower_cast(self, node: Node, ctx: Ctx) -> str:
-        arg = self.node(node.args[0], ctx)
+    def lower_cast(self, node: Node, ctx: Ctx) -> Lowering:
+        arg = yield node.args[0], ctx
         return self.emit(("cast", node.dtype, arg), lambda v: Cast(v, node.dtype, arg))
 
-    def lower_map(self, node: Node, ctx: Ctx) -> str:
-        args = tuple(self.child(ctx, node, a) for a in node.args)
+    def lower_map(self, node: Node, ctx: Ctx) -> Lowering:
+        found = []
+        for a in node.args:
+            found.append((yield self.child(ctx, node, a)))
+        args = tuple(found)
         compute = node.attrs
         var = self.emit(("map", node.op.name, node.dtype, compute, args),
                         lambda v: Apply(v, node.dtype, node.op.name, compute, args))
@@ -253,15 +292,15 @@ class _Lowering:
                               node.dtype)
         return var
 
-    def lower_view(self, node: Node, ctx: Ctx) -> str:
-        return self.node(node.args[0], Ctx(ctx.map.then(node.attrs), ctx.guard))
+    def lower_view(self, node: Node, ctx: Ctx) -> Lowering:
+        return (yield node.args[0], Ctx(ctx.map.then(node.attrs), ctx.guard))
 
-    def lower_restrict(self, node: Node, ctx: Ctx) -> str:
+    def lower_restrict(self, node: Node, ctx: Ctx) -> Lowering:
         inside = self.structure_predicate(node.attrs, ctx.map)
-        value = self.node(node.args[0], Ctx(ctx.map, self.both(ctx.guard, inside)))
+        value = yield node.args[0], Ctx(ctx.map, self.both(ctx.guard, inside))
         return self.select(inside, value, node.dtype)
 
-    def lower_concat(self, node: Node, ctx: Ctx) -> str:
+    def lower_concat(self, node: Node, ctx: Ctx) -> Lowering:
         axis = node.attrs
         coef = ctx.map.row() if axis == 0 else ctx.map.col()
         start = 0
@@ -272,7 +311,7 @@ class _Lowering:
             inside = self.predicate("range", shifted, length)
             m = ctx.map.then(AffineMap(-start, 1, 0, 0, 0, 1) if axis == 0
                              else AffineMap(0, 1, 0, -start, 0, 1))
-            value = self.child(Ctx(m, self.both(ctx.guard, inside)), node, part)
+            value = yield self.child(Ctx(m, self.both(ctx.guard, inside)), node, part)
             if var is None:
                 var = value
             else:
@@ -284,13 +323,14 @@ class _Lowering:
         assert var is not None
         return var
 
-    def gather_indexes(self, node: Node, ctx: Ctx) -> tuple[str | None, str | None]:
+    def gather_indexes(self, node: Node, ctx: Ctx
+                       ) -> Generator[tuple[Node, Ctx], str, tuple[str | None, str | None]]:
         spec: ex.Gather = node.attrs
         arrays = iter(node.args[1:])
         found: list[str | None] = []
         for part in (spec.rows, spec.cols):
             if part == "array":
-                found.append(self.child(ctx, node, next(arrays)))
+                found.append((yield self.child(ctx, node, next(arrays))))
             else:
                 k0, ki, kj = part
                 m = ctx.map
@@ -305,9 +345,9 @@ class _Lowering:
         return self.params(("gather", id(v.storage), v.offset, s0, s1, rows, cols),
                            ("off", "s0", "s1", "rows", "cols"), (v.offset, s0, s1, rows, cols))
 
-    def lower_gather(self, node: Node, ctx: Ctx) -> str:
+    def lower_gather(self, node: Node, ctx: Ctx) -> Lowering:
         source = node.args[0]
-        row, col = self.gather_indexes(node, ctx)
+        row, col = yield from self.gather_indexes(node, ctx)
         buf = self.buffer(source.attrs.storage, read=True, written=False)
         prefix = self.source_view(source)
         error = -1  # trusted: no check, no error entry
@@ -318,9 +358,9 @@ class _Lowering:
         self.body.append(Gather(var, node.dtype, buf, prefix, row, col, ctx.guard, error))
         return var
 
-    def lower_check(self, node: Node, ctx: Ctx) -> str:
-        value = self.node(node.args[0], ctx)
-        ok = self.child(ctx, node, node.args[1])
+    def lower_check(self, node: Node, ctx: Ctx) -> Lowering:
+        value = yield node.args[0], ctx
+        ok = yield self.child(ctx, node, node.args[1])
         key = ("check", id(node), ok, value)
         if key not in self.numbering:
             self.numbering[key] = value
@@ -339,7 +379,7 @@ class _Lowering:
     def store(self, dest: Node, var: str, when: str | None = None) -> Statement:
         if dest.kind == ex.GATHER:
             ctx = Ctx(IDENTITY, None)
-            row, col = self.gather_indexes(dest, ctx)
+            row, col = self.drive(self.gather_indexes(dest, ctx))
             buf = self.buffer(dest.args[0].attrs.storage, read=False, written=True)
             prefix = self.source_view(dest.args[0])
             self.errors.append(ErrorInfo("index", "", dest.args[0].shape))
