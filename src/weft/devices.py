@@ -54,6 +54,36 @@ _chosen: Device | None = None
 _local = threading.local()
 
 
+class _ForkedBackend:
+    """A forked child's stand-in for a backend its parent had started. OpenCL drivers (PoCL
+    included) and CUDA keep threads and device state that a fork does not copy: the child's
+    first transfer would wait forever, and so would a context made anew in the child. So
+    every use raises, naming the remedy."""
+
+    def __init__(self, device: str) -> None:
+        self._device = device
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(
+            f"weft used {self._device} in this process's parent before it forked, and "
+            f"OpenCL and CUDA devices do not survive a fork. Start worker processes with "
+            f"multiprocessing's 'spawn' or 'forkserver' method "
+            f"(multiprocessing.get_context('spawn')), or use weft only in the workers. "
+            f"The 'reference' device still works here.")
+
+
+def _after_fork_in_child() -> None:
+    global _lock
+    _lock = threading.Lock()  # another thread of the parent may have held it at the fork
+    for kind, found in _found.items():
+        if kind != "reference":
+            for d in found:
+                d.backend = _ForkedBackend(str(d))
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _backend(kind: str) -> Any:
     module = importlib.import_module(_BACKEND_MODULES[kind])
     return getattr(module, "BACKEND", None)
