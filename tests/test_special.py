@@ -212,6 +212,26 @@ def test_documented_special_values():
     assert wf.trigamma(-3.0).item() == np.inf
 
 
+def test_infinite_arguments_take_the_limits(device):
+    """logaddexp as NumPy's (equal infinities included); log(e^a - e^b) is +inf for a = +inf
+    and any smaller b, and undefined for a = b = +inf."""
+    edges = np.array([np.inf, -np.inf, np.nan, 0.0, -3.5, 700.0])
+    a, b = (g.ravel() for g in np.meshgrid(edges, edges))
+    for dtype in (np.float64, np.float32):
+        if dtype == np.float64 and not device.supports_fp64:
+            continue
+        got = wf.logaddexp(wf.asarray(a.astype(dtype)), wf.asarray(b.astype(dtype)))
+        with np.errstate(all="ignore"):
+            expected = np.logaddexp(a.astype(dtype), b.astype(dtype))
+        np.testing.assert_array_equal(got.to_numpy(), expected)
+    inf = np.inf
+    cases = [(inf, 1.0, inf), (inf, -inf, inf), (inf, -1e300, inf), (inf, inf, np.nan),
+             (-inf, -inf, -inf), (1.0, -inf, 1.0), (1.0, inf, np.nan), (-inf, 1.0, np.nan)]
+    a, b, expected = (np.array(column) for column in zip(*cases))
+    got = wf.log_diff_exp(wf.asarray(a), wf.asarray(b)).to_numpy()
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_integer_arguments_give_the_default_real_and_dtype_is_the_computation_type(device):
     k = np.arange(1, 40, dtype=np.int32)
     got = wf.lgamma(wf.asarray(k))

@@ -162,8 +162,11 @@ for _name, _tmpl, _ref, _z in _binary_float:
     _add(Op(_name, 2, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z))
 
 _add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE))
+# Equal arguments take their own branch, as NumPy's: it keeps logaddexp(inf, inf) = inf and
+# logaddexp(-inf, -inf) = -inf, where the general form computes inf - inf.
 _add(Op("logaddexp", 2, REAL,
-        {FLOAT_ONLY: "(fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp))
+        {FLOAT_ONLY: "({0} == {1} ? {0} + 0.69314718055994530942{F}"
+                     " : fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp))
 
 # Special functions (device code in skeletons/special.py; SciPy is the reference, imported
 # only when a reference is computed: the reference device and the tests).
@@ -195,9 +198,9 @@ def _log1m_exp(x):
 def _log_diff_exp(a, b):
     with np.errstate(all="ignore"):
         value = a + _log1m_exp(np.where(b == a, -1.0, b - a).astype(a.dtype))
-    equal = (a == b) & (a < np.inf)
-    value = np.where(b == -np.inf, a, value)
-    value = np.where(equal, -np.inf, np.where((b > a) | (a == np.inf), np.nan, value))
+    value = np.where((b == -np.inf) | (a == np.inf), a, value)
+    equal = np.where(a < np.inf, -np.inf, np.nan)  # e^inf - e^inf is undefined
+    value = np.where(a == b, equal, np.where(b > a, np.nan, value))
     return np.where(np.isnan(a) | np.isnan(b), np.nan, value).astype(a.dtype)
 
 

@@ -144,9 +144,9 @@ SPECIAL: dict[str, str] = {
     "log_diff_exp": """\
 {T} weft_log_diff_exp_{S}({T} a, {T} b) {{
     if (isnan(a) || isnan(b)) return a + b;
-    if (b > a || a == INFINITY) return b == a && a < INFINITY ? -INFINITY : NAN;
-    if (b == a) return -INFINITY;
-    if (b == -INFINITY) return a;
+    if (b > a) return NAN;
+    if (b == a) return a < INFINITY ? -INFINITY : NAN;  // e^inf - e^inf is undefined
+    if (a == INFINITY || b == -INFINITY) return a;
     return a + weft_log1m_exp_{S}(b - a);
 }}
 """,
