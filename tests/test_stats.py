@@ -156,6 +156,21 @@ def test_edge_values_match_scipy(device):
     assert got == -800.0
 
 
+def test_a_subnormal_scalar_sigma_matches_an_array_sigma_and_scipy(device):
+    for dtype, sigmas in ((np.float64, [5e-324, 1e-310, 2.5e-308]), (np.float32, [1e-44])):
+        if dtype == np.float64 and not device.supports_fp64:
+            continue
+        y = np.array([0.0, 0.0], dtype=dtype)
+        for sigma in sigmas:
+            want = st.norm.logpdf(y.astype(np.float64), 0.0, float(dtype(sigma))).sum()
+            got = float(wf.stats.normal_lpdf(wf.asarray(y), 0.0, sigma, dtype=dtype))
+            rtol = 1e-12 if dtype == np.float64 else 1e-6
+            np.testing.assert_allclose(got, want, rtol=rtol, err_msg=str(sigma))
+            # a non-zero residual: the density is -inf once z^2 / 2 passes the largest real
+            far = float(wf.stats.normal_lpdf(wf.asarray(y + 1), 0.0, sigma, dtype=dtype))
+            assert far == -np.inf
+
+
 # -- GLMs -------------------------------------------------------------------------------
 
 

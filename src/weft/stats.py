@@ -288,9 +288,18 @@ def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
         # a GPU) per element: the 10^7 x 2 GLM's kernel took 110 us instead of 96 on the
         # H100. With an array sigma the reciprocal would be a division per element anyway,
         # and measured 13% slower than dividing (benchmarks/NOTES.md, 10).
-        z = _f("multiply", residual, _f("divide", 1.0, _real(c, sigma)))
+        # 1 / sigma overflows for a subnormal sigma (then 0 * inf gave NaN): sigma is scaled
+        # into the normal range first, and the product back (by one for any normal sigma).
+        sigma_ = _real(c, sigma)
+        scale = _f("where", _f("less", sigma_, _SMALLEST_NORMAL[c.dtype.name]), 2.0**64, 1.0)
+        inverse = _f("divide", 1.0, _f("multiply", sigma_, scale))
+        z = _f("multiply", _f("multiply", residual, inverse), scale)
     terms = -0.5 * z * z - _f("log", _real(c, sigma)) - _HALF_LOG_TWO_PI
     return _broadcast_sum(c, terms, *keys)
+
+
+_SMALLEST_NORMAL = {"float32": float(np.finfo(np.float32).tiny),
+                    "float64": float(np.finfo(np.float64).tiny)}
 
 
 def _real(c: _Call, value: Operand) -> Array:
