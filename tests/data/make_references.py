@@ -55,6 +55,12 @@ def betainc(a: float, b: float, x: float) -> float:
         return float(mp.betainc(mp.mpf(a), mp.mpf(b), 0, mp.mpf(x), regularized=True))
 
 
+def _near_mean(a: float, b: float, deviations: float) -> float:
+    mean = a / (a + b)
+    spread = math.sqrt(mean * (1 - mean) / (a + b + 1))
+    return min(max(mean + deviations * spread, 1e-300), 1 - 1e-16)
+
+
 def main() -> None:
     references: dict[str, list[list[float]]] = {}
     references["student_t_lpdf"] = [
@@ -70,10 +76,12 @@ def main() -> None:
         [p, ndtri(p)]
         for p in (5e-324, 1e-320, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-100, 1e-20,
                   1e-10, 0.01, 0.3, 0.5, 0.7, 0.99, 1 - 1e-10, 1 - 1e-16)]
+    # x from the lower tail to just past the mean a / (a + b), in standard deviations
     references["betainc"] = [
         [a, b, x, betainc(a, b, x)]
-        for a, b in ((1e5, 10.0), (1e5, 1.0), (1e4, 10.0), (10.0, 1e5), (5e4, 50.0))
-        for x in (0.9995, 0.9999, 0.99995, 0.99999, 0.999999)]
+        for a, b in ((1e5, 10.0), (1e5, 1.0), (1e4, 10.0), (10.0, 1e5), (5e4, 50.0),
+                     (1e3, 3.0))
+        for x in [_near_mean(a, b, t) for t in (-8.0, -4.0, -2.0, -1.0, 0.0, 0.5)]]
     path = Path(__file__).with_name("references.json")
     path.write_text(json.dumps(references, indent=0) + "\n")
 

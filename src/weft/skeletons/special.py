@@ -79,6 +79,38 @@ SPECIAL: dict[str, str] = {
     return negative ? reflected - value : value;
 }}
 """,
+    # psi(1 + n) + Euler's gamma (the harmonic number H_n), which cancels for n near 0:
+    # there the series sum_j (-1)^j zeta(j + 2) n^(j + 1) (16 terms reach 1e-17 below 0.1).
+    "harmonic": """\
+{T} weft_harmonic_{S}({T} n) {{
+    if (!(fabs(n) < 0.1{F})) return weft_digamma_{S}(1 + n) + 0.57721566490153286061{F};
+    const {T} zeta[16] = {{
+        1.6449340668482264{F}, 1.2020569031595942{F}, 1.0823232337111381{F},
+        1.0369277551433699{F}, 1.0173430619844491{F}, 1.0083492773819228{F},
+        1.0040773561979443{F}, 1.0020083928260821{F}, 1.0009945751278181{F},
+        1.0004941886041194{F}, 1.000246086553308{F}, 1.0001227133475785{F},
+        1.0000612481350587{F}, 1.0000305882363070{F}, 1.0000152822594087{F},
+        1.0000076371976379{F}}};
+    {T} sum = 0;
+    for (int j = 15; j >= 0; --j) sum = zeta[j] - n * sum;
+    return n * sum;
+}}
+""",
+    # psi''(x) for x > 1/2 to about 1e-9 (lchoose's series needs no more): the recurrence
+    # psi''(x) = psi''(x + 1) - 2 / x^3 up to 8, then the asymptotic series.
+    "tetragamma": """\
+{T} weft_tetragamma_{S}({T} x) {{
+    {T} sum = 0;
+    while (x < 8) {{
+        sum -= 2 / (x * x * x);
+        x += 1;
+    }}
+    const {T} r = 1 / x;
+    const {T} r2 = r * r;
+    return sum - r2 * (1 + r * (1 + r * (0.5{F} - r2 * (1.0{F} / 6 - r2 * (1.0{F} / 6
+        - r2 * 0.3{F})))));
+}}
+""",
     # lgamma(z) - ((z - 1/2) log z - z + log(2 pi) / 2), for z >= 10.
     "stirling_delta": """\
 {T} weft_stirling_delta_{S}({T} z) {{
@@ -111,6 +143,18 @@ SPECIAL: dict[str, str] = {
     if (isnan(n) || isnan(k)) return n + k;
     if (k == 0 || k == n) return 0;
     if (n < -1 || k < -1 || k > n + 1) return NAN;
+    // For k or n - k near 0 the value is near 0 and the lgamma terms cancel: there a Taylor
+    // series in s = min(k, n - k) (lchoose is symmetric), of
+    // f(s) = lgamma(n + 1) - lgamma(1 + s) - lgamma(n + 1 - s):
+    // s (psi(n + 1) - psi(1)) - s^2 / 2 (psi'(1) + psi'(n + 1)) + s^3 / 6 (psi''(n + 1) -
+    // psi''(1)); the omitted s^4 term is below 1e-12 of the first for |s| < 1e-4.
+    const {T} s = fabs(k) <= fabs(n - k) ? k : n - k;
+    if (fabs(s) < 1e-4{F} && n > -0.5{F}) {{
+        const {T} first = weft_harmonic_{S}(n);
+        const {T} second = 1.64493406684822643647{F} + weft_trigamma_{S}(n + 1);
+        const {T} third = weft_tetragamma_{S}(n + 1) + 2.40411380631918857080{F};
+        return s * (first - s * (0.5{F} * second - s * third / 6));
+    }}
     return -log1p(n) - weft_lbeta_{S}(n - k + 1, k + 1);
 }}
 """,
@@ -166,6 +210,22 @@ SPECIAL: dict[str, str] = {
     # erfc(z) = c for 0 < c <= 1/2.
     "erfc_solve": """\
 {T} weft_erfc_solve_{S}({T} c) {{
+    if (c < {erfc_log_below}) {{
+        // So far out that erfc(z) and e^(-z^2) are subnormal or zero: Newton on
+        // log erfc(z) = log c, with log erfc(z) = -z^2 - log(z sqrt(pi)) + log(1 - w + 3 w^2
+        // - 15 w^3 + ...), w = 1 / (2 z^2) (asymptotic; w < 1e-3 here, the omitted terms
+        // below 1e-16).
+        const {T} target = log(c);
+        {T} z = sqrt(-target);
+        for (int k = 0; k < 6; ++k) {{
+            const {T} w = 1 / (2 * z * z);
+            const {T} series = 1 - w * (1 - 3 * w * (1 - 5 * w * (1 - 7 * w * (1 - 9 * w * (
+                1 - 11 * w)))));
+            const {T} f = -z * z - log(z * 1.77245385090551602730{F}) + log(series) - target;
+            z += f / (2 * z + 1 / z);
+        }}
+        return z;
+    }}
     const {T} t = sqrt(-2 * log(c / 2));
     {T} z = 0.70710678118654752440{F} * (t - (2.515517{F} + t * (0.802853{F} + t * 0.010328{F}))
         / (1 + t * (1.432788{F} + t * (0.189269{F} + t * 0.001308{F}))));
@@ -411,16 +471,19 @@ SPECIAL: dict[str, str] = {
 ROOTS: dict[str, dict[str, str]] = {
     "float64": {"digamma_root_hi": "1.4616321449683622", "digamma_root_lo": "9.549995429965697e-17",
                 "digamma_radius": "0.05", "special_eps": "1.1102230246251565e-16",
-                "special_tiny": "1e-300", "special_steps": "100000"},
+                "special_tiny": "1e-300", "special_steps": "100000",
+                "erfc_log_below": "1e-290"},
     # float32's recurrence cancels over a wider range; nine terms still reach 1e-7 at 0.25.
     "float32": {"digamma_root_hi": "1.4616321325302124", "digamma_root_lo": "1.243815006546356e-08",
                 "digamma_radius": "0.25", "special_eps": "5.9604645e-08f",
-                "special_tiny": "1e-30f", "special_steps": "100000"},
+                "special_tiny": "1e-30f", "special_steps": "100000",
+                "erfc_log_below": "1e-35f"},
 }
 
 NEEDS: dict[str, tuple[str, ...]] = {
     "lbeta": ("stirling_delta",),
-    "lchoose": ("stirling_delta", "lbeta"),
+    "harmonic": ("digamma",),
+    "lchoose": ("stirling_delta", "lbeta", "harmonic", "trigamma", "tetragamma"),
     "log_diff_exp": ("log1m_exp",),
     "erfinv": ("erf_solve", "erfc_solve"),
     "inv_Phi": ("erf_solve", "erfc_solve"),
