@@ -94,9 +94,11 @@ def test_matrix_vector_products_are_weft_row_reductions_where_rows_align(gpu):
         np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-12)
 
 
-def test_narrow_dtypes_are_widened_on_the_device(gpu):
+def test_narrow_dtypes_are_refused_unless_a_dtype_is_asked_for(gpu):
     c = cp.asarray(np.array([1.5, -2.25], np.float16))
-    x = wf.asarray(c)
+    with pytest.raises(TypeError, match="weft has no float16 arrays"):
+        wf.asarray(c)
+    x = wf.asarray(c, dtype=wf.float32)
     assert x.dtype == wf.float32
     np.testing.assert_array_equal(x.to_numpy(), [1.5, -2.25])
 

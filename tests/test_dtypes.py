@@ -106,3 +106,63 @@ def test_dtypes_are_their_constants_after_pickling_and_copying(dtype):
     assert copy.copy(dtype) is dtype and copy.deepcopy(dtype) is dtype
     assert {dtype: 1}[pickle.loads(pickle.dumps(dtype))] == 1
     assert dtype != (wf.float32 if dtype is not wf.float32 else wf.float64)
+
+
+def test_result_type_takes_weft_and_numpy_dtypes_type_classes_and_names():
+    assert wf.result_type(wf.int32, wf.float32) is wf.float32
+    assert wf.result_type(np.int32, np.float64) is wf.float64
+    assert wf.result_type(np.dtype("int32"), "float32") is wf.float32
+    assert wf.result_type(np.int64, 2.0) is wf.float64
+    assert wf.result_type(np.bool_, 1) is wf.int64
+    assert wf.result_type(np.zeros(2, np.float32), np.float32(1)) is wf.float32
+    with pytest.raises(TypeError, match="no float16"):
+        wf.result_type(np.float16, wf.float32)
+
+
+def test_narrow_numpy_types_are_refused_the_same_way_everywhere(device):
+    for narrow in (np.int8, np.int16, np.uint8, np.uint16, np.float16):
+        name = np.dtype(narrow).name
+        with pytest.raises(TypeError, match=f"weft has no {name} arrays"):
+            wf.asarray(np.ones(3, narrow))
+        with pytest.raises(TypeError, match=f"weft has no {name} arrays"):
+            wf.asarray([1.0, 2.0]).astype(narrow)
+        converted = wf.asarray(np.arange(3, dtype=narrow), dtype=wf.float32)
+        assert converted.dtype is wf.float32 and converted.tolist() == [0.0, 1.0, 2.0]
+    # a NumPy scalar of a narrow type acts as the weft type of its kind that holds it
+    assert (wf.asarray([1, 2], dtype=wf.int32) * np.int8(3)).tolist() == [3, 6]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_fmod_of_integers_keeps_their_dtype(device, dtype):
+    a = np.array([7, -7, 7, -7, 5, 0], dtype=np.int64)
+    b = np.array([3, 3, -3, -3, 0, 2], dtype=np.int64)
+    if dtype == np.uint32:
+        a, b = np.abs(a), np.abs(b)
+    a, b = a.astype(dtype), b.astype(dtype)
+    got = wf.fmod(wf.asarray(a), wf.asarray(b))
+    assert got.dtype == wf.to_dtype(dtype)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(got.to_numpy(), np.fmod(a, b))
+    lowest = np.array([np.iinfo(np.int64).min])
+    if dtype == np.int64:  # the quotient would overflow: 0, as NumPy
+        assert wf.fmod(wf.asarray(lowest), -1).tolist() == [0]
+
+
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "round"])
+def test_rounding_a_bool_array_gives_the_default_real(device, name):
+    got = getattr(wf, name)(wf.asarray([True, False]))
+    assert got.dtype is wf.default_real()  # NumPy: float16, which weft lacks
+    assert got.tolist() == [1.0, 0.0]
+    assert getattr(wf, name)(wf.asarray([3, -2])).dtype is wf.int64
+
+
+def test_around_follows_numpys_signature(device):
+    x = wf.asarray([1.26, 2.5, -0.35])
+    out = wf.zeros(3)
+    assert wf.around(x, 1, out) is out
+    np.testing.assert_array_equal(out.to_numpy(), np.around([1.26, 2.5, -0.35], 1))
+    with pytest.raises(TypeError, match="out must be a wf.Array"):
+        wf.around(x, 1, np.zeros(3))
+    with pytest.raises(TypeError, match="decimals must be an integer"):
+        wf.around(x, 1.5)
+    assert wf.around(x, 1, dtype=wf.float32).dtype is wf.float32

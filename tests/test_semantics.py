@@ -241,7 +241,12 @@ def test_asarray_sources(device):
     assert wf.asarray([1, 2]).dtype == wf.int64
     assert wf.asarray([1.0]).dtype == wf.default_real()
     assert wf.asarray(np.ones(2, np.float32)).dtype == wf.float32
-    assert wf.asarray(np.ones(2, np.int16)).dtype == wf.int32
+    with pytest.raises(TypeError, match="weft has no int16 arrays"):
+        wf.asarray(np.ones(2, np.int16))  # never widened behind the user's back
+    assert wf.asarray(np.ones(2, np.int16), dtype=wf.int32).dtype == wf.int32
+    big_endian = np.arange(3.0, dtype=">f8")
+    assert wf.asarray(big_endian).dtype == wf.float64
+    np.testing.assert_array_equal(wf.asarray(big_endian).to_numpy(), [0.0, 1.0, 2.0])
     assert wf.asarray([True]).dtype == wf.bool_
     assert wf.asarray([1, 2], dtype=wf.float32).dtype == wf.float32
     np.testing.assert_array_equal(wf.asarray(np.from_dlpack(np.arange(3.0))).to_numpy(),

@@ -445,7 +445,7 @@ def _strong_dtype(a: Any) -> DType | None:
     if isinstance(a, Array):
         return a.dtype
     if isinstance(a, np.generic):
-        return dt.from_numpy_dtype(a.dtype)
+        return dt.of_numpy_scalar(a)
     return None
 
 

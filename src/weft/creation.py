@@ -83,7 +83,8 @@ def adopt(obj: Any, dev: Device, target: dt.DType | None = None, ordered: bool =
     """An Array over a CUDA array's memory: zero-copy on the same GPU, a peer copy otherwise.
     ``ordered``: ``obj`` is CuPy memory allocated on the calling thread's weft stream (see
     the CUDA backend's ``adopt``)."""
-    storage, shape, offset, strides = dev.backend.adopt(dev, obj, ordered=ordered)
+    storage, shape, offset, strides = dev.backend.adopt(dev, obj, ordered=ordered,
+                                                        dtype=target)
     if len(shape) > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
     out = Array(ex.buffer(storage, shape, offset, strides), dev)
@@ -117,7 +118,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     kind = dt.scalar_kind(fill_value if not isinstance(fill_value, np.generic)
                           else fill_value.item())
     d = dt.to_dtype(dtype) if dtype is not None else (
-        dt.from_numpy_dtype(fill_value.dtype) if isinstance(fill_value, np.generic)
+        dt.of_numpy_scalar(fill_value) if isinstance(fill_value, np.generic)
         else dt.resolve([], [kind]))
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
     if d.kind in "ui" and kind == "i":

@@ -67,7 +67,8 @@ def _constant(name: str) -> DType:
 
 
 _BY_NUMPY = {d.numpy: d for d in ALL}
-# NumPy types weft stores in a wider type of the same kind when converting data in.
+# NumPy scalars of these types act as the wider weft type of their kind (as NumPy's own
+# promotion would with an array of that type); arrays of them are refused (``unsupported``).
 _WIDENED = {
     np.dtype(np.int8): int32,
     np.dtype(np.int16): int32,
@@ -131,23 +132,40 @@ def to_dtype(spec: Any) -> DType:
         npd = np.dtype(spec)
     except TypeError:
         raise TypeError(f"not a dtype weft supports: {spec!r}") from None
-    if npd in _BY_NUMPY:
-        return _BY_NUMPY[npd]
-    raise TypeError(
-        f"unsupported dtype {npd}: weft has bool, int32, int64, float32, float64 (and uint32)"
-    )
+    return from_numpy_dtype(npd)
 
 
-def from_numpy_dtype(npd: np.dtype) -> DType:
-    """The weft dtype that stores NumPy data of type ``npd`` (small ints and halves widen)."""
+def unsupported(npd: np.dtype) -> TypeError:
+    """The error for data or a dtype weft does not hold: never converted behind the user's
+    back."""
+    return TypeError(
+        f"weft has no {npd} arrays: it holds bool, int32, int64, uint32, float32 and float64. "
+        f"Say which to use, e.g. wf.asarray(data, dtype=wf.int32) or "
+        f"np.asarray(data, dtype=np.float32)")
+
+
+def from_numpy_dtype(npd: Any) -> DType:
+    """The weft dtype of NumPy data of type ``npd``, in either byte order; ``TypeError``
+    (``unsupported``) for types weft does not hold.
+
+    >>> import numpy as np, weft as wf
+    >>> wf.dtypes.from_numpy_dtype(np.dtype(">f8"))
+    wf.float64
+    """
     npd = np.dtype(npd)
-    if npd in _BY_NUMPY:
-        return _BY_NUMPY[npd]
-    if npd in _WIDENED:
-        return _WIDENED[npd]
-    raise TypeError(
-        f"unsupported dtype {npd}: weft has bool, int32, int64, float32, float64 (and uint32)"
-    )
+    if not npd.isnative:
+        npd = npd.newbyteorder("=")
+    found = _BY_NUMPY.get(npd)
+    if found is None:
+        raise unsupported(npd)
+    return found
+
+
+def of_numpy_scalar(value: np.generic) -> DType:
+    """The weft dtype a NumPy scalar operand acts as: its own, or for narrow types (int8,
+    uint16, float16, ...) the weft type of its kind that holds every value of it."""
+    npd = value.dtype
+    return _WIDENED.get(npd) or from_numpy_dtype(npd)
 
 
 def promote(a: DType, b: DType) -> DType:

@@ -7,6 +7,7 @@ accepts ``dtype=`` (the result type and the type the computation is done in).
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -99,8 +100,11 @@ def clip(x: Any, a_min: Any = None, a_max: Any = None, dtype: Any = None) -> Arr
     return out
 
 
-def round(x: Any, decimals: int = 0, dtype: Any = None) -> Array:  # noqa: A001 - NumPy's name
-    """Round half to even, like NumPy; ``decimals`` may be negative.
+def round(x: Any, decimals: int = 0, out: Array | None = None, *,  # noqa: A001 - NumPy's
+          dtype: Any = None) -> Array:
+    """Round half to even, like NumPy's ``round(a, decimals=0, out=None)``; ``decimals`` may
+    be negative. With ``out`` (a weft Array of the result's shape), the result is written
+    there and ``out`` is returned.
 
     >>> import weft as wf
     >>> wf.round(wf.asarray([0.5, 1.5, 2.5])).tolist()
@@ -108,6 +112,17 @@ def round(x: Any, decimals: int = 0, dtype: Any = None) -> Array:  # noqa: A001 
     >>> wf.round(wf.asarray([1234.5678]), -2).tolist()
     [1200.0]
     """
+    try:
+        decimals = operator.index(decimals)
+    except TypeError:
+        raise TypeError(f"round: decimals must be an integer, not {decimals!r}") from None
+    if out is not None:
+        if not isinstance(out, Array):
+            raise TypeError(f"round: out must be a wf.Array, not {type(out).__name__}")
+        from .writes import write
+
+        write(out, round(x, decimals, dtype=dtype))
+        return out
     if decimals == 0:
         return apply_op("round", x, dtype=dtype)
     x = x if isinstance(x, Array) else asarray(x)
@@ -190,20 +205,28 @@ psi = digamma
 
 
 def result_type(*args: Any) -> dt.DType:
-    """The dtype weft's promotion gives (int with float32 is float32; scalars are weak).
+    """The dtype weft's promotion gives (int with float32 is float32; Python scalars are
+    weak). Takes Arrays, NumPy arrays and scalars, Python scalars, and dtypes as weft
+    dtypes, NumPy dtypes, NumPy type classes (``np.int32``) or names.
 
-    >>> import weft as wf
+    >>> import numpy as np, weft as wf
     >>> wf.result_type(wf.int32, wf.float32)
     wf.float32
+    >>> wf.result_type(np.int32, np.dtype("int64"), 2.0)
+    wf.float64
     """
     strong, weak = [], []
     for a in args:
         if isinstance(a, Array):
             strong.append(a.dtype)
-        elif isinstance(a, (bool, int, float)) and not hasattr(a, "dtype"):
+        elif isinstance(a, np.generic):
+            strong.append(dt.of_numpy_scalar(a))
+        elif isinstance(a, (bool, int, float)):
             weak.append(dt.scalar_kind(a))
+        elif isinstance(a, np.ndarray):
+            strong.append(dt.from_numpy_dtype(a.dtype))
         else:
-            strong.append(dt.to_dtype(getattr(a, "dtype", a)))
+            strong.append(dt.to_dtype(a))
     return dt.resolve(strong, weak)
 
 

@@ -27,6 +27,7 @@ PREDICATE = "predicate"  # compute in the promoted type, return bool
 LOGICAL = "logical"  # compute in bool, return bool
 WHERE = "where"  # first argument bool, the others promoted
 LDEXP = "ldexp"  # first argument real, second int32
+ROUNDING = "rounding"  # as SAME, but bool computes in the default real (NumPy: float16)
 RANDOM = "random"  # uint32 key words, an int64 counter, real parameters; a real draw
 RANDOM_COUNT = "random_count"  # the same, an int64 draw (parameters in float64)
 RANDOM_FLAG = "random_flag"  # the same, a bool draw (parameters in float64)
@@ -143,7 +144,6 @@ _unary_float: list[tuple[str, str, Callable, str]] = [
 _binary_float: list[tuple[str, str, Callable, str]] = [
     ("atan2", "atan2({0}, {1})", np.arctan2, GENERAL),
     ("hypot", "hypot({0}, {1})", np.hypot, UNION),
-    ("fmod", "fmod({0}, {1})", np.fmod, GENERAL),
     ("copysign", "copysign({0}, {1})", np.copysign, GENERAL),
     ("fdim", "fdim({0}, {1})", _fdim, GENERAL),
 ]
@@ -311,8 +311,14 @@ _add(Op("square", 1, SAME,
         {"u": "({0} * {0})", "i": _wrap("({U}){0} * ({U}){0}"), "f": "({0} * {0})"},
         np.square, PRESERVE))
 for _name, _ref in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
-    _add(Op(_name, 1, SAME, {"ui": "{0}", "f": f"{_name}({{0}})"}, _ref, PRESERVE))
-_add(Op("round", 1, SAME, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE))
+    _add(Op(_name, 1, ROUNDING, {"ui": "{0}", "f": f"{_name}({{0}})"}, _ref, PRESERVE))
+_add(Op("round", 1, ROUNDING, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE))
+# C's fmod for reals; for integers the truncated remainder, 0 for a zero divisor as NumPy's
+# (and for -1, where the quotient of the lowest integer would overflow).
+_add(Op("fmod", 2, SAME,
+        {"u": "({1} == 0 ? ({T})0 : {0} % {1})",
+         "i": "(({1} == 0 || {1} == -1) ? ({T})0 : {0} % {1})", "f": "fmod({0}, {1})"},
+        np.fmod, GENERAL))
 
 # Extremes: minimum/maximum propagate NaN like NumPy; fmin/fmax return the non-NaN operand.
 _add(Op("maximum", 2, SAME,
@@ -397,7 +403,7 @@ def signature(
             compute, result = dt.float64, dt.int64 if op.rule == RANDOM_COUNT else dt.bool_
         return [dt.uint32, dt.uint32, dt.int64] + [compute] * (op.arity - 3), result, compute
     compute = dtype or dt.resolve(args, [])
-    if op.rule == REAL and not compute.is_float:
+    if op.rule == REAL and not compute.is_float or op.rule == ROUNDING and compute.kind == "b":
         compute = dt.default_real()
     if compute.kind not in op.accepts:
         names = ", ".join(str(a) for a in args)

@@ -284,7 +284,7 @@ class CUDABackend:
 
     # Sharing memory with CuPy, torch, JAX ----------------------------------------------
 
-    def adopt(self, device: Any, obj: Any, ordered: bool = False
+    def adopt(self, device: Any, obj: Any, ordered: bool = False, dtype: Any = None
               ) -> tuple[Storage, tuple[int, ...], int, tuple[int, ...]]:
         """Wrap a CUDA array (``__cuda_array_interface__`` or DLPack) without copying.
 
@@ -292,6 +292,8 @@ class CUDABackend:
         producer's pending work is ordered before ours by the protocols' stream handshake.
         ``ordered``: ``obj`` is a CuPy array allocated on this thread's weft stream (a cuBLAS
         or cuSOLVER result of weft's own linear algebra), so releasing it needs no host wait.
+        ``dtype``: the weft dtype asked for, converted to on the device (a copy) when the
+        array has another; without it, an array of a type weft does not hold is refused.
         """
         from ...dtypes import from_numpy_dtype
 
@@ -305,8 +307,9 @@ class CUDABackend:
         if arr.device.id != h.index:
             with h.active():
                 arr = cupy.array(arr, copy=True)  # peer copy to this device
-        dtype = from_numpy_dtype(arr.dtype)
-        if dtype.numpy != arr.dtype:  # int8, float16, ...: widened, so copied
+        if dtype is None:
+            dtype = from_numpy_dtype(arr.dtype)
+        if dtype.numpy != arr.dtype:  # converted as asked, so copied
             with h.active(), h.stream():
                 arr = arr.astype(dtype.numpy)
         item = arr.itemsize
