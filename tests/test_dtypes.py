@@ -166,3 +166,25 @@ def test_around_follows_numpys_signature(device):
     with pytest.raises(TypeError, match="decimals must be an integer"):
         wf.around(x, 1.5)
     assert wf.around(x, 1, dtype=wf.float32).dtype is wf.float32
+
+
+_COMPARISONS = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__",
+                "greater_equal": "__ge__", "equal": "__eq__", "not_equal": "__ne__"}
+_MIRRORED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__",
+             "__eq__": "__eq__", "__ne__": "__ne__"}
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_comparisons_with_python_ints_beyond_the_type_are_exact(device, dtype):
+    info = np.iinfo(dtype)
+    a = np.array([0, 1, 5, info.min, info.max], dtype=dtype)
+    x = wf.asarray(a)
+    for value in (2**40, -2**40, 2**70, -2**70, 2**63, -2**63 - 1, 2**32, -1, 3):
+        for name, dunder in _COMPARISONS.items():
+            np.testing.assert_array_equal(getattr(x, dunder)(value).to_numpy(),
+                                          getattr(a, dunder)(value), err_msg=f"x {name} {value}")
+            np.testing.assert_array_equal(getattr(wf, name)(value, x).to_numpy(),
+                                          getattr(a, _MIRRORED[dunder])(value),
+                                          err_msg=f"{value} {name} x")
+    with pytest.raises(OverflowError, match="out of bounds"):
+        x + 2**70  # arithmetic still refuses, as NumPy 2

@@ -496,13 +496,15 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
         typing = _TYPING[key] = _typing(op, operands, explicit)
     arg_types, result, compute = typing
     nodes = []
-    for a, want in zip(operands, arg_types):
+    for position, (a, want) in enumerate(zip(operands, arg_types)):
         if isinstance(a, Array):
             nodes.append(ex.cast(a._node, want))
         elif isinstance(a, np.generic):
             nodes.append(ex.scalar(a.item(), want))
         else:
             if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
+                if name in _BEYOND_RANGE and not dt.int_fits(a, want):
+                    return _compare_beyond_range(name, operands, position, want)
                 dt.check_int_fits(a, want)
             nodes.append(ex.scalar(a, want))
     shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
@@ -511,6 +513,35 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
                                                                            "logical"):
         node = ex.cast(node, explicit)
     return Array(node, device)
+
+
+# A comparison with a Python int beyond the other operand's integer type, which NumPy 2
+# answers exactly: the same comparison against the type's nearest bound, with the operator
+# that answers alike for every value of the type. Keyed by (op with the int on the right,
+# whether the int lies above the type's range).
+_BEYOND_RANGE = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"}
+_AGAINST_BOUND = {
+    ("less", True): "less_equal", ("less_equal", True): "less_equal",
+    ("greater", True): "greater", ("greater_equal", True): "greater",
+    ("equal", True): "greater", ("not_equal", True): "less_equal",
+    ("less", False): "less", ("less_equal", False): "less",
+    ("greater", False): "greater_equal", ("greater_equal", False): "greater_equal",
+    ("equal", False): "less", ("not_equal", False): "greater_equal",
+}
+_MIRRORED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
+             "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
+
+
+def _compare_beyond_range(name: str, operands: list[Any], position: int, dtype: DType
+                          ) -> Array:
+    value = operands[position]
+    other = operands[1 - position]
+    if position == 0:
+        name = _MIRRORED[name]
+    above = value > 0
+    info = np.iinfo(dtype.numpy)
+    bound = int(info.max) if above else int(info.min)
+    return apply_op(_AGAINST_BOUND[name, above], other, bound, dtype=dtype)
 
 
 def transpose(x: Any) -> Array:

@@ -225,8 +225,14 @@ def real_of(d: DType) -> DType:
     return d if d.is_float else _default_real
 
 
-def check_int_fits(value: int, d: DType) -> None:
-    """NumPy 2 raises for a Python int that the array's integer type cannot hold; so do we."""
+def int_fits(value: int, d: DType) -> bool:
+    """Whether integer type ``d`` holds the Python int ``value``."""
     info = np.iinfo(d.numpy)
-    if not info.min <= value <= info.max:
+    return bool(info.min <= value <= info.max)
+
+
+def check_int_fits(value: int, d: DType) -> None:
+    """NumPy 2 raises for a Python int that the array's integer type cannot hold (outside
+    comparisons); so do we."""
+    if not int_fits(value, d):
         raise OverflowError(f"Python integer {value} out of bounds for {d}")
