@@ -160,3 +160,28 @@ def test_clip_and_where(device):
     c = v > 0
     np.testing.assert_array_equal(
         wf.where(wf.asarray(c), wf.asarray(v), -1.0).to_numpy(), np.where(c, v, -1.0))
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 4, 1, 0.5, -1, 2.0, np.float64(2.0), 1.5, 5, 0])
+def test_constant_powers_are_reduced_and_keep_numpys_values(device, exponent):
+    from conftest import kernel_count
+
+    rng = np.random.default_rng(5)
+    for dtype in (np.float64, np.float32):
+        a = np.concatenate([rng.normal(size=200), [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30,
+                                                   -3.0]]).astype(dtype)
+        x = wf.asarray(a)
+        got = (x ** exponent).to_numpy()
+        with np.errstate(all="ignore"):
+            expected = a ** exponent
+        assert got.dtype == expected.dtype
+        if exponent in (2, 0.5, -1, 1, 2.0):  # NumPy's ** takes the same operations
+            np.testing.assert_array_equal(got, expected)
+            assert np.array_equal(np.signbit(got), np.signbit(expected))
+        else:
+            np.testing.assert_allclose(got, expected, rtol=3 * np.finfo(dtype).eps,
+                                       atol=0)
+    if device.kind != "reference":
+        source = wf.kernel_source(wf.asarray([1.5, 2.5]) ** exponent)
+        assert kernel_count(source) == (0 if exponent == 1 else 1)  # x ** 1: an O(1) copy
+        assert ("pow(" in source) == (exponent in (1.5, 5, 0))

@@ -262,7 +262,8 @@ BAD = [
     ("exponential_lpdf", ([0.5, 1.0, 2.0], 2.0), 0, np.nan, "not NaN"),
     ("exponential_lpdf", ([0.5, 1.0, 2.0], 2.0), 1, 0.0, "positive and finite"),
     ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 0, np.nan, "not NaN"),
-    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 1, -3.0, "positive and finite"),
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 1, -3.0, "positive"),  # inf: normal
+    ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 1, np.nan, "positive"),
     ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 2, -np.inf, "finite"),
     ("student_t_lpdf", ([0.5, 1.0, 2.0], 3.0, 0.0, 1.0), 3, np.nan, "positive and finite"),
     ("beta_lpdf", ([0.1, 0.5, 0.9], 2.0, 3.0), 0, 1.5, r"in \[0, 1\]"),

@@ -495,6 +495,10 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
     if typing is None:
         typing = _TYPING[key] = _typing(op, operands, explicit)
     arg_types, result, compute = typing
+    if name == "power" and isinstance(operands[1], (int, float, np.generic)):
+        reduced = _power_by_constant(operands[0], operands[1], compute, device)
+        if reduced is not None:
+            return reduced
     nodes = []
     for position, (a, want) in enumerate(zip(operands, arg_types)):
         if isinstance(a, Array):
@@ -513,6 +517,39 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
                                                                            "logical"):
         node = ex.cast(node, explicit)
     return Array(node, device)
+
+
+# x ** c for a constant c, as the operations NumPy's ``**`` itself takes for it (2: square,
+# 0.5: sqrt, -1: reciprocal, 1: a copy: the same results) or cheaper ones (3, 4 by
+# multiplying, within 2 ulps of pow). A run-time pow cost PoCL 70 times a multiply. The
+# exponent then becomes structure: it decides the operations, so it is part of the
+# expression's key. Any other exponent stays a kernel argument of pow. (-0.5 stays pow:
+# rsqrt differs from it at -0 and -inf, where NumPy keeps pow's answers.)
+_REDUCED_POWERS = {2: ("square",), 3: ("square", "times_base"), 4: ("square", "square"),
+                   1: (), 0.5: ("sqrt",), -1: ("reciprocal",)}
+
+
+def _power_by_constant(base: Any, exponent: Any, compute: DType, device: Device
+                       ) -> Array | None:
+    value = exponent.item() if isinstance(exponent, np.generic) else exponent
+    if isinstance(value, bool) or value not in _REDUCED_POWERS:
+        return None
+    if not compute.is_float and (value < 0 or value == 0.5):
+        return None  # integer powers below 1 are NumPy's business (it raises or truncates)
+    x = Array(ex.cast(base._node, compute) if isinstance(base, Array)
+              else ex.scalar(base.item() if isinstance(base, np.generic) else base, compute),
+              device)
+    out = x.copy()
+    for step in _REDUCED_POWERS[value]:
+        if step == "square":
+            out = apply_op("square", out)
+        elif step == "times_base":
+            out = apply_op("multiply", out, x)
+        elif step == "reciprocal":
+            out = apply_op("divide", 1, out)
+        else:
+            out = apply_op(step, out)
+    return out
 
 
 # A comparison with a Python int beyond the other operand's integer type, which NumPy 2
