@@ -121,6 +121,19 @@ class Array:
     def T(self) -> Array:  # noqa: N802 - NumPy's name
         return transpose(self)
 
+    # Copying and pickling: by value --------------------------------------------------------
+
+    def __copy__(self) -> Array:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Array:
+        return self.copy()  # a value copy already: copy-on-write keeps the two apart
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its values (a NumPy array) and structure, device-independent: it
+        unpickles onto the current device of the process that loads it."""
+        return _unpickle, (self.to_numpy(), self.structure)
+
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d array")
@@ -579,6 +592,16 @@ def _compare_beyond_range(name: str, operands: list[Any], position: int, dtype: 
     info = np.iinfo(dtype.numpy)
     bound = int(info.max) if above else int(info.min)
     return apply_op(_AGAINST_BOUND[name, above], other, bound, dtype=dtype)
+
+
+def _unpickle(values: np.ndarray, structure: str) -> Array:
+    from .creation import asarray
+
+    out = asarray(values)
+    if structure != "general":
+        view = out._node.attrs
+        out._node = ex.buffer(view.storage, out.shape, view.offset, view.strides, structure)
+    return out
 
 
 def transpose(x: Any) -> Array:

@@ -93,10 +93,16 @@ class Node:
                 a.parents += 1
 
     def __del__(self) -> None:
-        for a in self.args:
+        # Never raises: a node that was never fully made (a failed __init__, or one the copy
+        # and pickle machinery made without it) has counted nothing.
+        try:
+            args, kind = self.args, self.kind
+        except AttributeError:
+            return
+        for a in args:
             if a.kind == BUFFER:
                 a.parents -= 1
-        if self.kind == BUFFER:
+        if kind == BUFFER:
             self.attrs.storage.leaves -= 1
 
     def __repr__(self) -> str:
