@@ -218,3 +218,16 @@ def test_unfused_mode_gives_the_same_reductions(device):
     with wf.config(fuse=False):
         np.testing.assert_allclose((x * 2).sum(axis=0).to_numpy(), (a * 2).sum(axis=0))
         np.testing.assert_allclose((x - x.mean()).to_numpy(), a - a.mean())
+
+
+@pytest.mark.parametrize("shape", [(1, 5000), (5000, 1), (1, 1), (3, 1)])
+def test_reductions_of_single_rows_and_columns_and_their_transposes(device, shape):
+    """A transposed row (n, 1) has strides (1, n), contiguous by NumPy's rule: a full sum
+    walked it as one run with the stride n and read past its buffer."""
+    a = np.arange(float(np.prod(shape))).reshape(shape) - 7.5
+    x = wf.asarray(a)
+    for view, expected in ((x, a), (x.T, a.T), (x.T * 2, a.T * 2)):
+        for axis in (None, 0, 1):
+            np.testing.assert_allclose(wf.sum(view, axis=axis).to_numpy(),
+                                       expected.sum(axis=axis), rtol=1e-12)
+        assert float(wf.max(view)) == expected.max()

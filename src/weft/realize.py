@@ -300,6 +300,10 @@ def _flattenable(node: ex.Node, shape: tuple[int, ...]) -> bool:
         if n.kind == ex.BUFFER:
             if n.shape != shape or not n.attrs.is_contiguous(shape) or n.structure != "general":
                 return False
+            # The run is walked with the column stride, which contiguity does not fix for a
+            # single column (a transposed row (1, n) has strides (1, n)).
+            if _size(shape) > 1 and padded_strides(n.attrs.strides)[1] != 1:
+                return False
         elif n.kind not in (ex.SCALAR, ex.MAP, ex.CAST):
             return False
         elif n.kind == ex.MAP and any(a.shape != shape and a.kind != ex.SCALAR for a in n.args):
