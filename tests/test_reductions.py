@@ -231,3 +231,15 @@ def test_reductions_of_single_rows_and_columns_and_their_transposes(device, shap
             np.testing.assert_allclose(wf.sum(view, axis=axis).to_numpy(),
                                        expected.sum(axis=axis), rtol=1e-12)
         assert float(wf.max(view)) == expected.max()
+
+
+def test_a_split_full_sum_combines_its_partials_in_one_pass(device):
+    from conftest import launches
+
+    a = np.random.default_rng(3).normal(size=(300, 200))
+    x = wf.asarray(a)
+    for expression, expected in ((wf.exp(x) * 2 - x, np.exp(a) * 2 - a), (x.T * 2, a.T * 2)):
+        before = launches()
+        got = float(wf.sum(expression))
+        assert launches() - before <= 2  # the partials, then one combining pass
+        assert got == pytest.approx(expected.sum(), rel=1e-12)

@@ -328,8 +328,11 @@ def _size(shape: tuple[int, ...]) -> int:
 
 
 def _prepare_reductions(device: Any, reductions: list[schedule.Output],
-                        elementwise: list[schedule.Output]) -> tuple | None:
-    """The first kernel of a reduction step and the combining passes that follow it."""
+                        elementwise: list[schedule.Output], combining: bool = False
+                        ) -> tuple | None:
+    """The first kernel of a reduction step and the combining passes that follow it.
+    ``combining``: the step combines a split reduction's partial results, which one
+    work-group per segment reads in one pass (a split there would add a launch)."""
     operand_shape = reductions[0][0].args[0].shape
     axis = reductions[0][0].attrs.axis
     rows, cols = as_2d(operand_shape)
@@ -357,7 +360,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
                               getattr(device.handle, "compute_units", 0),
                               rows_tuning(device).lane_bytes)
 
-    first = planned(device.backend.reduction_groups(device))
+    first = planned(1 if combining else device.backend.reduction_groups(device))
     rec = memo.current_recording()
     recorded = len(rec.temporaries) if rec is not None else 0
     prepared = _lower_reductions(device, reductions, elementwise, grid, range_structure, first)
@@ -483,15 +486,15 @@ def _finishes_in_last_group(device: Any) -> bool:
 
 
 def _run_reductions(device: Any, reductions: list[schedule.Output],
-                    elementwise: list[schedule.Output]) -> None:
-    prepared = _prepare_reductions(device, reductions, elementwise)
+                    elementwise: list[schedule.Output], combining: bool = False) -> None:
+    prepared = _prepare_reductions(device, reductions, elementwise, combining)
     if prepared is None:
         return
     ir, args, errors, plan, followups = prepared
     if plan.groups:
         _launch(device, ir, args, errors, plan.rows * plan.cols, plan.groups)
     for combine, dest in followups:
-        _run_reductions(device, [(combine, dest)], [])
+        _run_reductions(device, [(combine, dest)], [], combining=True)
 
 
 # Whole evaluations ----------------------------------------------------------------------
