@@ -323,3 +323,21 @@ def test_assign_several_targets_in_one_kernel_and_masks(device):
     np.testing.assert_array_equal(m.to_numpy(), [[5, 0, 0], [1, 5, 0], [1, 1, 5]])
     with pytest.raises(TypeError, match="mask must be a bool array"):
         wf.assign(a, a, mask=wf.asarray([1, 0, 1]))
+
+
+def test_triangles_of_bool_matrices_stay_bool(device):
+    a = np.array([[True, False, True], [True, True, False], [False, True, True]])
+    x = wf.asarray(a)
+    for k in (-1, 0, 1, 5):
+        for name in ("tril", "triu"):
+            got = getattr(wf, name)(x, k=k)
+            assert got.dtype is wf.bool_
+            np.testing.assert_array_equal(got.to_numpy(), getattr(np, name)(a, k=k))
+
+
+def test_check_messages_keep_their_own_braces(device):
+    x = wf.asarray([1.0, -2.0])
+    with pytest.raises(ValueError, match=r"^x\[1\] = -2\.0 breaks \{x > 0\} and \{\}$"):
+        wf.check(x, x > 0, "x{index} = {value} breaks {x > 0} and {}").to_numpy()
+    with pytest.raises(ValueError, match=r"^use \{k\}: element \[1\] = -2\.0$"):
+        wf.check(x, x > 0, "use {k}").to_numpy()

@@ -243,3 +243,25 @@ def test_a_split_full_sum_combines_its_partials_in_one_pass(device):
         got = float(wf.sum(expression))
         assert launches() - before <= 2  # the partials, then one combining pass
         assert got == pytest.approx(expected.sum(), rel=1e-12)
+
+
+def test_empty_reductions_follow_numpy_and_scipy(device):
+    from scipy import special
+
+    for shape in ((0,), (0, 0), (0, 3), (3, 0)):
+        a = np.zeros(shape)
+        x = wf.asarray(a)
+        axes = (None,) if len(shape) == 1 else (None, 0, 1)
+        for axis in axes:
+            np.testing.assert_array_equal(wf.logsumexp(x, axis=axis).to_numpy(),
+                                          special.logsumexp(a, axis=axis))
+            assert wf.logsumexp(x, axis=axis, keepdims=True).shape == \
+                np.sum(a, axis=axis, keepdims=True).shape
+            for name in ("max", "min"):
+                try:
+                    expected = getattr(np, name)(a, axis=axis)
+                except ValueError:
+                    with pytest.raises(ValueError, match="zero-size array"):
+                        getattr(wf, name)(x, axis=axis)
+                    continue
+                assert getattr(wf, name)(x, axis=axis).shape == expected.shape

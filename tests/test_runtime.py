@@ -108,10 +108,16 @@ def test_compile_failure_is_runtime_error_with_saved_source(real_device, monkeyp
     fresh = cache.KernelCache()
     x = wf.asarray([1.0])
     ir, *_ = lower.lower([((x * 2)._node, wf.realize.new_leaf(real_device, x._node))])
-    with pytest.raises(RuntimeError, match="Source saved at") as info:
-        fresh.program(real_device, ir)
-    saved = Path(str(info.value).split("Source saved at ")[1].split("\n")[0])
-    assert saved.exists() and "this is not C" in saved.read_text()
+    saved = []
+    for _ in range(2):  # as two processes would: each failure keeps its own file
+        with pytest.raises(RuntimeError, match="Source saved at") as info:
+            fresh.program(real_device, ir)
+        saved.append(Path(str(info.value).split("Source saved at ")[1].split("\n")[0]))
+    assert saved[0] != saved[1]
+    for path in saved:
+        assert path.exists() and "this is not C" in path.read_text()
+        assert path.is_relative_to(tmp_path)  # the user's cache directory
+        assert path.stat().st_mode & 0o077 == 0  # the owner's alone
 
 
 def test_float64_on_a_device_without_fp64_is_a_type_error(real_device, monkeypatch):

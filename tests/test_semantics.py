@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -373,3 +375,28 @@ def test_a_node_that_was_never_made_is_deleted_quietly(capfd):
     expr.Node.__new__(expr.Node)  # as copy and pickle make objects, without __init__
     gc.collect()
     assert "Exception ignored" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: wf.zeros((2.5, 3)), "a size in shape must be an integer, not float 2.5"),
+    (lambda: wf.zeros("ab"), "a size in shape must be an integer, not str"),
+    (lambda: wf.ones(np.float64(3)), "not float64"),
+    (lambda: wf.eye("3"), "eye: n or m must be an integer, not str '3'"),
+    (lambda: wf.eye(3, k=1.0), "eye: k must be an integer"),
+    (lambda: wf.tril(wf.ones((3, 3)), k="1"), "tril: k must be an integer"),
+    (lambda: wf.triu(wf.ones((3, 3)), k=0.5), "triu: k must be an integer"),
+    (lambda: wf.diagonal(wf.ones((3, 3)), 1.0), "diagonal: k must be an integer"),
+    (lambda: wf.arange(6.0).reshape("a"), "reshape: a size in the shape must be an integer"),
+    (lambda: wf.arange(6.0).reshape(2.0, 3), "reshape: a size in the shape"),
+    (lambda: wf.broadcast_to(wf.asarray([1.0]), "ab"), "broadcast_to: a size in shape"),
+])
+def test_wrong_typed_arguments_raise_type_error(device, call, words):
+    with pytest.raises(TypeError, match=re.escape(words)):
+        call()
+
+
+def test_integer_arguments_may_be_numpy_integers(device):
+    assert wf.zeros(np.int64(3)).shape == (3,)
+    assert wf.zeros([np.int32(2), 3]).shape == (2, 3)
+    assert wf.eye(np.int64(2), k=np.int32(1)).tolist() == [[0.0, 1.0], [0.0, 0.0]]
+    assert wf.arange(6).reshape(np.int64(3), -1).shape == (3, 2)

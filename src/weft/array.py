@@ -327,7 +327,8 @@ class Array:
         """
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        new = _infer_shape(tuple(int(s) for s in shape), self.size)
+        sizes = tuple(dt.as_int(s, "reshape: a size in the shape") for s in shape)
+        new = _infer_shape(sizes, self.size)
         self.eval()
         leaf = self._node
         if not leaf.attrs.is_contiguous(self.shape):

@@ -130,12 +130,19 @@ def _write_entry(path: Path, payload: bytes) -> None:
 
 
 def _save_failed(source: str, digest: str) -> Path:
-    for base in (cache_dir(), Path(tempfile.gettempdir()) / "weft"):
+    """Save a source that failed to compile in a new file of its own: in the user's cache
+    directory, else the system's temporary directory. ``mkstemp`` creates it exclusively,
+    readable by its owner only, under a name no other process picks, so two processes never
+    overwrite each other's and nobody else can plant one in its place."""
+    for base in (cache_dir() / "failed", None):
         try:
-            target = base / "failed" / f"{digest}.cl"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(source)
-            return target
+            if base is not None:
+                base.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"weft-failed-{digest[:16]}-", suffix=".cl",
+                                        dir=base)
+            with os.fdopen(fd, "w") as f:
+                f.write(source)
+            return Path(name)
         except OSError:
             continue
     return Path("<unsaved>")

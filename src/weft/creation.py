@@ -91,10 +91,10 @@ def adopt(obj: Any, dev: Device, target: dt.DType | None = None, ordered: bool =
     return out if target is None or target is out.dtype else out.astype(target)
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
-    shape = tuple(int(s) for s in shape)
+def _shape(shape: Any, what: str = "a size in shape") -> tuple[int, ...]:
+    if isinstance(shape, str) or not hasattr(shape, "__iter__"):
+        shape = (shape,)
+    shape = tuple(dt.as_int(s, what) for s in shape)
     if len(shape) > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
     if any(s < 0 for s in shape):
@@ -262,7 +262,8 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any
     >>> wf.eye(2).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    shape = _shape((n, n if m is None else m))
+    shape = _shape((n, n if m is None else m), "eye: n or m")
+    k = dt.as_int(k, "eye: k")
     d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
     rows = Array(ex.index("row", shape, dt.int64), _device(device))
     cols = Array(ex.index("col", shape, dt.int64), rows.device)
@@ -278,7 +279,7 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     [[1, 2], [1, 2]]
     """
     x = x if isinstance(x, Array) else asarray(x)
-    shape = _shape(shape)
+    shape = _shape(shape, "broadcast_to: a size in shape")
     got = ex.broadcast_shapes("broadcast_to", x.shape, shape)
     if got != shape:
         raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")

@@ -7,6 +7,7 @@ Python scalars are *weak*: they adopt the array's dtype within their kind.
 
 from __future__ import annotations
 
+import operator
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -223,6 +224,22 @@ def resolve(strong: list[DType], weak_kinds: list[str]) -> DType:
 def real_of(d: DType) -> DType:
     """The real type a function of ``d`` computes in: ``d`` itself if real, else the default."""
     return d if d.is_float else _default_real
+
+
+def as_int(value: Any, what: str) -> int:
+    """``value`` as a Python int, where an integer is required (a size, an offset, an axis):
+    ints and NumPy integers; anything else raises ``TypeError`` naming ``what``, as NumPy does
+    (a float is never truncated, a string never parsed).
+
+    >>> import weft as wf
+    >>> wf.dtypes.as_int(3, "k")
+    3
+    """
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__} "
+                        f"{value!r}") from None
 
 
 def int_fits(value: int, d: DType) -> bool:

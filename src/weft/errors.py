@@ -43,5 +43,6 @@ def kernel_error(info: ErrorInfo, record: np.ndarray) -> Exception:
     value = _value(bits, info.dtype)
     message = info.message
     if "{index}" in message or "{value}" in message:
-        return ValueError(message.format(index=index, value=value))
+        # Only these two are filled in; any other brace is the message's own text.
+        return ValueError(message.replace("{index}", index).replace("{value}", str(value)))
     return ValueError(f"{message}: element {index or '()'} = {value}")

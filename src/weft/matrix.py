@@ -31,6 +31,7 @@ def _matrix(name: str, x: Any) -> Array:
 
 def _triangle(name: str, x: Any, k: int, structure: str) -> Array:
     x = _matrix(name, x)
+    k = dt.as_int(k, f"{name}: k")
     if k == 0:
         return Array(ex.restrict(x._node, structure), x.device)
     rows, cols = x.shape
@@ -39,7 +40,7 @@ def _triangle(name: str, x: Any, k: int, structure: str) -> Array:
     k = max(-rows, min(int(k), cols))
     offset = col_index(x.shape) - row_index(x.shape)
     keep = offset <= k if structure == "lower" else offset >= k
-    return apply_op("where", keep, x, 0)
+    return apply_op("where", keep, x, 0, dtype=x.dtype)
 
 
 def tril(x: Any, k: int = 0) -> Array:
@@ -71,7 +72,7 @@ def diagonal(x: Any, k: int = 0) -> Array:
     [1, 4]
     """
     x = _matrix("diagonal", x)
-    shape, m = diagonal_map(x.shape, k)
+    shape, m = diagonal_map(x.shape, dt.as_int(k, "diagonal: k"))
     return view_of(x, shape, m)
 
 
@@ -228,7 +229,7 @@ def check(x: Any, predicate: Callable[[Array], Any] | Any, message: str) -> Arra
     """``x`` with a check attached: where ``predicate`` (a function of ``x`` or a bool array)
     is false, evaluating anything that uses the result raises ``ValueError`` with
     ``message``, the element's index and its value. ``message`` may place them with
-    ``{index}`` and ``{value}``.
+    ``{index}`` and ``{value}``; any other brace in it is kept as written.
 
     >>> import weft as wf
     >>> sigma = wf.check(wf.asarray([1.0, 2.0]), lambda s: s > 0, "sigma must be positive")

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array, apply_op
-from .creation import asarray
+from .creation import asarray, full
 from .indexing import AffineMap
 
 # name: (op-table op, NumPy name for errors)
@@ -83,7 +85,7 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     result = _result_dtype(name, x, dtype)
     op = _REDUCTIONS[name]
-    if name in ("max", "min") and count == 0 and 0 not in shape:
+    if name in ("max", "min") and count == 0:  # as NumPy: even when the result is empty
         raise ValueError(f"{name}: zero-size array to reduction operation "
                          f"{'maximum' if name == 'max' else 'minimum'} which has no identity")
     if name in ("any", "all", "count_nonzero"):
@@ -127,7 +129,10 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
     if not x.dtype.is_float:
         x = x.astype(dt.default_real())
     red_axis = _axis("logsumexp", axis, x.ndim)
-    shape, keep_shape, _ = _shapes(x.shape, red_axis)
+    shape, keep_shape, count = _shapes(x.shape, red_axis)
+    if count == 0:  # the log of an empty sum, as SciPy
+        return full(keep_shape if keepdims else shape, -np.inf, dtype=x.dtype,
+                    device=x.device)
     top = reduce("max", x, axis, keepdims=True)
     top = apply_op("where", apply_op("isfinite", top), top, 0)
     total = reduce("sum", apply_op("exp", x - top), axis, keepdims=True)
