@@ -246,15 +246,14 @@ def test_a_split_full_sum_combines_its_partials_in_one_pass(device):
 
 
 def test_empty_reductions_follow_numpy_and_scipy(device):
-    from scipy import special
-
     for shape in ((0,), (0, 0), (0, 3), (3, 0)):
         a = np.zeros(shape)
         x = wf.asarray(a)
         axes = (None,) if len(shape) == 1 else (None, 0, 1)
         for axis in axes:
-            np.testing.assert_array_equal(wf.logsumexp(x, axis=axis).to_numpy(),
-                                          special.logsumexp(a, axis=axis))
+            with np.errstate(divide="ignore"):  # SciPy's logsumexp fails on some of these
+                expected = np.log(np.sum(np.exp(a), axis=axis))
+            np.testing.assert_array_equal(wf.logsumexp(x, axis=axis).to_numpy(), expected)
             assert wf.logsumexp(x, axis=axis, keepdims=True).shape == \
                 np.sum(a, axis=axis, keepdims=True).shape
             for name in ("max", "min"):
