@@ -400,3 +400,15 @@ def test_integer_arguments_may_be_numpy_integers(device):
     assert wf.zeros([np.int32(2), 3]).shape == (2, 3)
     assert wf.eye(np.int64(2), k=np.int32(1)).tolist() == [[0.0, 1.0], [0.0, 0.0]]
     assert wf.arange(6).reshape(np.int64(3), -1).shape == (3, 2)
+
+
+def test_a_written_value_drops_extra_leading_ones_as_numpy(device):
+    x = wf.zeros(3).eval()
+    x[...] = wf.asarray([[5.0]])
+    assert x.tolist() == [5.0, 5.0, 5.0]
+    m = wf.zeros((2, 3)).eval()
+    wf.diagonal(m)[...] = wf.asarray([[1.0, 2.0]]) * 2
+    assert m.tolist() == [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0]]
+    with pytest.raises(ValueError, match="could not broadcast"):
+        x[...] = wf.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert x.tolist() == [5.0, 5.0, 5.0]

@@ -19,7 +19,7 @@ from . import pending, realize
 from .array import Array, as_operand
 from .devices import Device
 from .dtypes import DType
-from .indexing import AffineMap, basic_map, is_whole
+from .indexing import IDENTITY, AffineMap, basic_map, is_whole
 
 
 def owns_buffer(x: Array, ignoring: Array | None = None) -> bool:
@@ -61,6 +61,11 @@ def value_node(value: Any, device: Device, dtype: DType, shape: tuple[int, ...])
         node = value._node
     else:
         node = scalar_node(value, dtype)
+    extra = len(node.shape) - len(shape)
+    if extra > 0 and all(size == 1 for size in node.shape[:extra]):
+        # As NumPy's assignment: a value's extra leading dimensions of size 1 are dropped
+        # (a 1-d array's elements are its padded 2-d view's, so the map is the identity).
+        node = ex.view(node, node.shape[extra:], IDENTITY)
     if node.shape != shape:
         try:
             broadcast = ex.broadcast_shapes("assignment", node.shape, shape)
