@@ -186,8 +186,13 @@ def test_constant_powers_are_reduced_and_keep_numpys_values(device, exponent):
             expected = a ** exponent
         assert got.dtype == expected.dtype
         if exponent in (2, 0.5, -1, 1, 2.0):  # NumPy's ** takes the same operations
-            np.testing.assert_array_equal(got, expected)
-            assert np.array_equal(np.signbit(got), np.signbit(expected))
+            if dtype == np.float32 and device.kind == "opencl":
+                # OpenCL's float sqrt and division need not round correctly (NVIDIA's: 1 ulp)
+                np.testing.assert_allclose(got, expected, rtol=np.finfo(dtype).eps, atol=0)
+            else:
+                np.testing.assert_array_equal(got, expected)
+            number = ~np.isnan(expected)  # a NaN's sign bit means nothing
+            assert np.array_equal(np.signbit(got[number]), np.signbit(expected[number]))
         else:
             np.testing.assert_allclose(got, expected, rtol=3 * np.finfo(dtype).eps,
                                        atol=0)
