@@ -284,6 +284,7 @@ def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
     residual = _f("subtract", _real(c, y), _real(c, mu))
     if isinstance(sigma, Array) and sigma.ndim:
         z = _f("divide", residual, _real(c, sigma))
+        half_square = -0.5 * z * z
     else:
         # A scalar sigma: a multiply by its reciprocal, which the kernel computes once per
         # thread (it is loop-invariant), not a float64 division (about twenty operations on
@@ -291,17 +292,22 @@ def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
         # H100. With an array sigma the reciprocal would be a division per element anyway,
         # and measured 13% slower than dividing (benchmarks/NOTES.md, 10).
         # 1 / sigma overflows for a subnormal sigma (then 0 * inf gave NaN): sigma is scaled
-        # into the normal range first, and the product back (by one for any normal sigma).
+        # into the normal range first (by one for any normal sigma), and the square of
+        # z / scale back by scale^2, folded into -1/2 once per thread, so an element costs
+        # the multiplies it did before (-1/2 by 1 is exact: the same results).
         sigma_ = _real(c, sigma)
-        scale = _f("where", _f("less", sigma_, _SMALLEST_NORMAL[c.dtype.name]), 2.0**64, 1.0)
-        inverse = _f("divide", 1.0, _f("multiply", sigma_, scale))
-        z = _f("multiply", _f("multiply", residual, inverse), scale)
-    terms = -0.5 * z * z - _f("log", _real(c, sigma)) - _HALF_LOG_TWO_PI
+        scale = _f("where", _f("less", sigma_, _SMALLEST_NORMAL[c.dtype.name]),
+                   _SUBNORMAL_SCALE[c.dtype.name], 1.0)
+        scaled = _f("multiply", residual, _f("divide", 1.0, _f("multiply", sigma_, scale)))
+        half_square = _f("multiply", -0.5 * scale * scale, scaled * scaled)
+    terms = half_square - _f("log", _real(c, sigma)) - _HALF_LOG_TWO_PI
     return _broadcast_sum(c, terms, *keys)
 
 
 _SMALLEST_NORMAL = {"float32": float(np.finfo(np.float32).tiny),
                     "float64": float(np.finfo(np.float64).tiny)}
+# Brings the smallest subnormal into the normal range, with its square still finite.
+_SUBNORMAL_SCALE = {"float32": 2.0**32, "float64": 2.0**64}
 
 
 def _real(c: _Call, value: Operand) -> Array:
