@@ -80,7 +80,8 @@ def main() -> None:
     references["betainc"] = [
         [a, b, x, betainc(a, b, x)]
         for a, b in ((1e5, 10.0), (1e5, 1.0), (1e4, 10.0), (10.0, 1e5), (5e4, 50.0),
-                     (1e3, 3.0))
+                     (1e3, 3.0), (7e4, 0.015), (2e3, 0.016), (1e5, 0.5), (50.0, 150.0),
+                     (5e5, 83.0), (20.0, 199.5))
         for x in [_near_mean(a, b, t) for t in (-8.0, -4.0, -2.0, -1.0, 0.0, 0.5)]]
     path = Path(__file__).with_name("references.json")
     path.write_text(json.dumps(references, indent=0) + "\n")
