@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import pending, realize
+from . import pending, realize, rewrites
 from .devices import Device, current_device
 from .dtypes import DType
 from .indexing import AffineMap, basic_map, transpose_map
@@ -120,8 +120,6 @@ class Array:
     @property
     def T(self) -> Array:  # noqa: N802 - NumPy's name
         return transpose(self)
-
-    # Copying and pickling: by value --------------------------------------------------------
 
     def __copy__(self) -> Array:
         return self.copy()
@@ -510,7 +508,7 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
         typing = _TYPING[key] = _typing(op, operands, explicit)
     arg_types, result, compute = typing
     if name == "power" and isinstance(operands[1], (int, float, np.generic)):
-        reduced = _power_by_constant(operands[0], operands[1], compute, device)
+        reduced = rewrites.power_by_constant(operands[0], operands[1], compute, device)
         if reduced is not None:
             return reduced
     nodes = []
@@ -521,8 +519,8 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
             nodes.append(ex.scalar(a.item(), want))
         else:
             if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
-                if name in _BEYOND_RANGE and not dt.int_fits(a, want):
-                    return _compare_beyond_range(name, operands, position, want)
+                if name in rewrites.COMPARISONS and not dt.int_fits(a, want):
+                    return rewrites.compare_beyond_range(name, operands, position, want)
                 dt.check_int_fits(a, want)
             nodes.append(ex.scalar(a, want))
     shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
@@ -531,68 +529,6 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
                                                                            "logical"):
         node = ex.cast(node, explicit)
     return Array(node, device)
-
-
-# x ** c for a constant c, as the operations NumPy's ``**`` itself takes for it (2: square,
-# 0.5: sqrt, -1: reciprocal, 1: a copy: the same results) or cheaper ones (3, 4 by
-# multiplying, within 2 ulps of pow). A run-time pow cost PoCL 70 times a multiply. The
-# exponent then becomes structure: it decides the operations, so it is part of the
-# expression's key. Any other exponent stays a kernel argument of pow. (-0.5 stays pow:
-# rsqrt differs from it at -0 and -inf, where NumPy keeps pow's answers.)
-_REDUCED_POWERS = {2: ("square",), 3: ("square", "times_base"), 4: ("square", "square"),
-                   1: (), 0.5: ("sqrt",), -1: ("reciprocal",)}
-
-
-def _power_by_constant(base: Any, exponent: Any, compute: DType, device: Device
-                       ) -> Array | None:
-    value = exponent.item() if isinstance(exponent, np.generic) else exponent
-    if isinstance(value, bool) or value not in _REDUCED_POWERS:
-        return None
-    if not compute.is_float and (value < 0 or value == 0.5):
-        return None  # integer powers below 1 are NumPy's business (it raises or truncates)
-    x = Array(ex.cast(base._node, compute) if isinstance(base, Array)
-              else ex.scalar(base.item() if isinstance(base, np.generic) else base, compute),
-              device)
-    out = x.copy()
-    for step in _REDUCED_POWERS[value]:
-        if step == "square":
-            out = apply_op("square", out)
-        elif step == "times_base":
-            out = apply_op("multiply", out, x)
-        elif step == "reciprocal":
-            out = apply_op("divide", 1, out)
-        else:
-            out = apply_op(step, out)
-    return out
-
-
-# A comparison with a Python int beyond the other operand's integer type, which NumPy 2
-# answers exactly: the same comparison against the type's nearest bound, with the operator
-# that answers alike for every value of the type. Keyed by (op with the int on the right,
-# whether the int lies above the type's range).
-_BEYOND_RANGE = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"}
-_AGAINST_BOUND = {
-    ("less", True): "less_equal", ("less_equal", True): "less_equal",
-    ("greater", True): "greater", ("greater_equal", True): "greater",
-    ("equal", True): "greater", ("not_equal", True): "less_equal",
-    ("less", False): "less", ("less_equal", False): "less",
-    ("greater", False): "greater_equal", ("greater_equal", False): "greater_equal",
-    ("equal", False): "less", ("not_equal", False): "greater_equal",
-}
-_MIRRORED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
-             "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
-
-
-def _compare_beyond_range(name: str, operands: list[Any], position: int, dtype: DType
-                          ) -> Array:
-    value = operands[position]
-    other = operands[1 - position]
-    if position == 0:
-        name = _MIRRORED[name]
-    above = value > 0
-    info = np.iinfo(dtype.numpy)
-    bound = int(info.max) if above else int(info.min)
-    return apply_op(_AGAINST_BOUND[name, above], other, bound, dtype=dtype)
 
 
 def _unpickle(values: np.ndarray, structure: str) -> Array:
