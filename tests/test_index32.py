@@ -13,7 +13,8 @@ import pytest
 
 import weft as wf
 from weft import memo, realize
-from weft.lower import BufferParam, IndexParam, lower
+from weft.ir import BufferParam, IndexParam
+from weft.lower import lower
 from weft.realize import INDEX32_LIMIT, fits_32_bits, new_leaf
 
 NARROWED = "const int cols = "  # the grid's row length, narrowed in the kernel's locals

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config
-from .lower import KernelIR
+from .ir import KernelIR
 from .render import render
 
 CACHE_VERSION = "1"

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .lower import ErrorInfo
+from .ir import ErrorInfo
 
 
 def _position(shape: tuple[int, ...], row: int, col: int) -> str:

@@ -33,12 +33,10 @@ from .ir import (
     ERROR_SEEN,
     FLAT,
     GROUP_COUNTER,
-    REDUCE_COLS,
     REDUCE_ROWS,
     SCALAR_ACCESS,
     STRIDED,
     TRANSPOSED,
-    VECTOR_DTYPES,
     Accumulate,
     AffineIndex,
     AffinePredicate,
@@ -232,25 +230,25 @@ class _Lowering:
             (work, None)]
         sent: Any = None
         while True:
-            generator, memo = pending[-1]
+            generator, key = pending[-1]
             try:
                 node, ctx = generator.send(sent)
             except StopIteration as done:
                 pending.pop()
                 sent = done.value
-                if memo is not None:
-                    self.vars_of[memo] = sent
+                if key is not None:
+                    self.vars_of[key] = sent
                 if not pending:
                     return sent
                 continue
-            memo = (id(node), ctx)
-            sent = self.vars_of.get(memo)
+            key = (id(node), ctx)
+            sent = self.vars_of.get(key)
             if sent is None:
                 lowered = getattr(self, f"lower_{node.kind}")(node, ctx)
                 if isinstance(lowered, str):
-                    self.vars_of[memo] = sent = lowered
+                    self.vars_of[key] = sent = lowered
                 else:
-                    pending.append((lowered, memo))  # started by sending None
+                    pending.append((lowered, key))  # started by sending None
 
     def lower_buffer(self, node: Node, ctx: Ctx) -> str:
         buf = self.buffer(node.attrs.storage, read=True, written=False)
@@ -516,42 +514,4 @@ def lower_reduction(
     return lw.finish(plan.mode, extra, tuple(accs), range_structure, counter=bool(finals))
 
 
-# The IR names, importable from here as before.
-__all__ = [
-    "Accumulate",
-    "AffineIndex",
-    "AffinePredicate",
-    "Apply",
-    "BufferParam",
-    "Cast",
-    "Check",
-    "ELEMENTWISE",
-    "ERROR_BUFFER",
-    "ERROR_OFFSET",
-    "ERROR_SEEN",
-    "ErrorInfo",
-    "FLAT",
-    "GROUP_COUNTER",
-    "Gather",
-    "IndexParam",
-    "KernelIR",
-    "Load",
-    "Param",
-    "REDUCE_COLS",
-    "REDUCE_ROWS",
-    "ReadIndex",
-    "ReadScalar",
-    "ReducePlan",
-    "SCALAR_ACCESS",
-    "STRIDED",
-    "ScalarParam",
-    "Scatter",
-    "Select",
-    "Statement",
-    "Store",
-    "TRANSPOSED",
-    "VECTOR_DTYPES",
-    "Ctx",
-    "lower",
-    "lower_reduction",
-]
+__all__ = ["Arguments", "Ctx", "lower", "lower_reduction"]

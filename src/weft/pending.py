@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .errors import kernel_error
-from .lower import ErrorInfo
+from .ir import ErrorInfo
 from .storage import Storage
 
 SLOTS = 64  # records per slab: a thread reads its reports at least once per SLOTS launches

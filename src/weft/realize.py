@@ -19,7 +19,7 @@ from . import expr as ex
 from .cache import CACHE
 from .dtypes import DType
 from .indexing import as_2d, padded_strides, rows_start_aligned
-from .lower import (
+from .ir import (
     FLAT,
     REDUCE_COLS,
     REDUCE_ROWS,
@@ -28,9 +28,8 @@ from .lower import (
     IndexParam,
     KernelIR,
     ReducePlan,
-    lower,
-    lower_reduction,
 )
+from .lower import lower, lower_reduction
 from .ops import OPS
 from .render import render
 from .skeletons.elementwise import TILE

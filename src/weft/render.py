@@ -12,9 +12,31 @@ from __future__ import annotations
 import re
 
 from . import dtypes as dt
-from . import lower as lw
 from .dialect import STRUCT, Dialect
 from .dtypes import DType
+from .ir import (
+    ELEMENTWISE,
+    FLAT,
+    SCALAR_ACCESS,
+    TRANSPOSED,
+    AffineIndex,
+    AffinePredicate,
+    BufferParam,
+    Cast,
+    Check,
+    Gather,
+    IndexParam,
+    KernelIR,
+    Load,
+    Param,
+    ReadIndex,
+    ReadScalar,
+    ScalarParam,
+    Scatter,
+    Select,
+    Statement,
+    Store,
+)
 from .ops import OPS
 from .render_reduce import ReductionRendering
 from .render_text import ERROR_RECORD, LANE, element_names, indent
@@ -30,7 +52,7 @@ from .skeletons.helpers import (
 
 
 class _Renderer(ReductionRendering):
-    def __init__(self, ir: lw.KernelIR, dialect: Dialect, wide_float32: bool) -> None:
+    def __init__(self, ir: KernelIR, dialect: Dialect, wide_float32: bool) -> None:
         self.ir = ir
         self.d = dialect
         self.wide_float32 = wide_float32
@@ -45,7 +67,7 @@ class _Renderer(ReductionRendering):
         # Error records and gathered indexes stay in the dialect's 64-bit index type: they
         # carry a float64's bits and user-supplied index values.
         self.index_t = dialect.compute_types["int32"] if ir.index32 else dialect.index_t
-        self.types = {p.name: p.dtype for p in ir.params if isinstance(p, lw.BufferParam)}
+        self.types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
         # Values every element shares (ir.invariants) go to the ``invariants`` slot.
@@ -64,20 +86,20 @@ class _Renderer(ReductionRendering):
         return f"{self.d.vector_types[dtype.name]}{width}"
 
     def address(self, access: str, view: str) -> str:
-        if access == lw.FLAT:
+        if access == FLAT:
             return f"{view}_off + gid"
-        if access == lw.SCALAR_ACCESS:
+        if access == SCALAR_ACCESS:
             return f"{view}_off"
-        if access == lw.TRANSPOSED:
+        if access == TRANSPOSED:
             return f"{view}_off + i + j * {view}_s1"
         return f"{view}_off + i * {view}_s0 + j * {view}_s1"
 
-    def param(self, p: lw.Param) -> str:
-        if isinstance(p, lw.BufferParam):
+    def param(self, p: Param) -> str:
+        if isinstance(p, BufferParam):
             const = "" if p.written else "const "
             self.ctype(p.dtype)
             return f"{self.d.global_ptr}{const}{self.storage(p.dtype)}* {self.d.restrict} {p.name}"
-        if isinstance(p, lw.ScalarParam):
+        if isinstance(p, ScalarParam):
             self.ctype(p.dtype)
             return f"const {self.storage(p.dtype)} {p.name}"
         return f"const {self.d.index_t} {p.name}"
@@ -93,25 +115,25 @@ class _Renderer(ReductionRendering):
     def affine(self, view: str) -> str:
         return f"({view}_0 + {view}_i * i + {view}_j * j)"
 
-    def statement(self, s: lw.Statement) -> str:
-        if isinstance(s, lw.Store):
+    def statement(self, s: Statement) -> str:
+        if isinstance(s, Store):
             storage = self.storage(self.types[s.buffer])
             store = f"{s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};"
             return f"    if ({s.when}) {store}\n" if s.when else f"    {store}\n"
-        if isinstance(s, lw.Scatter):
+        if isinstance(s, Scatter):
             storage = self.storage(self.types[s.buffer])
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.name)
             report = self.report("!" + inside, s.error, f"{s.name}_r_raw", f"{s.name}_c_raw",
                                  "0")
             return index + report + checks.SCATTER.format(inside=inside, target=target,
                                                           storage=storage, var=s.var)
-        if isinstance(s, lw.Check):
+        if isinstance(s, Check):
             bits = self.bits(s.value, s.dtype)
             condition = self.guarded(s.guard, f"!{s.ok}")
             return self.report(condition, s.error, s.row, s.col, bits)
-        if isinstance(s, lw.Gather) and s.error < 0:
+        if isinstance(s, Gather) and s.error < 0:
             return self.trusted_gather(s)
-        if isinstance(s, lw.Gather):
+        if isinstance(s, Gather):
             t = self.ctype(s.dtype)
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.var)
             report = "" if s.error < 0 else self.report(
@@ -123,25 +145,25 @@ class _Renderer(ReductionRendering):
                                                 read=read) + report
         t = self.ctype(s.dtype)
         comment = ""
-        if isinstance(s, lw.Load) and s.var in self.tiles:
+        if isinstance(s, Load) and s.var in self.tiles:
             value = self.to_bool_if(s.dtype, f"tile{self.tiles[s.var]}[tx][ty + k]")
-        elif isinstance(s, lw.Load):
+        elif isinstance(s, Load):
             value = self.to_bool_if(s.dtype, f"{s.buffer}[{self.address(s.access, s.view)}]")
             if s.guard is not None:
                 value = f"{s.guard} ? {value} : ({t})0"
-        elif isinstance(s, lw.ReadScalar):
+        elif isinstance(s, ReadScalar):
             value = self.to_bool_if(s.dtype, s.param)
-        elif isinstance(s, lw.ReadIndex):
+        elif isinstance(s, ReadIndex):
             value = f"({t}){s.axis}"
-        elif isinstance(s, lw.AffineIndex):
+        elif isinstance(s, AffineIndex):
             value = f"({t}){self.affine(s.view)}"
-        elif isinstance(s, lw.AffinePredicate):
+        elif isinstance(s, AffinePredicate):
             d = self.affine(s.view)
             value = {"le0": f"{d} <= 0", "ge0": f"{d} >= 0", "eq0": f"{d} == 0",
                      "range": f"{d} >= 0 && {d} < {s.view}_n"}[s.relation]
-        elif isinstance(s, lw.Select):
+        elif isinstance(s, Select):
             value = f"{s.cond} ? {s.value} : ({t})0"
-        elif isinstance(s, lw.Cast):
+        elif isinstance(s, Cast):
             value = f"(({s.arg}) != 0)" if s.dtype.name == "bool" else f"(({t}){s.arg})"
             comment = "  // cast"
         else:
@@ -163,7 +185,7 @@ class _Renderer(ReductionRendering):
         target = f"{buffer}[{view}_off + {var}_r * {view}_s0 + {var}_c * {view}_s1]"
         return index, inside, target
 
-    def trusted_gather(self, s: lw.Gather) -> str:
+    def trusted_gather(self, s: Gather) -> str:
         """A gather whose indexes are in bounds and non-negative by construction (a bit
         mask's words): a plain load, without the wrap-around and bounds tests."""
         t = self.ctype(s.dtype)
@@ -225,7 +247,7 @@ class _Renderer(ReductionRendering):
         )
 
     def index_setup(self) -> str:
-        axes = {s.axis for s in self.ir.body if isinstance(s, lw.ReadIndex)}
+        axes = {s.axis for s in self.ir.body if isinstance(s, ReadIndex)}
         if not (self.ir.uses_rows or axes - {"0"}):
             return ""
         text = elementwise.COLS_ONLY
@@ -253,14 +275,14 @@ class _Renderer(ReductionRendering):
         fixed = dict(self.ir.fixed)
         for p in self.ir.params:
             text = self.param(p)
-            if isinstance(p, lw.BufferParam):
+            if isinstance(p, BufferParam):
                 params.append(text)
                 continue
             source = None
             if self.d.scalar_struct:
                 fields.append(text)
                 source = f"args.{p.name}"
-            narrowed = self.ir.index32 and isinstance(p, lw.IndexParam)
+            narrowed = self.ir.index32 and isinstance(p, IndexParam)
             if p.name in fixed and source is None:
                 text += "_argument"  # the constant takes the name
             elif narrowed and source is None:
@@ -329,15 +351,15 @@ class _Renderer(ReductionRendering):
 
     def unroll(self) -> int:
         """Elements per lane in flight: enough bytes for the narrowest loaded type."""
-        sizes = [s.dtype.itemsize for s in self.ir.body if isinstance(s, (lw.Load, lw.Gather))]
+        sizes = [s.dtype.itemsize for s in self.ir.body if isinstance(s, (Load, Gather))]
         return reduce.unroll_for(min(sizes) if sizes else 8)
 
     def render_vector(self, slots: dict[str, str], body: str) -> str:
         width = self.ir.vector
-        flat = [s for s in self.ir.body if isinstance(s, (lw.Load, lw.Store))
-                and s.access == lw.FLAT]
-        vector = {s.var: m for m, s in enumerate(s for s in flat if isinstance(s, lw.Load))}
-        outputs = {id(s): m for m, s in enumerate(s for s in flat if isinstance(s, lw.Store))}
+        flat = [s for s in self.ir.body if isinstance(s, (Load, Store))
+                and s.access == FLAT]
+        vector = {s.var: m for m, s in enumerate(s for s in flat if isinstance(s, Load))}
+        outputs = {id(s): m for m, s in enumerate(s for s in flat if isinstance(s, Store))}
         # Every flat buffer's first element of the view must sit on a vector boundary.
         bases = {f"{s.buffer} + {s.view}_off": width * self.types[s.buffer].itemsize - 1
                  for s in flat}
@@ -351,12 +373,12 @@ class _Renderer(ReductionRendering):
         # Statement by statement, each for every element.
         lanes = vector_stores = ""
         for s in self.per_element:
-            if isinstance(s, lw.Load) and s.var in vector:
+            if isinstance(s, Load) and s.var in vector:
                 lanes += self.vector_load(s, vector[s.var], width)
-            elif isinstance(s, lw.Store) and id(s) in outputs:
+            elif isinstance(s, Store) and id(s) in outputs:
                 lanes += each(self.lane_output(s, outputs[id(s)]))
                 vector_stores += self.vector_store(s, outputs[id(s)], width)
-            elif isinstance(s, lw.ReadIndex):  # a 1-d grid: row 0, column = position
+            elif isinstance(s, ReadIndex):  # a 1-d grid: row 0, column = position
                 position = f"first + {LANE}" if s.axis == "j" else "0"
                 lanes += each(f"    const {self.ctype(s.dtype)} {s.var} = ({position});\n")
             else:
@@ -367,7 +389,7 @@ class _Renderer(ReductionRendering):
             vector_stores=vector_stores, lanes=indent(lanes))
         return self.finish(elementwise.VECTOR, slots)
 
-    def vector_load(self, s: lw.Load, m: int, width: int) -> str:
+    def vector_load(self, s: Load, m: int, width: int) -> str:
         """One vector load of ``width`` elements, then each element's value."""
         vtype = self.vector_type(self.types[s.buffer], width)
         read = elementwise.VECTOR_READ.format(vtype=vtype, global_ptr=self.d.global_ptr,
@@ -375,21 +397,21 @@ class _Renderer(ReductionRendering):
         text = elementwise.VECTOR_LOAD.format(vtype=vtype, m=m, read=read)
         return text + self.vector_elements(s, f"q{m}", width)
 
-    def vector_elements(self, s: lw.Load, vector: str, width: int) -> str:
+    def vector_elements(self, s: Load, vector: str, width: int) -> str:
         """Load ``s``'s value for each element of ``vector``: ``v3_0``, ``v3_1``, ..."""
         return "".join(
             f"    const {self.ctype(s.dtype)} {s.var}_{c} = "
             f"{self.to_bool_if(s.dtype, f'{vector}.{elementwise.COMPONENTS[c]}')};\n"
             for c in range(width))
 
-    def lane_output(self, s: lw.Store, m: int) -> str:
+    def lane_output(self, s: Store, m: int) -> str:
         storage = self.storage(self.types[s.buffer])
         text = f"    const {storage} o{m}_{LANE} = ({storage}){s.var};\n"
         if s.when is not None:
             text += f"    const bool p{m}_{LANE} = {s.when};\n"
         return text
 
-    def vector_store(self, s: lw.Store, m: int, width: int) -> str:
+    def vector_store(self, s: Store, m: int, width: int) -> str:
         """The vector store of output ``m``; a masked store writes the whole vector only where
         all its elements are selected, else element by element."""
         vtype = self.vector_type(self.types[s.buffer], width)
@@ -407,14 +429,14 @@ class _Renderer(ReductionRendering):
         return elementwise.VECTOR_STORE_WHEN.format(every=every, store=store, each=one_by_one)
 
     def render(self) -> tuple[str, str]:
-        if self.ir.skeleton == lw.ELEMENTWISE:
+        if self.ir.skeleton == ELEMENTWISE:
             source = self.render_elementwise()
         else:
             source = self.render_reduction()
         return source, self.kernel_name()
 
 
-def render(ir: lw.KernelIR, dialect: Dialect, wide_float32: bool = False) -> tuple[str, str]:
+def render(ir: KernelIR, dialect: Dialect, wide_float32: bool = False) -> tuple[str, str]:
     """The source text and the kernel name for ``ir`` in ``dialect``. ``wide_float32``: the
     device has doubles, so the float32 forms of the special functions in ``THROUGH_DOUBLE``
     compute in double."""

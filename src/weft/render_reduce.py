@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import re
 
-from . import lower as lw
 from .dtypes import DType
+from .ir import (
+    FLAT,
+    GROUP_COUNTER,
+    REDUCE_ROWS,
+    Load,
+)
 from .ops import identity
 from .render_text import ERROR_RECORD, c_literal, element_names, indent
 from .skeletons import checks, reduce
@@ -26,7 +31,7 @@ class ReductionRendering:
                       + self.remembered_failures())
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
         mode = self.ir.skeleton
-        shuffle = bool(self.d.shuffle_down) and mode == lw.REDUCE_ROWS
+        shuffle = bool(self.d.shuffle_down) and mode == REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
         for k, r in enumerate(self.ir.reductions):
             t = self.ctype(r.dtype)
@@ -78,9 +83,9 @@ class ReductionRendering:
                                                    index_t=self.index_t, combines=combines)
         finish = self.last_group_finish(tree)
         tree = report + tree
-        segments = "rows" if mode == lw.REDUCE_ROWS else "cols"
+        segments = "rows" if mode == REDUCE_ROWS else "cols"
         unroll = self.unroll()
-        template = reduce.REDUCE_ROWS if mode == lw.REDUCE_ROWS else reduce.REDUCE_COLS
+        template = reduce.REDUCE_ROWS if mode == REDUCE_ROWS else reduce.REDUCE_COLS
         if self.ir.vector > 1:
             unroll = self.ir.unroll
             template = reduce.REDUCE_ROWS_VECTOR
@@ -152,10 +157,10 @@ class ReductionRendering:
             local=self.d.local_qualifier, barrier=self.d.barrier,
             fence=f"    {self.d.global_fence};\n" if self.d.global_fence else "",
             global_barrier=self.d.global_barrier, index_t=self.index_t,
-            counted=self.d.last_group_add.format(lw.GROUP_COUNTER),
+            counted=self.d.last_group_add.format(GROUP_COUNTER),
             group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
             loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=indent(tree),
-            stores=stores, counter=lw.GROUP_COUNTER)
+            stores=stores, counter=GROUP_COUNTER)
 
     def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors
@@ -168,12 +173,12 @@ class ReductionRendering:
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
             bases += reduce.ROW_BASE.format(
                 index_t=self.index_t, m=m, view=s.view,
-                row="i * cols" if s.access == lw.FLAT else f"i * {s.view}_s0")
+                row="i * cols" if s.access == FLAT else f"i * {s.view}_s0")
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
         walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
         for s in self.per_element:
-            if isinstance(s, lw.Load) and s.var in walked:
+            if isinstance(s, Load) and s.var in walked:
                 text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
             else:
                 statement = self.statement(s)

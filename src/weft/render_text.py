@@ -7,11 +7,14 @@ import re
 
 import numpy as np
 
-from . import lower as lw
 from .dtypes import DType
+from .ir import (
+    ERROR_BUFFER,
+    ERROR_OFFSET,
+)
 
 # A checked launch's error record: its place in the shared error buffer.
-ERROR_RECORD = f"({lw.ERROR_BUFFER} + {lw.ERROR_OFFSET})"
+ERROR_RECORD = f"({ERROR_BUFFER} + {ERROR_OFFSET})"
 LANE = "@lane@"  # in a vector lane's text, where the element's number goes
 
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..dialect import Dialect
-from ..lower import KernelIR
+from ..ir import KernelIR
 from ..storage import Storage
 
 

@@ -12,7 +12,29 @@ from typing import Any
 
 import numpy as np
 
-from ... import lower as lw
+from ...ir import (
+    ELEMENTWISE,
+    ERROR_BUFFER,
+    ERROR_OFFSET,
+    ERROR_SEEN,
+    FLAT,
+    REDUCE_ROWS,
+    SCALAR_ACCESS,
+    TRANSPOSED,
+    AffineIndex,
+    AffinePredicate,
+    Apply,
+    Cast,
+    Check,
+    Gather,
+    KernelIR,
+    Load,
+    ReadIndex,
+    ReadScalar,
+    Scatter,
+    Select,
+    Statement,
+)
 from ...ops import OPS, identity, reference
 from ...storage import Storage
 
@@ -39,7 +61,7 @@ def _bits(value: Any) -> int:
 class _Run:
     """One interpretation of a kernel over the elements (i, j, gid) it visits."""
 
-    def __init__(self, program: lw.KernelIR, values: dict[str, Any], i: np.ndarray,
+    def __init__(self, program: KernelIR, values: dict[str, Any], i: np.ndarray,
                  j: np.ndarray, gid: np.ndarray) -> None:
         self.p = program
         self.values = values
@@ -47,20 +69,20 @@ class _Run:
         self.count = len(gid)
         self.env: dict[str, np.ndarray] = {}
         self.stores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        err = values.get(lw.ERROR_BUFFER)
+        err = values.get(ERROR_BUFFER)
         if err is not None:
-            off = values[lw.ERROR_OFFSET]
+            off = values[ERROR_OFFSET]
             err = err.buffer[off:off + 8]  # this launch's record
-            self.seen = values[lw.ERROR_SEEN].buffer
+            self.seen = values[ERROR_SEEN].buffer
         self.err = err
 
     def address(self, access: str, view: str) -> np.ndarray:
         off = self.values[f"{view}_off"]
-        if access == lw.FLAT:
+        if access == FLAT:
             return off + self.gid
-        if access == lw.SCALAR_ACCESS:
+        if access == SCALAR_ACCESS:
             return np.full(self.count, off)
-        if access == lw.TRANSPOSED:
+        if access == TRANSPOSED:
             return off + self.i + self.j * self.values[f"{view}_s1"]
         return off + self.i * self.values[f"{view}_s0"] + self.j * self.values[f"{view}_s1"]
 
@@ -93,9 +115,9 @@ class _Run:
     def guard(self, name: str | None) -> np.ndarray:
         return np.ones(self.count, dtype=bool) if name is None else self.env[name]
 
-    def statement(self, s: lw.Statement) -> None:
+    def statement(self, s: Statement) -> None:
         env, values = self.env, self.values
-        if isinstance(s, lw.Load):
+        if isinstance(s, Load):
             data = values[s.buffer].buffer
             where = self.address(s.access, s.view)
             if s.guard is None:
@@ -104,25 +126,25 @@ class _Run:
                 g = env[s.guard]
                 picked = data[np.where(g, where, 0)] if data.size else np.zeros(self.count)
                 env[s.var] = np.where(g, picked, 0).astype(s.dtype.numpy)
-        elif isinstance(s, lw.ReadScalar):
+        elif isinstance(s, ReadScalar):
             env[s.var] = np.full(self.count, values[s.param], dtype=s.dtype.numpy)
-        elif isinstance(s, lw.ReadIndex):
+        elif isinstance(s, ReadIndex):
             axis = {"i": self.i, "j": self.j, "0": np.zeros(self.count, dtype=np.int64)}
             env[s.var] = axis[s.axis].astype(s.dtype.numpy)
-        elif isinstance(s, lw.AffineIndex):
+        elif isinstance(s, AffineIndex):
             env[s.var] = self.affine(s.view).astype(s.dtype.numpy)
-        elif isinstance(s, lw.AffinePredicate):
+        elif isinstance(s, AffinePredicate):
             d = self.affine(s.view)
             env[s.var] = {"le0": lambda: d <= 0, "ge0": lambda: d >= 0, "eq0": lambda: d == 0,
                           "range": lambda: (d >= 0) & (d < values[f"{s.view}_n"])}[s.relation]()
-        elif isinstance(s, lw.Select):
+        elif isinstance(s, Select):
             env[s.var] = np.where(env[s.cond], env[s.value], 0).astype(s.dtype.numpy)
-        elif isinstance(s, lw.Cast):
+        elif isinstance(s, Cast):
             with np.errstate(all="ignore"):
                 env[s.var] = env[s.arg].astype(s.dtype.numpy)
-        elif isinstance(s, lw.Apply):
+        elif isinstance(s, Apply):
             env[s.var] = reference(OPS[s.op], [env[a] for a in s.args], s.dtype)
-        elif isinstance(s, lw.Gather):
+        elif isinstance(s, Gather):
             raw_r, raw_c, ok, where = self.element(s)
             g = self.guard(s.guard)
             if s.error >= 0:
@@ -130,10 +152,10 @@ class _Run:
             data = values[s.buffer].buffer
             picked = data[where] if data.size else np.zeros(self.count, dtype=data.dtype)
             env[s.var] = np.where(g & ok, picked, 0).astype(s.dtype.numpy)
-        elif isinstance(s, lw.Check):
+        elif isinstance(s, Check):
             failed = self.guard(s.guard) & ~env[s.ok].astype(bool)
             self.report(failed, s.error, env[s.row], env[s.col], env[s.value])
-        elif isinstance(s, lw.Scatter):
+        elif isinstance(s, Scatter):
             raw_r, raw_c, ok, where = self.element(s)
             self.report(~ok, s.error, raw_r, raw_c, None)
             self.stores.append((values[s.buffer].buffer, where[ok], env[s.var][ok]))
@@ -189,7 +211,7 @@ class ReferenceBackend:
     def fingerprint(self, device: Any) -> str:
         return "reference"
 
-    def from_ir(self, device: Any, ir: lw.KernelIR) -> lw.KernelIR:
+    def from_ir(self, device: Any, ir: KernelIR) -> KernelIR:
         return ir
 
     def elementwise_per_thread(self, device: Any, n: int) -> int:
@@ -213,11 +235,11 @@ class ReferenceBackend:
     def finishes_in_last_group(self, device: Any) -> bool:
         return False  # it never splits a walk
 
-    def launch(self, device: Any, program: lw.KernelIR, ir: Any, args: list[Any], n: int,
+    def launch(self, device: Any, program: KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:
         values = {p.name: a for p, a in zip(program.params, args)}
-        if program.skeleton == lw.ELEMENTWISE:
+        if program.skeleton == ELEMENTWISE:
             gid = np.arange(n, dtype=np.int64)
             if program.ndim == 2:
                 i, j = gid // values["cols"], gid % values["cols"]
@@ -236,7 +258,7 @@ class ReferenceBackend:
         run.run()
         if run.err is not None and run.err[0]:
             return
-        rows_mode = program.skeleton == lw.REDUCE_ROWS
+        rows_mode = program.skeleton == REDUCE_ROWS
         segment, along = (i, j) if rows_mode else (j, i)
         segments = rows if rows_mode else cols
         splits, chunk = values["splits"], values["chunk"]
