@@ -17,7 +17,7 @@ import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
 from weft.lower import lower
-from weft.realize import _prepare_reductions, fits_32_bits, new_leaf, plan
+from weft.realize import _prepare_reductions, fits_32_bits, new_leaf, steps
 from weft.render import render
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -71,7 +71,7 @@ def test_generated_source_matches_golden(name, dialect):
     outputs = [(x._node, new_leaf(device, x._node) if d is None else d._node)
                for x, d in zip(CASES[name], dests)]
     texts = []
-    for step in plan(device, outputs):
+    for step in steps(device, outputs):
         if step.reductions:
             ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
         else:
@@ -102,7 +102,7 @@ def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
     with wf.device("reference"):
         y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))
         expression = wf.mean(wf.check(y, lambda s: s > 0, "y must be positive") - mu)
-    (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
+    (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
     ir, _, _, launch, followups = _prepare_reductions(device, step.reductions, step.elementwise)
     assert launch.splits > 1 and not followups  # one kernel, no combining pass
     source = render(ir, dialect)[0]
@@ -122,7 +122,7 @@ def test_rows_vector_walk_matches_golden(dialect):
         x, beta = wf.asarray(np.ones((3, 1024))), wf.asarray(np.ones(1024))
         expression = (wf.check(x, lambda v: v > 0, "x must be positive")
                       * beta.reshape(1, 1024)).sum(axis=1)
-    (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
+    (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
     ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
     assert ir.vector == 1 and len(ir.walked_loads) == 2  # the reference device walks elements
     source = render(replace(ir, vector=2, unroll=4, int_columns=True, guarded_tail=True,

@@ -10,7 +10,7 @@ import scipy.stats
 
 import weft as wf
 from weft.ir import Apply, Load, Store
-from weft.realize import _prepare_reductions, new_leaf, plan
+from weft.realize import _prepare_reductions, new_leaf, steps
 
 N = (1 << 20) + 5  # large enough for the GPUs' vector and several-per-thread kernels
 
@@ -80,7 +80,7 @@ def test_invariants_are_what_no_element_changes():
         y = wf.asarray(np.arange(1.0, 6.0))
         c = wf.asarray(np.asarray(4.0))
         expression = (y * wf.log(c * 2.0)).sum()
-    (step,) = plan(device, [(expression._node, new_leaf(device, expression._node))])
+    (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
     ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
     by_var = {s.var: s for s in ir.body if not isinstance(s, Store)}
     shared = {by_var[v].op if isinstance(by_var[v], Apply) else type(by_var[v]).__name__

@@ -187,14 +187,14 @@ def test_one_row_split_takes_at_most_the_groups_resident_at_once(finishing, monk
     monkeypatch.setattr(backend, "resident_groups", resident)
     monkeypatch.setattr(backend, "launch", counting)
     rng = np.random.default_rng(8)
-    a = rng.standard_normal(3_000_017)  # the first plan: more than 2 groups per compute unit
+    a = rng.standard_normal(3_000_017)  # the first layout: more than 2 groups per compute unit
     x = wf.asarray(a)
     for k in range(1, 4):  # the first call plans and records; the others replay the plan
         np.testing.assert_allclose(float(wf.sum(x * float(k))), k * a.sum(), rtol=1e-10)
     assert asked == [True]
     assert len(launched) == 3 and all(1 < g <= wave for g in launched)
-    (plan,) = memo.MEMO.plans.values()
-    assert [size for _, size in plan.temporaries] == [launched[0]]
+    (layout,) = memo.MEMO.plans.values()
+    assert [size for _, size in layout.temporaries] == [launched[0]]
 
 
 def test_element_walks_of_a_split_row_are_woven_and_exact(finishing):

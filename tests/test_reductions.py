@@ -171,16 +171,16 @@ def test_elementwise_outputs_share_the_reduction_kernel(real_device):
 
 def _fixed_settings(device, shape):
     """The launch settings a rows sum over ``shape`` writes into its source (none where the
-    device keeps them as arguments): the plan ``realize`` makes for it."""
+    device keeps them as arguments): the layout ``realize`` makes for it."""
     from weft import realize
 
     if not realize.rows_tuning(device).fixed:
         return ()
-    plan = realize.plan_reduction(
+    layout = realize.reduce_layout(
         realize.REDUCE_ROWS, *shape, device.backend.reduction_groups(device),
         getattr(device.handle, "is_cpu", False), 8, getattr(device.handle, "compute_units", 0),
         realize.rows_tuning(device).lane_bytes)
-    return realize.fixed_settings(plan)
+    return realize.fixed_settings(layout)
 
 
 def test_reduction_kernels_are_keyed_by_structure_not_size(real_device):

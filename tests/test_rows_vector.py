@@ -217,10 +217,10 @@ def test_walk_on_the_default_rows_reduction(real_device):
 def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
     from weft import realize
 
-    plan = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
-    assert plan.lanes == lanes
-    assert plan.groups * (realize.WORK_GROUP // lanes) >= rows * plan.splits
-    cpu = realize.plan_reduction(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
+    layout = realize.reduce_layout(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
+    assert layout.lanes == lanes
+    assert layout.groups * (realize.WORK_GROUP // lanes) >= rows * layout.splits
+    cpu = realize.reduce_layout(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
     assert cpu.lanes == min(realize.CPU_LANES, realize._pow2_at_least(cols))  # CPUs: 4
 
 
@@ -237,12 +237,12 @@ def test_rows_tuning_by_device():
         assert (h100.lane_bytes, h100.fixed) == (256, False)
         h200 = realize.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H200"))
         assert (h200.lane_bytes, h200.fixed) == (256, True)
-    plan = realize.plan_reduction(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
+    layout = realize.reduce_layout(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
                                   realize.rows_tuning(SimpleNamespace(kind="cuda",
                                                                       name="NVIDIA H200")
                                                       ).lane_bytes)
-    assert plan.lanes == 128
-    assert realize.fixed_settings(plan) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
+    assert layout.lanes == 128
+    assert realize.fixed_settings(layout) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
 
 
 @pytest.mark.parametrize("fixed", [True, False])
@@ -281,8 +281,8 @@ def test_one_row_keeps_full_teams():
     group can finish it in the same launch)."""
     from weft import realize
 
-    plan = realize.plan_reduction(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
-    assert plan.lanes == realize.WORK_GROUP
+    layout = realize.reduce_layout(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
+    assert layout.lanes == realize.WORK_GROUP
 
 
 @pytest.mark.parametrize(("length", "splits"), [
@@ -298,14 +298,14 @@ def test_short_full_reductions_take_a_group_per_compute_unit(length, splits):
     lanes walk SHORT_WALK elements or more; CPU plans and many rows keep MIN_WALK."""
     from weft import realize
 
-    plan = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
-    assert plan.splits == splits
-    assert plan.splits * plan.chunk >= length > (plan.splits - 1) * plan.chunk
-    walk = plan.chunk // plan.lanes
+    layout = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
+    assert layout.splits == splits
+    assert layout.splits * layout.chunk >= length > (layout.splits - 1) * layout.chunk
+    walk = layout.chunk // layout.lanes
     assert walk >= realize.SHORT_WALK
-    before = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
-    assert plan.splits >= before.splits
-    cpu = realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
-    assert cpu == realize.plan_reduction(realize.REDUCE_ROWS, 1, length, 4, True, 8)
-    rows = realize.plan_reduction(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
-    assert rows == realize.plan_reduction(realize.REDUCE_ROWS, 8, length, 1056, False, 8)
+    before = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
+    assert layout.splits >= before.splits
+    cpu = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
+    assert cpu == realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8)
+    rows = realize.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
+    assert rows == realize.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8)

@@ -370,7 +370,7 @@ class ErrorInfo:
 
 
 @dataclass(frozen=True)
-class ReducePlan:
+class ReduceLayout:
     """How a reduction kernel walks its operand, chosen at launch: one team of ``lanes``
     threads per (segment, split). Only ``mode`` is in the cache key, and, where a device
     writes them into the source (``KernelIR.fixed``), a rows kernel's ``lanes``,

@@ -52,7 +52,7 @@ from .ir import (
     Param,
     ReadIndex,
     ReadScalar,
-    ReducePlan,
+    ReduceLayout,
     ScalarParam,
     Scatter,
     Select,
@@ -471,7 +471,7 @@ def lower_reduction(
     grid: tuple[int, ...],
     reductions: list[tuple[Node, str, DType, Node, float | None]],
     elementwise: list[tuple[Node, Node]],
-    plan: ReducePlan,
+    layout: ReduceLayout,
     range_structure: str,
     out_strides: list[tuple[int, int, int]],
     finals: list[Node] | None = None,
@@ -507,11 +507,11 @@ def lower_reduction(
         fview = lw.params(("final", id(final.attrs.storage), offset), ("off",), (offset,))
         accs[k] = replace(accs[k], final_buffer=fbuf, final_view=fview)
     extra = [(IndexParam(name), value) for name, value in (
-        ("rows", plan.rows), ("cols", plan.cols), ("lanes", plan.lanes),
-        ("splits", plan.splits), ("chunk", plan.chunk))]
-    if plan.mode == REDUCE_ROWS:
-        extra.append((IndexParam("contiguous"), plan.contiguous))
-    return lw.finish(plan.mode, extra, tuple(accs), range_structure, counter=bool(finals))
+        ("rows", layout.rows), ("cols", layout.cols), ("lanes", layout.lanes),
+        ("splits", layout.splits), ("chunk", layout.chunk))]
+    if layout.mode == REDUCE_ROWS:
+        extra.append((IndexParam("contiguous"), layout.contiguous))
+    return lw.finish(layout.mode, extra, tuple(accs), range_structure, counter=bool(finals))
 
 
 __all__ = ["Arguments", "Ctx", "lower", "lower_reduction"]

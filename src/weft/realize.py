@@ -27,7 +27,7 @@ from .ir import (
     ErrorInfo,
     IndexParam,
     KernelIR,
-    ReducePlan,
+    ReduceLayout,
 )
 from .lower import lower, lower_reduction
 from .ops import OPS
@@ -167,7 +167,7 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
 
 MIN_WALK = 32
 # Elements a lane of a short full reduction walks at least while the reduction spreads over
-# the compute units (plan_reduction). H100, device time of a float64 normal density of 10^5
+# the compute units (reduce_layout). H100, device time of a float64 normal density of 10^5
 # elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (benchmarks/NOTES.md, 15).
 SHORT_WALK = 4
 # A lane whose walk is shorter than this many unrolled steps loads its last, partial step's
@@ -241,9 +241,9 @@ def _pow2_at_most(n: int) -> int:
     return p
 
 
-def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
+def reduce_layout(mode: str, rows: int, cols: int, target_groups: int,
                    contiguous: bool = False, itemsize: int = 8,
-                   compute_units: int = 0, lane_bytes: int = LANE_BYTES) -> ReducePlan:
+                   compute_units: int = 0, lane_bytes: int = LANE_BYTES) -> ReduceLayout:
     """Lanes per team and splits of the reduced axis, for enough work-groups on the device.
     ``itemsize``: bytes per element of the reduced operand, which set how many lanes a row
     keeps busy; ``compute_units``: how many groups a short full reduction takes at least;
@@ -289,7 +289,7 @@ def plan_reduction(mode: str, rows: int, cols: int, target_groups: int,
         groups = _ceil_div(rows * splits, per_group)
     else:
         groups = base_groups * splits
-    return ReducePlan(mode, rows, cols, lanes, splits, chunk, groups, int(contiguous))
+    return ReduceLayout(mode, rows, cols, lanes, splits, chunk, groups, int(contiguous))
 
 
 def _flattenable(node: ex.Node, shape: tuple[int, ...]) -> bool:
@@ -353,8 +353,8 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         range_structure = structures.pop()
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
 
-    def planned(target_groups: int) -> ReducePlan:
-        return plan_reduction(mode, rows, cols, target_groups,
+    def planned(target_groups: int) -> ReduceLayout:
+        return reduce_layout(mode, rows, cols, target_groups,
                               getattr(device.handle, "is_cpu", False), itemsize,
                               getattr(device.handle, "compute_units", 0),
                               rows_tuning(device).lane_bytes)
@@ -374,7 +374,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         second = planned(wave) if 0 < wave < first.groups else first
         if second != first:
             if rec is not None:
-                del rec.temporaries[recorded:]  # the first plan's partials, never launched
+                del rec.temporaries[recorded:]  # the first layout's partials, never launched
             prepared = _lower_reductions(device, reductions, elementwise, grid,
                                          range_structure, second)
     return prepared
@@ -382,16 +382,16 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
 
 def _lower_reductions(device: Any, reductions: list[schedule.Output],
                       elementwise: list[schedule.Output], grid: tuple[int, ...],
-                      range_structure: str, plan: ReducePlan) -> tuple:
-    """The first kernel of a reduction step under ``plan``, its launch arguments and the
+                      range_structure: str, layout: ReduceLayout) -> tuple:
+    """The first kernel of a reduction step under ``layout``, its launch arguments and the
     combining passes that follow it."""
     axis = reductions[0][0].attrs.axis
-    mode, rows, cols = plan.mode, plan.rows, plan.cols
-    final_pass = plan.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
+    mode, rows, cols = layout.mode, layout.rows, layout.cols
+    final_pass = layout.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
     segments = rows if mode == REDUCE_ROWS else cols
     # One segment split across work-groups: where the dialect can, the last group to finish
     # combines the partial results, which saves a launch and its host time.
-    last_group = (plan.splits_one_row and plan.lanes == WORK_GROUP
+    last_group = (layout.splits_one_row and layout.lanes == WORK_GROUP
                   and _finishes_in_last_group(device))
     specs = []
     out_strides = []
@@ -408,9 +408,9 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
             specs.append((root.args[0], red.op, acc, dest, red.scale))
             out_strides.append(_out_strides(dest, segments))
             continue
-        part_shape = (rows, plan.splits) if mode == REDUCE_ROWS else (plan.splits, cols)
+        part_shape = (rows, layout.splits) if mode == REDUCE_ROWS else (layout.splits, cols)
         partial = new_leaf(device, part_shape, acc)
-        out_strides.append((0, plan.splits, 1) if mode == REDUCE_ROWS else (0, 1, cols))
+        out_strides.append((0, layout.splits, 1) if mode == REDUCE_ROWS else (0, 1, cols))
         if last_group:
             specs.append((root.args[0], red.op, acc, partial, red.scale))
             finals.append(dest)
@@ -418,30 +418,30 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
         specs.append((root.args[0], red.op, acc, partial, None))
         combine = ex.reduce(partial, ex.Reduction(red.op, axis, red.scale), dest.shape, acc)
         followups.append((combine, dest))
-    ir, args, errors = lower_reduction(grid, specs, elementwise, plan, range_structure,
+    ir, args, errors = lower_reduction(grid, specs, elementwise, layout, range_structure,
                                        out_strides, finals or None)
-    width, unroll = _rows_vector_walk(device, ir, args, plan)
+    width, unroll = _rows_vector_walk(device, ir, args, layout)
     if width > 1:
-        walk = min(plan.chunk, plan.cols) // (plan.lanes * width)  # vectors per lane
-        ir = replace(ir, vector=width, unroll=unroll, int_columns=plan.cols < INT_COLUMNS,
+        walk = min(layout.chunk, layout.cols) // (layout.lanes * width)  # vectors per lane
+        ir = replace(ir, vector=width, unroll=unroll, int_columns=layout.cols < INT_COLUMNS,
                      guarded_tail=walk < GUARDED_TAIL_STEPS * unroll)
-    elif plan.mode == REDUCE_ROWS:
-        ir = replace(ir, index32=fits_32_bits(ir, args, plan.rows * plan.cols),
-                     woven=plan.splits_one_row and not plan.contiguous)
-    if plan.mode == REDUCE_ROWS and rows_tuning(device).fixed:
-        ir = replace(ir, fixed=fixed_settings(plan))
-    return ir, args, errors, plan, followups
+    elif layout.mode == REDUCE_ROWS:
+        ir = replace(ir, index32=fits_32_bits(ir, args, layout.rows * layout.cols),
+                     woven=layout.splits_one_row and not layout.contiguous)
+    if layout.mode == REDUCE_ROWS and rows_tuning(device).fixed:
+        ir = replace(ir, fixed=fixed_settings(layout))
+    return ir, args, errors, layout, followups
 
 
-def fixed_settings(plan: ReducePlan) -> tuple[tuple[str, int], ...]:
+def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:
     """The launch settings a rows kernel takes as constants: its team width, its walk kind
     and, where each row is one split, the split count. With them fixed the compiler folds
     the walk's steps, the team's start and its tree: H200, row dot products over 5000
     columns with 256 lanes 952 -> 885 us, with 128 lanes 972 -> 863 (benchmarks/NOTES.md,
     20). They take few values (lanes are powers of two up to the work-group), so an
     expression compiles few kernels over all sizes."""
-    fixed = [("lanes", plan.lanes), ("contiguous", plan.contiguous)]
-    if plan.splits == 1:
+    fixed = [("lanes", layout.lanes), ("contiguous", layout.contiguous)]
+    if layout.splits == 1:
         fixed.append(("splits", 1))
     return tuple(fixed)
 
@@ -452,28 +452,28 @@ def rows_vector_width(device: Any, itemsize: int) -> int:
     return min(VECTOR_ALIGN, device.backend.rows_vector_width(device, itemsize))
 
 
-def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], plan: ReducePlan
+def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: ReduceLayout
                       ) -> tuple[int, int]:
     """Elements per vector load for a rows reduction's walk (1: element by element) and
     vector steps per lane in flight. Every walked view must start each row on a vector
     boundary, which offsets, strides and the row length decide, as storages begin on 16-byte
     boundaries (storage.ALIGNMENT); a strided one must walk its row with unit stride. All of
     that is in the remembered plans' keys."""
-    if plan.mode != REDUCE_ROWS or not ir.walked_loads:
+    if layout.mode != REDUCE_ROWS or not ir.walked_loads:
         return 1, 1
     types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
     width = rows_vector_width(device, max(types[s.buffer].itemsize for s in ir.walked_loads))
-    if width < 2 or plan.cols < width * plan.lanes:
+    if width < 2 or layout.cols < width * layout.lanes:
         return 1, 1
     values = {p.name: a for p, a in zip(ir.params, args)}
     streamed = 0  # bytes per vector step from operands whose rows differ
     for s in ir.walked_loads:
-        row_step, col_step = ((plan.cols, 1) if s.access == FLAT
+        row_step, col_step = ((layout.cols, 1) if s.access == FLAT
                               else (values[f"{s.view}_s0"], values[f"{s.view}_s1"]))
-        if not rows_start_aligned(values[f"{s.view}_off"], row_step, col_step, plan.rows,
+        if not rows_start_aligned(values[f"{s.view}_off"], row_step, col_step, layout.rows,
                                   width):
             return 1, 1
-        if row_step or plan.rows == 1:
+        if row_step or layout.rows == 1:
             streamed += width * types[s.buffer].itemsize
     return width, vector_unroll(streamed)
 
@@ -489,9 +489,9 @@ def _run_reductions(device: Any, reductions: list[schedule.Output],
     prepared = _prepare_reductions(device, reductions, elementwise, combining)
     if prepared is None:
         return
-    ir, args, errors, plan, followups = prepared
-    if plan.groups:
-        _launch(device, ir, args, errors, plan.rows * plan.cols, plan.groups)
+    ir, args, errors, layout, followups = prepared
+    if layout.groups:
+        _launch(device, ir, args, errors, layout.rows * layout.cols, layout.groups)
     for combine, dest in followups:
         _run_reductions(device, [(combine, dest)], [], combining=True)
 
@@ -499,7 +499,7 @@ def _run_reductions(device: Any, reductions: list[schedule.Output],
 # Whole evaluations ----------------------------------------------------------------------
 
 
-def plan(device: Any, outputs: list[schedule.Output]) -> list[schedule.Step]:
+def steps(device: Any, outputs: list[schedule.Output]) -> list[schedule.Step]:
     temporary = lambda node: new_leaf(device, node)  # noqa: E731
     if config.fuse_enabled():
         return schedule.fused(outputs, temporary)
@@ -518,7 +518,7 @@ def execute(device: Any, outputs: list[schedule.Output]) -> None:
         if key is not None:
             _execute_remembered(device, (device, key), leaves, outputs)
             return
-    for step in plan(device, outputs):
+    for step in steps(device, outputs):
         run_step(device, step)
 
 
@@ -532,7 +532,7 @@ def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
         _run_plan(device, remembered, memo.inputs(leaves), dest)
         return remembered
     with memo.recording() as rec:
-        for step in plan(device, outputs):
+        for step in steps(device, outputs):
             run_step(device, step)
     made = memo.make_plan(rec, leaves, dest)
     if made is not None:
@@ -575,7 +575,7 @@ def sources(device: Any, outputs: list[schedule.Output]) -> str:
     reductions), without running them."""
     texts = []
     dialect = device.backend.dialect
-    for step in plan(device, outputs):
+    for step in steps(device, outputs):
         if step.reductions:
             prepared = _prepare_reductions(device, step.reductions, step.elementwise)
             if prepared is None:
