@@ -42,7 +42,7 @@ def split_key(key: Any, ndim: int) -> list[Any] | None:
     return out
 
 
-def _plan(x: Array, key: Any) -> tuple[ex.Gather, tuple[ex.Node, ...], tuple[int, ...]]:
+def _gather_spec(x: Array, key: Any) -> tuple[ex.Gather, tuple[ex.Node, ...], tuple[int, ...]]:
     parts = split_key(key, x.ndim)
     assert parts is not None
     if x.ndim == 0:
@@ -91,7 +91,7 @@ def gather_key(x: Array, key: Any) -> Array:
     >>> wf.asarray([10, 20, 30])[wf.asarray([2, 0])].tolist()
     [30, 10]
     """
-    spec, indexes, shape = _plan(x, key)
+    spec, indexes, shape = _gather_spec(x, key)
     if len(shape) > 2:
         raise IndexError(f"the result of this indexing would have shape {shape}; weft arrays "
                          "have at most 2 dimensions")
@@ -101,7 +101,7 @@ def gather_key(x: Array, key: Any) -> Array:
 
 def scatter_target(x: Array, key: Any) -> Target:
     """The target of ``x[key] = v`` with integer arrays (duplicate indexes: one write wins)."""
-    spec, indexes, shape = _plan(x, key)
+    spec, indexes, shape = _gather_spec(x, key)
     indexes = tuple(ex.cast(n, _int64()) for n in indexes)
     x.eval()
     return Target(x, shape, None, scatter=(spec, indexes))
