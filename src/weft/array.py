@@ -331,7 +331,7 @@ class Array:
         leaf = self._node
         if not leaf.attrs.is_contiguous(self.shape):
             compact = realize.new_leaf(self._device, leaf)  # reshape needs row-major order
-            realize.execute(self._device, [(leaf, compact)])
+            compute(self._device, [(leaf, compact)])
             leaf = compact
         view = leaf.attrs
         return Array(ex.buffer(view.storage, new, view.offset), self._device)
@@ -572,7 +572,7 @@ def evaluate(*arrays: Array) -> None:
     """Materialize every lazy array given, one kernel per device and shape."""
     if len(arrays) == 1:
         a = arrays[0]
-        if type(a) is Array and a._deferred is not None:
+        if type(a) is Array and a._deferred is not None and a._device.evaluator is None:
             dest = realize.execute_deferred(a._device, a._deferred)
             if dest is not None:
                 a._node = dest
@@ -591,9 +591,18 @@ def evaluate(*arrays: Array) -> None:
         by_device.setdefault(a._device, []).append((a._node, dest))
         targets.append((a, dest))
     for device, outputs in by_device.items():
-        realize.execute(device, outputs)
+        compute(device, outputs)
     for a, dest in targets:
         a._node = dest
 
 
-__all__ = ["Array", "apply_op", "evaluate", "transpose", "view_of"]
+def compute(device: Device, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
+    """Compute every ``(expression, destination)`` pair on ``device``: by the device's own
+    evaluator where it has one (``weft.dask``), else by weft's kernels (``realize``)."""
+    if device.evaluator is None:
+        realize.execute(device, outputs)
+    else:
+        device.evaluator(device, outputs)
+
+
+__all__ = ["Array", "apply_op", "compute", "evaluate", "transpose", "view_of"]

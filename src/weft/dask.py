@@ -57,8 +57,8 @@ class _Handle:
 
 
 class DaskBackend:
-    """The ``dask`` device's backend: a storage holds a Dask array of its leaf's shape, and
-    evaluation builds Dask graphs instead of launching kernels."""
+    """The ``dask`` device's backend: a storage holds a Dask array of its leaf's shape (its
+    evaluator, ``_evaluate``, builds Dask graphs instead of launching kernels)."""
 
     kind = "dask"
     dialect = None
@@ -73,17 +73,6 @@ class DaskBackend:
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [np.ascontiguousarray(_compute(s.buffer)).reshape(-1) for s in storages]
 
-    def execute(self, device: Any, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
-        lowered: dict[int, Any] = {}
-        for root, dest in outputs:
-            if dest.kind != ex.BUFFER or dest.attrs.offset or dest.attrs.strides != \
-                    ex.contiguous_strides(dest.shape):
-                raise NotImplementedError("weft.dask: writes into a view of a Dask-backed "
-                                          "array (x[1:3] = ...) are not supported")
-            value = _lower(root, lowered).astype(root.dtype.numpy)
-            dest.attrs.storage.buffer = value.reshape(dest.shape) if value.shape != \
-                dest.shape else value
-
     def synchronize(self, device: Any) -> None:
         pass
 
@@ -94,7 +83,21 @@ class DaskBackend:
         pass
 
 
-DEVICE = Device("dask", 0, DaskBackend(), _Handle())
+def _evaluate(device: Any, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
+    """The ``dask`` device's evaluator: each destination's storage takes the Dask array that
+    computes its expression (nothing is computed until Dask computes it)."""
+    lowered: dict[int, Any] = {}
+    for root, dest in outputs:
+        if dest.kind != ex.BUFFER or dest.attrs.offset or dest.attrs.strides != \
+                ex.contiguous_strides(dest.shape):
+            raise NotImplementedError("weft.dask: writes into a view of a Dask-backed "
+                                      "array (x[1:3] = ...) are not supported")
+        value = _lower(root, lowered).astype(root.dtype.numpy)
+        dest.attrs.storage.buffer = value.reshape(dest.shape) if value.shape != \
+            dest.shape else value
+
+
+DEVICE = Device("dask", 0, DaskBackend(), _Handle(), evaluator=_evaluate)
 
 
 def _compute(value: Any) -> np.ndarray:

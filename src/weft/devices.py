@@ -30,12 +30,17 @@ class Device:
     True
     """
 
-    def __init__(self, kind: str, index: int, backend: Any, handle: Any) -> None:
+    def __init__(self, kind: str, index: int, backend: Any, handle: Any,
+                 evaluator: Any = None) -> None:
         self.kind = kind
         self.index = index
         self.backend = backend
         self.handle = handle
         self.name: str = handle.name
+        # A callable (device, [(expression, destination), ...]) that computes whole
+        # evaluations itself, above weft's kernels (weft.dask's Dask graphs); None: weft's
+        # own compiling and launching (realize).
+        self.evaluator = evaluator
 
     @property
     def supports_fp64(self) -> bool:

@@ -507,11 +507,7 @@ def steps(device: Any, outputs: list[schedule.Output]) -> list[schedule.Step]:
 
 
 def execute(device: Any, outputs: list[schedule.Output]) -> None:
-    """Compute every ``(expression, destination)`` pair on ``device``."""
-    whole = getattr(device.backend, "execute", None)
-    if whole is not None:  # a backend that evaluates whole expressions itself (weft.dask)
-        whole(device, outputs)
-        return
+    """Compute every ``(expression, destination)`` pair on ``device`` with weft's kernels."""
     if len(outputs) == 1 and outputs[0][1].kind == ex.BUFFER and config.fuse_enabled():
         root, dest = outputs[0]
         key, leaves = memo.signature(root, dest)
@@ -553,7 +549,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
     """Evaluate a template's expression into a new buffer, building none of its nodes when the
     template has a remembered plan on ``device`` (``templates.Deferred``); the new buffer's
     leaf, or None where the general path must run (not fusing, a whole-expression backend)."""
-    if not config.fuse_enabled() or getattr(device.backend, "execute", None) is not None:
+    if not config.fuse_enabled():
         return None
     template = deferred.template
     dtype, shape, structure = template.result

@@ -16,7 +16,7 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from . import pending, realize
-from .array import Array, as_operand
+from .array import Array, as_operand, compute
 from .devices import Device
 from .dtypes import DType
 from .indexing import IDENTITY, AffineMap, basic_map, is_whole
@@ -188,10 +188,10 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
                 leaves[id(base)] = realize.new_leaf(device, base.shape, base.dtype)
             else:
                 fresh = realize.new_leaf(device, leaf.shape, leaf.dtype, leaf.structure)
-                realize.execute(device, [(leaf, fresh)])
+                compute(device, [(leaf, fresh)])
                 leaves[id(base)] = fresh
         outputs.append((value, t.destination(leaves[id(base)])))
-    realize.execute(device, outputs)
+    compute(device, outputs)
     if fallible:
         pending.settle(leaf.attrs.storage for leaf in leaves.values())
     for t, value in zip(targets, values):
