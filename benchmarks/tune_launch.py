@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,7 @@ def main() -> None:
     device = cuda[0]
     wf.set_device(device)
     backend = device.backend
+    usual = device.traits
     impl = WeftImpl("weft", device)
     rng = np.random.default_rng(0)
     variants = [(k, 256) for k in (1, 2, 4, 8)] + [(1, b) for b in (128, 512, 1024)]
@@ -48,7 +50,8 @@ def main() -> None:
             elements = next(iter(host.values())).size
             nbytes = (len(host) + outputs) * elements * np.dtype(dtype).itemsize
             for per_thread, block in variants:
-                backend.per_thread_override, backend.block = per_thread, block
+                device.traits = replace(usual, per_thread=per_thread, per_thread_from=0)
+                backend.block = block
                 run = impl.prepare(fn, name)
                 ms = gpu.timed_ms(lambda run=run, data=data: run(**data), impl.sync, 10)
                 records.append(dict(case=name, dtype=np.dtype(dtype).name, n=elements,
@@ -57,7 +60,7 @@ def main() -> None:
                 print(f"{name:<12} {np.dtype(dtype).name:<8} per_thread={per_thread} "
                       f"block={block:<5} {ms:8.3f} ms {nbytes / ms / 1e6:8.1f} GB/s", flush=True)
             data = None
-    backend.per_thread_override, backend.block = 0, 256
+    device.traits, backend.block = usual, 256
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"gpu-{device.name}").strip("-")
     out = gpu.RESULTS / slug
     out.mkdir(parents=True, exist_ok=True)

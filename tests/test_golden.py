@@ -97,8 +97,8 @@ def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
     device = wf.get_device("reference")
     backend = device.backend
     monkeypatch.setattr(backend, "dialect", dialect, raising=False)
-    monkeypatch.setattr(backend, "finishes_in_last_group", lambda d: True, raising=False)
-    monkeypatch.setattr(backend, "reduction_groups", lambda d: 64, raising=False)
+    monkeypatch.setattr(device, "traits",
+                        replace(device.traits, last_group=True, reduction_groups=64))
     with wf.device("reference"):
         y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))
         expression = wf.mean(wf.check(y, lambda s: s > 0, "y must be positive") - mu)

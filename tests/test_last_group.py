@@ -7,6 +7,7 @@ they never finish in the last group), which lets PoCL run the OpenCL form in CI.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ def _finishing_devices() -> list:
     found = []
     for d in wf.devices():
         dialect = d.backend.dialect
-        if dialect is not None and dialect.last_group_add and d.backend.finishes_in_last_group(d):
+        if dialect is not None and dialect.last_group_add and d.traits.last_group:
             found.append(d)
     return found
 
@@ -32,8 +33,8 @@ LAST_GROUP_DEVICES = _finishing_devices()
 @pytest.fixture(params=LAST_GROUP_DEVICES, ids=[str(d) for d in LAST_GROUP_DEVICES])
 def finishing(request, monkeypatch):
     device = request.param
-    if getattr(device.handle, "is_cpu", False):
-        monkeypatch.setattr(device.handle, "is_cpu", False)
+    if device.traits.is_cpu:
+        monkeypatch.setattr(device, "traits", replace(device.traits, is_cpu=False))
     memo.MEMO.clear()  # plans recorded with the device's usual planning
     with wf.device(device) as d:
         yield d
@@ -118,8 +119,9 @@ def test_opencl_last_group_can_be_turned_off(monkeypatch):
     device = devices[0]
     monkeypatch.setenv("WEFT_OPENCL_LAST_GROUP", "0")
     monkeypatch.setattr(device.handle, "last_group", None)
-    assert not device.backend.finishes_in_last_group(device)
-    monkeypatch.setattr(device.handle, "is_cpu", False)
+    traits = device.backend.traits(device)
+    assert not traits.last_group
+    monkeypatch.setattr(device, "traits", replace(traits, is_cpu=False))
     memo.MEMO.clear()
     try:
         with wf.device(device):
@@ -170,7 +172,7 @@ def test_one_row_split_takes_at_most_the_groups_resident_at_once(finishing, monk
     that many, a remembered evaluation allocates only the launched plan's partial results,
     and the sums stay exact."""
     backend = finishing.backend
-    wave = 2 * finishing.handle.compute_units
+    wave = 2 * finishing.traits.compute_units
     asked = []
 
     def resident(device, program):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -166,7 +168,8 @@ def test_vector_masked_writes(real_device, monkeypatch, n, pattern):
     """The vector skeleton (large float32 grids on GPUs) with a bit mask: whole-vector stores
     where four neighbours are selected, element stores elsewhere, the scalar loop for tails
     and for views that start off a vector boundary."""
-    monkeypatch.setattr(real_device.backend, "vector_width", lambda dev, n: 4, raising=False)
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, vector_width=4, vector_from=0))
     selected = {"random": _bools(n + 1), "all set": np.ones(n + 1, bool),
                 "none set": np.zeros(n + 1, bool),
                 "runs of 8": (np.arange(n + 1) // 8) % 2 == 0}[pattern]

@@ -177,8 +177,8 @@ def _fixed_settings(device, shape):
     if not realize.rows_tuning(device).fixed:
         return ()
     layout = realize.reduce_layout(
-        realize.REDUCE_ROWS, *shape, device.backend.reduction_groups(device),
-        getattr(device.handle, "is_cpu", False), 8, getattr(device.handle, "compute_units", 0),
+        realize.REDUCE_ROWS, *shape, device.traits.reduction_groups, device.traits.is_cpu, 8,
+        device.traits.compute_units,
         realize.rows_tuning(device).lane_bytes)
     return realize.fixed_settings(layout)
 

@@ -8,10 +8,13 @@ the CPU device too.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 import weft as wf
+from weft.target import vector_widths
 
 WALK = "vector_end"  # only the vector walk's source has it
 
@@ -21,12 +24,12 @@ def vector_walk(request, real_device, monkeypatch):
     """``real_device``, loading 16 bytes at a time in rows reductions whatever the type; and
     again with a GPU's walk, lanes interleaved along the row (on a CPU device, each lane
     otherwise walks a contiguous run)."""
-    monkeypatch.setattr(real_device.backend, "rows_vector_width",
-                        lambda device, itemsize: 16 // itemsize)
+    traits = replace(real_device.traits, rows_vector_widths=vector_widths(16))
     if request.param == "interleaved lanes":
-        if not getattr(real_device.handle, "is_cpu", False):
+        if not real_device.traits.is_cpu:
             pytest.skip("the device's own walk interleaves its lanes")
-        monkeypatch.setattr(real_device.handle, "is_cpu", False)
+        traits = replace(traits, is_cpu=False)
+    monkeypatch.setattr(real_device, "traits", traits)
     with wf.device(real_device):
         yield real_device
 
@@ -62,7 +65,7 @@ def test_every_length_of_the_last_partial_step(vector_walk, cols):
     a, b = rng.standard_normal((3, cols)), rng.standard_normal(cols)
     x, beta = wf.asarray(a), wf.asarray(b)
     product = (x * beta.reshape(1, cols)).sum(axis=1)
-    if not getattr(vector_walk.handle, "is_cpu", False):
+    if not vector_walk.traits.is_cpu:
         assert "if (j0 < vector_end)" in wf.kernel_source(product)
     np.testing.assert_allclose(product.to_numpy(), a @ b, rtol=1e-12)
     np.testing.assert_allclose(x.max(axis=1).to_numpy(), a.max(axis=1))
@@ -114,7 +117,7 @@ def test_split_full_reduction_and_mean(vector_walk):
     y = wf.asarray(a)
     source = wf.kernel_source(wf.sum(y * 2.0))
     assert WALK in source
-    if getattr(vector_walk.handle, "is_cpu", False):  # long contiguous runs: one at a time
+    if vector_walk.traits.is_cpu:  # long contiguous runs: one at a time
         assert "j_next += vector_step)" in source and "if (j0 < vector_end)" not in source
     np.testing.assert_allclose(wf.sum(y * 2.0).item(), (a * 2.0).sum(), rtol=1e-11)
     np.testing.assert_allclose(wf.mean(wf.exp(y)).item(), np.exp(a).mean(), rtol=1e-11)

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -171,8 +172,8 @@ def test_out_of_memory_names_the_size(real_device):
 
 def test_several_elements_per_thread_give_the_same_values(real_device, monkeypatch):
     """The GPU launch shape (4 elements per thread, coalesced) on every device, tails included."""
-    monkeypatch.setattr(real_device.backend, "elementwise_per_thread", lambda dev, n: 4,
-                        raising=False)
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, per_thread=4, per_thread_from=0))
     rng = np.random.default_rng(7)
     for n in (1, 255, 1024, 1025, 4097):
         a = rng.standard_normal(n)
@@ -186,7 +187,8 @@ def test_several_elements_per_thread_give_the_same_values(real_device, monkeypat
 def test_vector_loads_give_the_same_values(real_device, monkeypatch, n):
     """The vector skeleton (large grids on GPUs) on every device: tails, views that start
     off a vector boundary (scalar path), int32, in place, several outputs."""
-    monkeypatch.setattr(real_device.backend, "vector_width", lambda dev, n: 4, raising=False)
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, vector_width=4, vector_from=0))
     rng = np.random.default_rng(9)
     a = rng.standard_normal(n + 1).astype(np.float32)
     b = rng.standard_normal(n + 1).astype(np.float32)

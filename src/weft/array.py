@@ -130,7 +130,9 @@ class Array:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its values (a NumPy array) and structure, device-independent: it
         unpickles onto the current device of the process that loads it."""
-        return _unpickle, (self.to_numpy(), self.structure)
+        from .creation import unpickled
+
+        return unpickled, (self.to_numpy(), self.structure)
 
     def __len__(self) -> int:
         if not self.shape:
@@ -529,16 +531,6 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
                                                                            "logical"):
         node = ex.cast(node, explicit)
     return Array(node, device)
-
-
-def _unpickle(values: np.ndarray, structure: str) -> Array:
-    from .creation import asarray
-
-    out = asarray(values)
-    if structure != "general":
-        view = out._node.attrs
-        out._node = ex.buffer(view.storage, out.shape, view.offset, view.strides, structure)
-    return out
 
 
 def transpose(x: Any) -> Array:

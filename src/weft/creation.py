@@ -78,6 +78,20 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
     return Array(ex.buffer(storage, data.shape), dev)
 
 
+def unpickled(values: np.ndarray, structure: str) -> Array:
+    """An Array that was pickled (``Array.__reduce__``), on the current device.
+
+    >>> import pickle, weft as wf
+    >>> pickle.loads(pickle.dumps(wf.asarray([1.0, 2.0]))).tolist()
+    [1.0, 2.0]
+    """
+    out = asarray(values)
+    if structure != "general":
+        view = out._node.attrs
+        out._node = ex.buffer(view.storage, out.shape, view.offset, view.strides, structure)
+    return out
+
+
 def adopt(obj: Any, dev: Device, target: dt.DType | None = None, ordered: bool = False
           ) -> Array:
     """An Array over a CUDA array's memory: zero-copy on the same GPU, a peer copy otherwise.

@@ -41,6 +41,18 @@ class Device:
         # evaluations itself, above weft's kernels (weft.dask's Dask graphs); None: weft's
         # own compiling and launching (realize).
         self.evaluator = evaluator
+        self._traits: Any = None
+
+    @property
+    def traits(self) -> Any:
+        """What the device prefers (``target.Traits``), asked of its backend once."""
+        if self._traits is None:
+            self._traits = self.backend.traits(self)
+        return self._traits
+
+    @traits.setter
+    def traits(self, traits: Any) -> None:
+        self._traits = traits  # for tuning runs and tests that try other launch choices
 
     @property
     def supports_fp64(self) -> bool:

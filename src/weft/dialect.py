@@ -77,7 +77,7 @@ class Dialect:
     # orders them: a release); a barrier after which the group's other work-items see what
     # the adding one saw; and the launch's work-group count. Empty ``last_group_add``: a
     # second small launch combines the partial results. Whether a device may use it is its
-    # backend's call (``finishes_in_last_group``).
+    # backend's call (``Traits.last_group``).
     last_group_add: str = ""
     global_fence: str = ""
     global_barrier: str = ""

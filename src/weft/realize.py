@@ -149,14 +149,15 @@ def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
     ir, args, errors = lower(outputs)
     n = args[-2]
     ir = replace(ir, index32=fits_32_bits(ir, args, n))
-    if ir.ndim == 2 and ir.tileable_loads and device.backend.tiles_transposes(device):
+    traits = device.traits
+    if ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes:
         cols = args[-1]
         tiles = _ceil_div(n // cols, TILE) * _ceil_div(cols, TILE) if n else 0
         return replace(ir, tiled=True), args, errors, tiles
-    width = device.backend.vector_width(device, n)
+    width = traits.elementwise_vector_width(n)
     if width > 1 and ir.vectorizable:
         return replace(ir, vector=width), args, errors, _ceil_div(n, WORK_GROUP * width)
-    per_thread = device.backend.elementwise_per_thread(device, n)
+    per_thread = traits.elementwise_per_thread(n)
     if per_thread == 1:
         return ir, args, errors, None
     return replace(ir, per_thread=per_thread), args, errors, _ceil_div(n, WORK_GROUP * per_thread)
@@ -352,14 +353,14 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
             and all(_skips_zeros(r) for r, _ in reductions)):
         range_structure = structures.pop()
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
+    traits = device.traits
 
     def planned(target_groups: int) -> ReduceLayout:
         return reduce_layout(mode, rows, cols, target_groups,
-                              getattr(device.handle, "is_cpu", False), itemsize,
-                              getattr(device.handle, "compute_units", 0),
+                              traits.is_cpu, itemsize, traits.compute_units,
                               rows_tuning(device).lane_bytes)
 
-    first = planned(1 if combining else device.backend.reduction_groups(device))
+    first = planned(1 if combining else traits.reduction_groups)
     rec = memo.current_recording()
     recorded = len(rec.temporaries) if rec is not None else 0
     prepared = _lower_reductions(device, reductions, elementwise, grid, range_structure, first)
@@ -449,7 +450,7 @@ def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:
 def rows_vector_width(device: Any, itemsize: int) -> int:
     """Elements per vector load when a rows reduction on ``device`` walks elements of
     ``itemsize`` bytes (1: element by element)."""
-    return min(VECTOR_ALIGN, device.backend.rows_vector_width(device, itemsize))
+    return min(VECTOR_ALIGN, device.traits.rows_vector_width(itemsize))
 
 
 def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: ReduceLayout
@@ -479,9 +480,8 @@ def _rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: Reduce
 
 
 def _finishes_in_last_group(device: Any) -> bool:
-    backend = device.backend
-    return (backend.dialect is not None and bool(backend.dialect.last_group_add)
-            and backend.finishes_in_last_group(device))
+    dialect = device.backend.dialect
+    return dialect is not None and bool(dialect.last_group_add) and device.traits.last_group
 
 
 def _run_reductions(device: Any, reductions: list[schedule.Output],

@@ -12,6 +12,7 @@ import numpy as np
 from ..dialect import Dialect
 from ..ir import KernelIR
 from ..storage import Storage
+from ..target import Traits
 
 
 def thread_group_counter(backend: Any, device: Any) -> Storage:
@@ -72,31 +73,12 @@ class Backend(Protocol):
     def from_ir(self, device: Any, ir: KernelIR) -> Any:
         """A program straight from IR (backends without a dialect)."""
 
-    def elementwise_per_thread(self, device: Any, n: int) -> int:
-        """Elements each thread of an element-wise kernel computes (1: one per thread)."""
-
-    def vector_width(self, device: Any, n: int) -> int:
-        """Consecutive elements per thread through vector loads, where a kernel allows them
-        (1: never)."""
-
-    def rows_vector_width(self, device: Any, itemsize: int) -> int:
-        """Elements per vector load in a rows reduction's walk whose widest walked element
-        has ``itemsize`` bytes (1: element by element)."""
-
-    def tiles_transposes(self, device: Any) -> bool:
-        """Whether element-wise kernels stage column-wise loads through work-group tiles."""
-
-    def reduction_groups(self, device: Any) -> int:
-        """How many work-groups a reduction should aim for (0: never split a walk)."""
+    def traits(self, device: Any) -> Traits:
+        """What ``device`` prefers for launches (``target.Traits``), asked once per device."""
 
     def resident_groups(self, device: Any, program: Callable[[], Any]) -> int:
         """Work-groups of the reduction skeleton's size that the device runs at once with
         the kernel ``program()`` builds (0: unknown, and ``program`` is not called)."""
-
-    def finishes_in_last_group(self, device: Any) -> bool:
-        """Whether a reduction split over work-groups is finished by the last group to end
-        (``Dialect.last_group_add``; then ``group_counter`` gives the counter), not by a
-        second launch."""
 
     def launch(self, device: Any, program: Any, ir: KernelIR, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None

@@ -24,6 +24,7 @@ from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
+from ...target import LARGE_GRID, Traits, vector_widths
 from ...templates import picker
 from ..base import thread_group_counter
 from .dialect import CUDA
@@ -407,32 +408,27 @@ class CUDABackend:
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
 
-    def elementwise_per_thread(self, device: Any, n: int) -> int:
-        """Several elements per thread on large grids, so each thread has loads in flight;
-        one per thread on small ones, where latency, not bandwidth, decides."""
-        if self.per_thread_override:
-            return self.per_thread_override
-        return 4 if n >= (1 << 20) else 1
-
-    def vector_width(self, device: Any, n: int) -> int:
-        """Four on large grids: 4-byte loads need vector loads to reach the bandwidth
-        (benchmarks/NOTES.md, 6). ``WEFT_CUDA_VECTOR=1`` turns them off."""
-        if self.vector_override:
-            return self.vector_override
-        return 4 if n >= (1 << 20) else 1
-
-    def rows_vector_width(self, device: Any, itemsize: int) -> int:
-        """16 bytes per load: a float64 row walked one element per load stays about 5% under
-        the memory bandwidth (benchmarks/NOTES.md, 11)."""
-        return max(1, self.rows_vector // itemsize)
-
-    def tiles_transposes(self, device: Any) -> bool:
-        """A column read is one memory transaction per element without a tile."""
-        return True
-
-    def reduction_groups(self, device: Any) -> int:
-        """Blocks a reduction should have: enough resident blocks to fill every SM."""
-        return device.handle.compute_units * 8
+    def traits(self, device: Any) -> Traits:
+        """Large grids take four elements per thread, in vector loads where aligned: 4-byte
+        loads need them to reach the bandwidth (benchmarks/NOTES.md, 6), and each thread then
+        has loads in flight (``WEFT_CUDA_VECTOR=1`` turns vector loads off); small grids one
+        per thread, where latency decides. Rows walks load 16 bytes at a time: a float64 row
+        walked one element per load stays about 5% under the bandwidth (NOTES.md, 11). A
+        column read is one memory transaction per element without a tile. Reductions aim for
+        enough resident blocks to fill every SM, and the last block to finish a split one
+        combines it (CUDA's documented fence-and-count pattern) unless
+        ``WEFT_CUDA_LAST_GROUP=0``."""
+        units = device.handle.compute_units
+        return Traits(
+            compute_units=units,
+            vector_width=self.vector_override or 4,
+            vector_from=0 if self.vector_override else LARGE_GRID,
+            per_thread=self.per_thread_override or 4,
+            per_thread_from=0 if self.per_thread_override else LARGE_GRID,
+            rows_vector_widths=vector_widths(self.rows_vector),
+            tiles_transposes=True,
+            reduction_groups=units * 8,
+            last_group=self.last_group)
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Blocks the SMs hold at once, from the kernel's registers and shared memory (the
@@ -466,11 +462,6 @@ class CUDABackend:
                 _wait(stream, waits)
             program.function((grid,), (block,), values, stream=stream)
         record_launch(inputs, outputs, _Mark(stream), stream)
-
-    def finishes_in_last_group(self, device: Any) -> bool:
-        """Whether a reduction split over blocks is finished by its last block (CUDA's
-        documented fence-and-count pattern): always, unless ``WEFT_CUDA_LAST_GROUP=0``."""
-        return self.last_group
 
     def group_counter(self, device: Any) -> Storage:
         """The calling thread's stream's count of finished blocks (``thread_group_counter``)."""

@@ -18,6 +18,7 @@ import numpy as np
 from ...ir import BufferParam, ScalarParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
+from ...target import Traits, vector_widths
 from ..base import thread_group_counter
 from . import occupancy
 from .dialect import OPENCL
@@ -292,33 +293,26 @@ class OpenCLBackend:
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
 
-    def elementwise_per_thread(self, device: Any, n: int) -> int:
-        """Elements per work-item: several on large GPU grids (loads in flight); one on CPUs,
-        where PoCL vectorizes across work-items itself."""
-        return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
-
-    def vector_width(self, device: Any, n: int) -> int:
-        """Four on large GPU grids (4-byte loads need it to reach the bandwidth); one on
-        CPUs, where PoCL vectorizes across work-items itself."""
-        return 4 if not device.handle.is_cpu and n >= (1 << 20) else 1
-
-    def rows_vector_width(self, device: Any, itemsize: int) -> int:
-        """16 bytes per load on GPUs, as on CUDA. On CPUs four 4-byte elements, and 8-byte
-        ones one at a time: PoCL's own vectorization of a lane's run does better with them
-        (benchmarks/NOTES.md, 11)."""
-        if device.handle.is_cpu:
-            return 4 if itemsize <= 4 else 1
-        return 16 // itemsize
-
-    def tiles_transposes(self, device: Any) -> bool:
-        """On GPUs a column read is one memory transaction per element without a tile; on
-        PoCL's CPU device a tile keeps the column reads in cache (3x on exp(A.T) + A)."""
-        return True
-
-    def reduction_groups(self, device: Any) -> int:
-        """Work-groups a reduction should have to keep every compute unit busy."""
+    def traits(self, device: Any) -> Traits:
+        """GPUs as CUDA: four elements per thread on large grids, in vector loads where
+        aligned (4-byte loads need them to reach the bandwidth), rows walks 16 bytes per load,
+        reductions aiming for eight groups per compute unit. On CPUs one element per
+        work-item, as PoCL vectorizes across work-items itself; rows walks four 4-byte
+        elements per load and 8-byte ones one at a time, PoCL's own vectorization of a lane's
+        run doing better with them (benchmarks/NOTES.md, 11); two groups per compute unit.
+        Both tile transposes: on GPUs a column read is one transaction per element without a
+        tile, on PoCL a tile keeps the column reads in cache (3x on exp(A.T) + A)."""
         h = device.handle
-        return h.compute_units * (2 if h.is_cpu else 8)
+        cpu = bool(h.is_cpu)
+        return Traits(
+            is_cpu=cpu,
+            compute_units=h.compute_units,
+            vector_width=1 if cpu else 4,
+            per_thread=1 if cpu else 4,
+            rows_vector_widths=((1, 4), (4, 4), (8, 1)) if cpu else vector_widths(16),
+            tiles_transposes=True,
+            reduction_groups=h.compute_units * (2 if cpu else 8),
+            last_group=self._finishes_in_last_group(device))
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Work-groups the device holds at once: on NVIDIA, from the kernel's registers and
@@ -351,7 +345,7 @@ class OpenCLBackend:
             raise MemoryError(f"out of device memory running {program.name} on {device}") from e
         record_launch(inputs, outputs, event, q)
 
-    def finishes_in_last_group(self, device: Any) -> bool:
+    def _finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over work-groups may be finished by its last group (one
         launch, not two): where the device has OpenCL C 3.0 and device-scope acquire-release
         atomics. NVIDIA's devices claim only work-group scope, but their compiler emits a

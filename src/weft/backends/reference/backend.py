@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ops import OPS, identity, reference
 from ...storage import Storage
+from ...target import Traits
 
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
            "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and}
@@ -214,26 +215,11 @@ class ReferenceBackend:
     def from_ir(self, device: Any, ir: KernelIR) -> KernelIR:
         return ir
 
-    def elementwise_per_thread(self, device: Any, n: int) -> int:
-        return 1
-
-    def vector_width(self, device: Any, n: int) -> int:
-        return 1
-
-    def rows_vector_width(self, device: Any, itemsize: int) -> int:
-        return 1
-
-    def tiles_transposes(self, device: Any) -> bool:
-        return False
-
-    def reduction_groups(self, device: Any) -> int:
-        return 0
+    def traits(self, device: Any) -> Traits:
+        return Traits()  # one element at a time, reductions never split
 
     def resident_groups(self, device: Any, program: Any) -> int:
         return 0
-
-    def finishes_in_last_group(self, device: Any) -> bool:
-        return False  # it never splits a walk
 
     def launch(self, device: Any, program: KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
