@@ -17,8 +17,9 @@ import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
 from weft.lower import lower
-from weft.realize import _prepare_reductions, fits_32_bits, new_leaf, steps
+from weft.realize import _prepare_reductions, new_leaf, steps
 from weft.render import render
+from weft.variants import fits_32_bits
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 import weft as wf
-from weft import memo, realize
+from weft import memo, tuning
 from weft.ir import BufferParam, IndexParam
 from weft.lower import lower
-from weft.realize import INDEX32_LIMIT, fits_32_bits, new_leaf
+from weft.realize import new_leaf
+from weft.tuning import INDEX32_LIMIT
+from weft.variants import fits_32_bits
 
 NARROWED = "const int cols = "  # the grid's row length, narrowed in the kernel's locals
 
@@ -25,7 +27,7 @@ def width(request, real_device, monkeypatch):
     """``real_device`` with the launches' natural index width, or with 64 bits forced. The
     remembered plans are cleared around it: they keep the width they were recorded with."""
     if request.param == "64-bit":
-        monkeypatch.setattr(realize, "INDEX32_LIMIT", 0)
+        monkeypatch.setattr(tuning, "INDEX32_LIMIT", 0)
     memo.MEMO.clear()
     with wf.device(real_device):
         yield request.param

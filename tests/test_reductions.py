@@ -172,15 +172,15 @@ def test_elementwise_outputs_share_the_reduction_kernel(real_device):
 def _fixed_settings(device, shape):
     """The launch settings a rows sum over ``shape`` writes into its source (none where the
     device keeps them as arguments): the layout ``realize`` makes for it."""
-    from weft import realize
+    from weft import realize, tuning, variants
 
-    if not realize.rows_tuning(device).fixed:
+    if not tuning.rows_tuning(device).fixed:
         return ()
-    layout = realize.reduce_layout(
+    layout = variants.reduce_layout(
         realize.REDUCE_ROWS, *shape, device.traits.reduction_groups, device.traits.is_cpu, 8,
         device.traits.compute_units,
-        realize.rows_tuning(device).lane_bytes)
-    return realize.fixed_settings(layout)
+        tuning.rows_tuning(device).lane_bytes)
+    return variants.fixed_settings(layout)
 
 
 def test_reduction_kernels_are_keyed_by_structure_not_size(real_device):

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import weft as wf
+from weft import realize, tuning, variants
+from weft.skeletons.reduce import WORK_GROUP
 from weft.target import vector_widths
 
 WALK = "vector_end"  # only the vector walk's source has it
@@ -75,14 +77,13 @@ def test_rows_past_32_bit_columns_walk_with_wide_indexes(vector_walk, monkeypatc
     """In a launch with 64-bit indexes, column indexes are 32-bit where rows are shorter than
     ``INT_COLUMNS``; longer rows keep the device's wide index type (here: every row counts as
     long)."""
-    from weft import realize
 
     a = np.random.default_rng(9).standard_normal((5, 1030))
     x = wf.asarray(a)
-    monkeypatch.setattr(realize, "INDEX32_LIMIT", 0)
+    monkeypatch.setattr(tuning, "INDEX32_LIMIT", 0)
     assert "int j_next" in wf.kernel_source(x.sum(axis=1))
     assert "const int cols = " not in wf.kernel_source(x.sum(axis=1))
-    monkeypatch.setattr(realize, "INT_COLUMNS", 0)
+    monkeypatch.setattr(tuning, "INT_COLUMNS", 0)
     source = wf.kernel_source(x.sum(axis=1))
     assert WALK in source and "int j_next" not in source
     np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1), rtol=1e-12)
@@ -218,13 +219,12 @@ def test_walk_on_the_default_rows_reduction(real_device):
     (10000, 50000, 8, 256),  # never more than a work-group
 ])
 def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
-    from weft import realize
 
-    layout = realize.reduce_layout(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
+    layout = variants.reduce_layout(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
     assert layout.lanes == lanes
-    assert layout.groups * (realize.WORK_GROUP // lanes) >= rows * layout.splits
-    cpu = realize.reduce_layout(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
-    assert cpu.lanes == min(realize.CPU_LANES, realize._pow2_at_least(cols))  # CPUs: 4
+    assert layout.groups * (WORK_GROUP // lanes) >= rows * layout.splits
+    cpu = variants.reduce_layout(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
+    assert cpu.lanes == min(tuning.CPU_LANES, variants._pow2_at_least(cols))  # CPUs: 4
 
 
 def test_rows_tuning_by_device():
@@ -233,19 +233,18 @@ def test_rows_tuning_by_device():
     the H200 among them, take them as constants and walk 256 bytes of a row per lane."""
     from types import SimpleNamespace
 
-    from weft import realize
 
     for kind in ("cuda", "opencl"):
-        h100 = realize.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H100 80GB HBM3"))
+        h100 = tuning.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H100 80GB HBM3"))
         assert (h100.lane_bytes, h100.fixed) == (256, False)
-        h200 = realize.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H200"))
+        h200 = tuning.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H200"))
         assert (h200.lane_bytes, h200.fixed) == (256, True)
-    layout = realize.reduce_layout(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
-                                  realize.rows_tuning(SimpleNamespace(kind="cuda",
+    layout = variants.reduce_layout(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
+                                  tuning.rows_tuning(SimpleNamespace(kind="cuda",
                                                                       name="NVIDIA H200")
                                                       ).lane_bytes)
     assert layout.lanes == 128
-    assert realize.fixed_settings(layout) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
+    assert variants.fixed_settings(layout) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
 
 
 @pytest.mark.parametrize("fixed", [True, False])
@@ -256,10 +255,10 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
     for every team width the columns give."""
     import re
 
-    from weft import memo, realize
+    from weft import memo
 
     key = (real_device.kind, real_device.name)
-    monkeypatch.setitem(realize.ROWS_TUNING_BY_DEVICE, key, realize.RowsTuning(fixed=fixed))
+    monkeypatch.setitem(tuning.ROWS_TUNING_BY_DEVICE, key, tuning.RowsTuning(fixed=fixed))
     memo.MEMO.clear()
     a = np.random.default_rng(cols).standard_normal((37, cols))
     with wf.device(real_device):
@@ -269,7 +268,7 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
         if fixed:
             assert constant is not None, "the team width is not a constant in the source"
             lanes = int(constant.group(2))
-            assert 1 <= lanes <= realize.WORK_GROUP and lanes & (lanes - 1) == 0
+            assert 1 <= lanes <= WORK_GROUP and lanes & (lanes - 1) == 0
             assert "lanes_argument" in source or "args.lanes" not in source
         else:
             assert constant is None
@@ -282,10 +281,9 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
 def test_one_row_keeps_full_teams():
     """A full reduction's single row is split across work-groups of whole teams (then the last
     group can finish it in the same launch)."""
-    from weft import realize
 
-    layout = realize.reduce_layout(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
-    assert layout.lanes == realize.WORK_GROUP
+    layout = variants.reduce_layout(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
+    assert layout.lanes == WORK_GROUP
 
 
 @pytest.mark.parametrize(("length", "splits"), [
@@ -299,16 +297,15 @@ def test_one_row_keeps_full_teams():
 def test_short_full_reductions_take_a_group_per_compute_unit(length, splits):
     """A split one-row reduction on a GPU spreads over the compute units (132 here) while its
     lanes walk SHORT_WALK elements or more; CPU plans and many rows keep MIN_WALK."""
-    from weft import realize
 
-    layout = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
+    layout = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
     assert layout.splits == splits
     assert layout.splits * layout.chunk >= length > (layout.splits - 1) * layout.chunk
     walk = layout.chunk // layout.lanes
-    assert walk >= realize.SHORT_WALK
-    before = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
+    assert walk >= tuning.SHORT_WALK
+    before = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
     assert layout.splits >= before.splits
-    cpu = realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
-    assert cpu == realize.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8)
-    rows = realize.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
-    assert rows == realize.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8)
+    cpu = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
+    assert cpu == variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8)
+    rows = variants.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
+    assert rows == variants.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8)

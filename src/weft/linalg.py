@@ -30,7 +30,8 @@ from .array import Array, apply_op
 from .creation import adopt, asarray
 from .devices import Device
 from .indexing import rows_start_aligned
-from .realize import MIN_LANES, rows_vector_width
+from .tuning import MIN_LANES
+from .variants import rows_vector_width
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
            "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",

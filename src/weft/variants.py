@@ -1,0 +1,181 @@
+"""Launch choices: how a kernel's IR is run on a device (32-bit indexes, vector loads,
+several elements per thread, tiles, a reduction's lanes and splits, settings fixed in the
+source), each decided from the kernel's IR and arguments, the device's traits
+(``target.Traits``) and the measured constants of ``tuning.py``.
+
+>>> import weft as wf
+>>> wf.variants.reduce_layout("reduce_rows", 1000, 8, 64).lanes  # rows of 8: a lane each
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import tuning
+from .indexing import rows_start_aligned
+from .ir import FLAT, REDUCE_ROWS, BufferParam, IndexParam, KernelIR, ReduceLayout
+from .skeletons.elementwise import TILE
+from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP, vector_unroll
+from .target import Traits
+
+
+def fits_32_bits(ir: KernelIR, args: list[Any], n: int) -> bool:
+    """Whether every index a launch of ``ir`` over ``n`` grid elements computes fits 32 bits.
+    Each address a view yields is in its buffer, and each partial sum of an address (offset,
+    then row, then column term) is another element's address, so bounding the buffers' sizes,
+    the grid and the index arguments (offsets, strides, extents, index-map terms) bounds them
+    all. A remembered plan keeps this choice for later calls with other buffers: the views'
+    offsets and strides are in its key, so their addresses are the same ones."""
+    if n > tuning.INDEX32_LIMIT:
+        return False
+    for param, value in zip(ir.params, args):
+        if value is None:  # the error buffer, its record's offset, the group counter
+            continue
+        if isinstance(param, BufferParam):
+            if value.size > tuning.INDEX32_LIMIT:
+                return False
+        elif isinstance(param, IndexParam) and abs(value) > tuning.INDEX32_LIMIT:
+            return False
+    return True
+
+
+def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[KernelIR, int | None]:
+    """An element-wise kernel's launch shape on a device of ``traits``: the IR with its
+    choices set, and the work-groups to launch (None: one thread per element)."""
+    n = args[-2]
+    ir = replace(ir, index32=fits_32_bits(ir, args, n))
+    if ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes:
+        cols = args[-1]
+        tiles = ceil_div(n // cols, TILE) * ceil_div(cols, TILE) if n else 0
+        return replace(ir, tiled=True), tiles
+    width = traits.elementwise_vector_width(n)
+    if width > 1 and ir.vectorizable:
+        return replace(ir, vector=width), ceil_div(n, WORK_GROUP * width)
+    per_thread = traits.elementwise_per_thread(n)
+    if per_thread == 1:
+        return ir, None
+    return replace(ir, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
+
+
+def _pow2_at_least(n: int) -> int:
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _pow2_at_most(n: int) -> int:
+    p = 1
+    while p * 2 <= n:
+        p *= 2
+    return p
+
+
+def reduce_layout(mode: str, rows: int, cols: int, target_groups: int,
+                   contiguous: bool = False, itemsize: int = 8,
+                   compute_units: int = 0, lane_bytes: int = tuning.LANE_BYTES) -> ReduceLayout:
+    """Lanes per team and splits of the reduced axis, for enough work-groups on the device.
+    ``itemsize``: bytes per element of the reduced operand, which set how many lanes a row
+    keeps busy; ``compute_units``: how many groups a short full reduction takes at least;
+    ``lane_bytes``: how much of a row each GPU lane walks at least."""
+    if mode == REDUCE_ROWS:
+        segments, length = rows, cols
+        lanes = min(WORK_GROUP, _pow2_at_least(max(cols, 1)))
+        if contiguous:
+            lanes = min(lanes, tuning.CPU_LANES)
+        elif rows > 1:  # one row is split across work-groups of full teams instead
+            row_bytes = cols * itemsize
+            short = _pow2_at_most(row_bytes // tuning.SHORT_LANE_BYTES)
+            lanes = min(lanes, max(min(tuning.MIN_LANES, short),
+                                   _pow2_at_most(row_bytes // lane_bytes)))
+        per_group = WORK_GROUP // lanes
+        base_groups = ceil_div(rows, per_group)
+    else:
+        segments, length = cols, rows
+        width = min(32, _pow2_at_least(max(cols, 1)))
+        lanes = WORK_GROUP // width
+        per_group = 1
+        base_groups = ceil_div(cols, width)
+    splits = 1
+    if length and base_groups < target_groups:
+        wanted = ceil_div(target_groups * (per_group if mode == REDUCE_ROWS else 1),
+                           max(segments if mode == REDUCE_ROWS else base_groups, 1))
+        # A team walks at least MIN_WALK elements per lane: shorter walks cost more in extra
+        # passes and launches than they gain (the partials of a full reduction then fit one
+        # team, so it takes two kernels, not three).
+        splits = max(1, min(wanted, ceil_div(length, lanes * tuning.MIN_WALK)))
+        if segments == 1 and not contiguous:
+            # A short full reduction still takes a group per compute unit (partials for one
+            # team at most), its lanes walking SHORT_WALK elements or more: MIN_WALK would
+            # leave most of a GPU idle while each lane waits on its loads in turn.
+            groups = min(compute_units, WORK_GROUP)
+            splits = max(splits, min(groups, ceil_div(length, lanes * tuning.SHORT_WALK)))
+    chunk = ceil_div(length, splits) if length else 0
+    if chunk:
+        # Every team's walk starts on a vector boundary, whatever walk the launch picks.
+        step = lanes * VECTOR_ALIGN
+        chunk = ceil_div(chunk, step) * step
+        splits = ceil_div(length, chunk)
+    if mode == REDUCE_ROWS:
+        groups = ceil_div(rows * splits, per_group)
+    else:
+        groups = base_groups * splits
+    return ReduceLayout(mode, rows, cols, lanes, splits, chunk, groups, int(contiguous))
+
+
+def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:
+    """The launch settings a rows kernel takes as constants: its team width, its walk kind
+    and, where each row is one split, the split count. With them fixed the compiler folds
+    the walk's steps, the team's start and its tree: H200, row dot products over 5000
+    columns with 256 lanes 952 -> 885 us, with 128 lanes 972 -> 863 (benchmarks/NOTES.md,
+    20). They take few values (lanes are powers of two up to the work-group), so an
+    expression compiles few kernels over all sizes."""
+    fixed = [("lanes", layout.lanes), ("contiguous", layout.contiguous)]
+    if layout.splits == 1:
+        fixed.append(("splits", 1))
+    return tuple(fixed)
+
+
+def rows_vector_width(device: Any, itemsize: int) -> int:
+    """Elements per vector load when a rows reduction on ``device`` walks elements of
+    ``itemsize`` bytes (1: element by element)."""
+    return min(VECTOR_ALIGN, device.traits.rows_vector_width(itemsize))
+
+
+def rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: ReduceLayout
+                      ) -> tuple[int, int]:
+    """Elements per vector load for a rows reduction's walk (1: element by element) and
+    vector steps per lane in flight. Every walked view must start each row on a vector
+    boundary, which offsets, strides and the row length decide, as storages begin on 16-byte
+    boundaries (storage.ALIGNMENT); a strided one must walk its row with unit stride. All of
+    that is in the remembered plans' keys."""
+    if layout.mode != REDUCE_ROWS or not ir.walked_loads:
+        return 1, 1
+    types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
+    width = rows_vector_width(device, max(types[s.buffer].itemsize for s in ir.walked_loads))
+    if width < 2 or layout.cols < width * layout.lanes:
+        return 1, 1
+    values = {p.name: a for p, a in zip(ir.params, args)}
+    streamed = 0  # bytes per vector step from operands whose rows differ
+    for s in ir.walked_loads:
+        row_step, col_step = ((layout.cols, 1) if s.access == FLAT
+                              else (values[f"{s.view}_s0"], values[f"{s.view}_s1"]))
+        if not rows_start_aligned(values[f"{s.view}_off"], row_step, col_step, layout.rows,
+                                  width):
+            return 1, 1
+        if row_step or layout.rows == 1:
+            streamed += width * types[s.buffer].itemsize
+    return width, vector_unroll(streamed)
+
+
+def finishes_in_last_group(device: Any) -> bool:
+    """Whether a reduction split over work-groups on ``device`` is finished by its last
+    group (one launch), not by a second one."""
+    dialect = device.backend.dialect
+    return dialect is not None and bool(dialect.last_group_add) and device.traits.last_group
