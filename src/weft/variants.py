@@ -105,7 +105,7 @@ def reduce_layout(mode: str, rows: int, cols: int, target_groups: int,
     splits = 1
     if length and base_groups < target_groups:
         wanted = ceil_div(target_groups * (per_group if mode == REDUCE_ROWS else 1),
-                           max(segments if mode == REDUCE_ROWS else base_groups, 1))
+                          max(segments if mode == REDUCE_ROWS else base_groups, 1))
         # A team walks at least MIN_WALK elements per lane: shorter walks cost more in extra
         # passes and launches than they gain (the partials of a full reduction then fit one
         # team, so it takes two kernels, not three).
