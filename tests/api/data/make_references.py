@@ -2,7 +2,7 @@
 hard domains of weft's special functions and densities (near poles and roots, tails, large
 parameters), where SciPy itself is not exact enough to judge by.
 
-Run from the repository root: ``python tests/data/make_references.py`` (needs mpmath). Each
+Run from the repository root: ``python tests/api/data/make_references.py`` (needs mpmath). Each
 entry is ``[arguments..., value]`` with every number written by ``repr`` of a float64.
 """
 

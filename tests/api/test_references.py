@@ -1,6 +1,6 @@
-"""Special functions and densities against mpmath at 50+ digits (tests/data/references.json,
-written by tests/data/make_references.py) in the hard domains: tails, tiny and huge
-parameters, where SciPy is not exact enough to judge by. The bounds are docs/special.md's."""
+"""Special functions and densities against mpmath at 50+ digits (data/references.json,
+written by data/make_references.py) in the hard domains: tails, tiny and huge parameters,
+where SciPy is not exact enough to judge by. The bounds are docs/special.md's."""
 
 from __future__ import annotations
 
