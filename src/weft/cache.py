@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config
-from .ir import KernelIR
+from .ir import PLAIN, KernelIR, Variant
 from .render import render
 
 CACHE_VERSION = "1"
@@ -44,8 +44,10 @@ class KernelCache:
         self._lock = threading.Lock()
         self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0}
 
-    def program(self, device: Any, ir: KernelIR) -> Any:
-        key = (device, ir)
+    def program(self, device: Any, ir: KernelIR, variant: Variant = PLAIN) -> Any:
+        """The program of ``ir`` launched as ``variant`` on ``device``: from memory, else from
+        the disk cache, else compiled."""
+        key = (device, ir, variant)
         program = self._memory.get(key)
         if program is not None:
             self.stats["hits"] += 1
@@ -54,15 +56,15 @@ class KernelCache:
             self.stats["misses"] += 1
             program = self._memory.get(key)
             if program is None:
-                program = self._build(device, ir)
+                program = self._build(device, ir, variant)
                 self._memory[key] = program
         return program
 
-    def _build(self, device: Any, ir: KernelIR) -> Any:
+    def _build(self, device: Any, ir: KernelIR, variant: Variant) -> Any:
         backend = device.backend
         if backend.dialect is None:
-            return backend.from_ir(device, ir)
-        source, name = render(ir, backend.dialect, device.supports_fp64)
+            return backend.from_ir(device, ir)  # interpreted: launch choices do not apply
+        source, name = render(ir, backend.dialect, device.supports_fp64, variant)
         options = backend.build_options(device, ir)
         digest = hashlib.sha256(
             "\n".join([CACHE_VERSION, backend.fingerprint(device), " ".join(options),

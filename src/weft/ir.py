@@ -204,8 +204,36 @@ GROUP_COUNTER = "done_groups"
 
 
 @dataclass(frozen=True)
+class Variant:
+    """How a kernel's IR is launched and written: the launch choices (``variants.py``),
+    decided from the IR, its arguments and the device's traits. Kernels of one IR and
+    different variants are different programs."""
+
+    per_thread: int = 1  # element-wise: elements each thread computes
+    tiled: bool = False  # element-wise: transposed loads go through a tile
+    # Element-wise: consecutive elements per thread; rows reductions: elements per vector
+    # load of the walked operands.
+    vector: int = 1
+    unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight
+    int_columns: bool = False  # the vector walk's column indexes fit 32 bits
+    guarded_tail: bool = False  # the vector walk's last partial step loads together
+    woven: bool = False  # one row's splits walk it together, element by element
+    # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
+    # in 32 bits with room to spare: the kernel computes its indexes in int.
+    index32: bool = False
+    # Launch settings written into the source as constants, (parameter name, value) pairs:
+    # rows reductions' team width, walk kind and a row that is one split. Their arguments
+    # still travel, so every kernel of a skeleton has one layout.
+    fixed: tuple[tuple[str, int], ...] = ()
+
+
+PLAIN = Variant()  # no launch choices: one element per thread, 64-bit indexes
+
+
+@dataclass(frozen=True)
 class KernelIR:
-    """A structural description of one kernel; hashable, the memory cache key."""
+    """A structural description of one kernel, hashable: with its ``Variant``, the memory
+    cache key."""
 
     skeleton: str  # ELEMENTWISE, REDUCE_ROWS or REDUCE_COLS
     ndim: int  # of the element grid: 0/1 need no row/column split, 2 does
@@ -214,22 +242,6 @@ class KernelIR:
     reductions: tuple[Accumulate, ...] = ()
     range_structure: str = "general"  # reductions visit only this structure's elements
     checked: bool = False  # has an error buffer
-    per_thread: int = 1  # element-wise: elements each thread computes (a launch choice)
-    tiled: bool = False  # element-wise: transposed loads go through a tile (a launch choice)
-    # Element-wise: consecutive elements per thread; rows reductions: elements per vector
-    # load of the walked operands. A launch choice, as are the two above.
-    vector: int = 1
-    unroll: int = 1  # rows reductions' vector walk: vector steps per lane in flight (launch)
-    int_columns: bool = False  # the vector walk's column indexes fit 32 bits (launch)
-    guarded_tail: bool = False  # the vector walk's last partial step loads together (launch)
-    woven: bool = False  # one row's splits walk it together, element by element (launch)
-    # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
-    # in 32 bits with room to spare: the kernel computes its indexes in int (launch).
-    index32: bool = False
-    # Launch settings written into the source as constants, (parameter name, value) pairs:
-    # rows reductions' team width, walk kind and a row that is one split. Their arguments
-    # still travel, so every kernel of a skeleton has one layout (launch).
-    fixed: tuple[tuple[str, int], ...] = ()
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, ...], tuple[int, ...]]:

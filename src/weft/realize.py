@@ -10,7 +10,6 @@ depends on it is observed (``pending``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -22,11 +21,13 @@ from .cache import CACHE
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .ir import (
+    PLAIN,
     REDUCE_COLS,
     REDUCE_ROWS,
     ErrorInfo,
     KernelIR,
     ReduceLayout,
+    Variant,
 )
 from .lower import lower, lower_reduction
 from .ops import OPS
@@ -66,12 +67,13 @@ def _check_fp64(device: Any, ir: KernelIR) -> None:
 
 
 def _launch(device: Any, ir: KernelIR, args: list[Any], errors: list[ErrorInfo], n: int,
-            groups: int | None = None, program: Any = None) -> None:
-    """Launch ``ir``'s kernel. ``args`` is the launch's own list: the error record's and the
-    group counter's places are filled in it."""
+            groups: int | None = None, program: Any = None, variant: Variant = PLAIN
+            ) -> None:
+    """Launch ``ir``'s kernel as ``variant`` (or ``program``, already built). ``args`` is the
+    launch's own list: the error record's and the group counter's places are filled in it."""
     if program is None:
         _check_fp64(device, ir)
-        program = CACHE.program(device, ir)
+        program = CACHE.program(device, ir, variant)
     rec = memo.current_recording()
     if rec is not None:
         rec.launches.append((ir, program, list(args), getattr(args, "leaves", {}), n, groups,
@@ -103,18 +105,19 @@ def run_step(device: Any, step: schedule.Step) -> None:
     if step.reductions:
         _run_reductions(device, step.reductions, step.elementwise)
         return
-    ir, args, errors, groups = _prepare_elementwise(device, step.outputs)
+    ir, variant, args, errors, groups = _prepare_elementwise(device, step.outputs)
     n = args[-2]
     if n:
-        _launch(device, ir, args, errors, n, groups)
+        _launch(device, ir, args, errors, n, groups, variant=variant)
 
 
 def _prepare_elementwise(device: Any, outputs: list[schedule.Output]
-                         ) -> tuple[KernelIR, list[Any], list[ErrorInfo], int | None]:
-    """An element-wise kernel and its launch: ``groups`` None means one thread per element."""
+                         ) -> tuple[KernelIR, Variant, list[Any], list[ErrorInfo], int | None]:
+    """An element-wise kernel, its variant and its launch: ``groups`` None means one thread
+    per element."""
     ir, args, errors = lower(outputs)
-    ir, groups = variants.elementwise(ir, args, device.traits)
-    return ir, args, errors, groups
+    variant, groups = variants.elementwise(ir, args, device.traits)
+    return ir, variant, args, errors, groups
 
 
 # Reductions -----------------------------------------------------------------------------
@@ -198,7 +201,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
         # of 4 * 10^6 42.0 -> 39.4: benchmarks/NOTES.md, 16). A replanned walk is longer, so
         # its kernel needs no more registers than the one asked about.
         wave = device.backend.resident_groups(
-            device, lambda: CACHE.program(device, prepared[0]))
+            device, lambda: CACHE.program(device, prepared[0], prepared[1]))
         second = planned(wave) if 0 < wave < first.groups else first
         if second != first:
             if rec is not None:
@@ -211,8 +214,8 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
 def _lower_reductions(device: Any, reductions: list[schedule.Output],
                       elementwise: list[schedule.Output], grid: tuple[int, ...],
                       range_structure: str, layout: ReduceLayout) -> tuple:
-    """The first kernel of a reduction step under ``layout``, its launch arguments and the
-    combining passes that follow it."""
+    """The first kernel of a reduction step under ``layout``, its variant, its launch
+    arguments and the combining passes that follow it."""
     axis = reductions[0][0].attrs.axis
     mode, rows, cols = layout.mode, layout.rows, layout.cols
     final_pass = layout.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
@@ -248,17 +251,8 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, layout, range_structure,
                                        out_strides, finals or None)
-    width, unroll = variants.rows_vector_walk(device, ir, args, layout)
-    if width > 1:
-        walk = min(layout.chunk, layout.cols) // (layout.lanes * width)  # vectors per lane
-        ir = replace(ir, vector=width, unroll=unroll, int_columns=layout.cols < tuning.INT_COLUMNS,
-                     guarded_tail=walk < tuning.GUARDED_TAIL_STEPS * unroll)
-    elif layout.mode == REDUCE_ROWS:
-        ir = replace(ir, index32=variants.fits_32_bits(ir, args, layout.rows * layout.cols),
-                     woven=layout.splits_one_row and not layout.contiguous)
-    if layout.mode == REDUCE_ROWS and tuning.rows_tuning(device).fixed:
-        ir = replace(ir, fixed=variants.fixed_settings(layout))
-    return ir, args, errors, layout, followups
+    variant = variants.reduction(ir, args, layout, device)
+    return ir, variant, args, errors, layout, followups
 
 
 def _run_reductions(device: Any, reductions: list[schedule.Output],
@@ -266,9 +260,10 @@ def _run_reductions(device: Any, reductions: list[schedule.Output],
     prepared = _prepare_reductions(device, reductions, elementwise, combining)
     if prepared is None:
         return
-    ir, args, errors, layout, followups = prepared
+    ir, variant, args, errors, layout, followups = prepared
     if layout.groups:
-        _launch(device, ir, args, errors, layout.rows * layout.cols, layout.groups)
+        _launch(device, ir, args, errors, layout.rows * layout.cols, layout.groups,
+                variant=variant)
     for combine, dest in followups:
         _run_reductions(device, [(combine, dest)], [], combining=True)
 
@@ -353,8 +348,9 @@ def sources(device: Any, outputs: list[schedule.Output]) -> str:
             prepared = _prepare_reductions(device, step.reductions, step.elementwise)
             if prepared is None:
                 continue
-            ir = prepared[0]
+            ir, variant = prepared[0], prepared[1]
         else:
-            ir = _prepare_elementwise(device, step.outputs)[0]
-        texts.append(repr(ir) if dialect is None else render(ir, dialect, device.supports_fp64)[0])
+            ir, variant = _prepare_elementwise(device, step.outputs)[:2]
+        texts.append(repr(ir) if dialect is None
+                     else render(ir, dialect, device.supports_fp64, variant)[0])
     return "\n".join(texts)

@@ -17,6 +17,7 @@ from .dtypes import DType
 from .ir import (
     ELEMENTWISE,
     FLAT,
+    PLAIN,
     SCALAR_ACCESS,
     TRANSPOSED,
     AffineIndex,
@@ -36,6 +37,7 @@ from .ir import (
     Select,
     Statement,
     Store,
+    Variant,
 )
 from .ops import OPS
 from .render_reduce import ReductionRendering
@@ -52,8 +54,10 @@ from .skeletons.helpers import (
 
 
 class _Renderer(ReductionRendering):
-    def __init__(self, ir: KernelIR, dialect: Dialect, wide_float32: bool) -> None:
+    def __init__(self, ir: KernelIR, variant: Variant, dialect: Dialect, wide_float32: bool
+                 ) -> None:
         self.ir = ir
+        self.variant = variant
         self.d = dialect
         self.wide_float32 = wide_float32
         self.remember_errors = False  # reductions: report failures once per lane, after the loop
@@ -63,13 +67,13 @@ class _Renderer(ReductionRendering):
         self.helpers: dict[str, str] = {}
         self.uses_fp64 = False
         self.struct_definition = ""  # the arguments' struct, where the dialect passes one
-        # Grid positions, offsets and strides: in int where the launch allows (ir.index32).
+        # Grid positions, offsets and strides: in int where the launch allows (index32).
         # Error records and gathered indexes stay in the dialect's 64-bit index type: they
         # carry a float64's bits and user-supplied index values.
-        self.index_t = dialect.compute_types["int32"] if ir.index32 else dialect.index_t
+        self.index_t = dialect.compute_types["int32"] if variant.index32 else dialect.index_t
         self.types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
         # Loads read from a work-group tile (the tiled skeleton): variable -> tile number.
-        self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if ir.tiled else {}
+        self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if variant.tiled else {}
         # Values every element shares (ir.invariants) go to the ``invariants`` slot.
         self.once, self.per_element = ir.once_per_thread
 
@@ -252,7 +256,8 @@ class _Renderer(ReductionRendering):
             return ""
         text = elementwise.COLS_ONLY
         if self.ir.ndim == 2:
-            text = elementwise.ROWS_AND_COLS_32 if self.ir.index32 else elementwise.ROWS_AND_COLS
+            text = (elementwise.ROWS_AND_COLS_32 if self.variant.index32
+                    else elementwise.ROWS_AND_COLS)
         return text.format(index_t=self.index_t, u32=self.d.unsigned_types["int32"])
 
     def kernel_name(self) -> str:
@@ -272,7 +277,7 @@ class _Renderer(ReductionRendering):
         params: list[str] = []
         fields: list[str] = []
         locals_ = ""
-        fixed = dict(self.ir.fixed)
+        fixed = dict(self.variant.fixed)
         for p in self.ir.params:
             text = self.param(p)
             if isinstance(p, BufferParam):
@@ -282,7 +287,7 @@ class _Renderer(ReductionRendering):
             if self.d.scalar_struct:
                 fields.append(text)
                 source = f"args.{p.name}"
-            narrowed = self.ir.index32 and isinstance(p, IndexParam)
+            narrowed = self.variant.index32 and isinstance(p, IndexParam)
             if p.name in fixed and source is None:
                 text += "_argument"  # the constant takes the name
             elif narrowed and source is None:
@@ -322,11 +327,11 @@ class _Renderer(ReductionRendering):
         body = "".join(self.statement(s) for s in self.per_element)
         slots["global_id"] = self.d.global_id
         slots["index_setup"] = self.index_setup()
-        if self.ir.tiled:
+        if self.variant.tiled:
             return self.render_tiled(slots, body)
-        if self.ir.vector > 1:
+        if self.variant.vector > 1:
             return self.render_vector(slots, body)
-        k = self.ir.per_thread
+        k = self.variant.per_thread
         if k == 1:
             slots["body"] = body
             return self.finish(elementwise.ELEMENTWISE, slots)
@@ -355,7 +360,7 @@ class _Renderer(ReductionRendering):
         return reduce.unroll_for(min(sizes) if sizes else 8)
 
     def render_vector(self, slots: dict[str, str], body: str) -> str:
-        width = self.ir.vector
+        width = self.variant.vector
         flat = [s for s in self.ir.body if isinstance(s, (Load, Store))
                 and s.access == FLAT]
         vector = {s.var: m for m, s in enumerate(s for s in flat if isinstance(s, Load))}
@@ -436,8 +441,9 @@ class _Renderer(ReductionRendering):
         return source, self.kernel_name()
 
 
-def render(ir: KernelIR, dialect: Dialect, wide_float32: bool = False) -> tuple[str, str]:
-    """The source text and the kernel name for ``ir`` in ``dialect``. ``wide_float32``: the
-    device has doubles, so the float32 forms of the special functions in ``THROUGH_DOUBLE``
-    compute in double."""
-    return _Renderer(ir, dialect, wide_float32).render()
+def render(ir: KernelIR, dialect: Dialect, wide_float32: bool = False,
+           variant: Variant = PLAIN) -> tuple[str, str]:
+    """The source text and the kernel name for ``ir`` launched as ``variant`` in
+    ``dialect``. ``wide_float32``: the device has doubles, so the float32 forms of the special
+    functions in ``THROUGH_DOUBLE`` compute in double."""
+    return _Renderer(ir, variant, dialect, wide_float32).render()

@@ -86,25 +86,25 @@ class ReductionRendering:
         segments = "rows" if mode == REDUCE_ROWS else "cols"
         unroll = self.unroll()
         template = reduce.REDUCE_ROWS if mode == REDUCE_ROWS else reduce.REDUCE_COLS
-        if self.ir.vector > 1:
-            unroll = self.ir.unroll
+        if self.variant.vector > 1:
+            unroll = self.variant.unroll
             template = reduce.REDUCE_ROWS_VECTOR
             decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
-            column_t = "int" if self.ir.int_columns else self.index_t
-            if self.ir.guarded_tail:
+            column_t = "int" if self.variant.int_columns else self.index_t
+            if self.variant.guarded_tail:
                 tail = reduce.GUARDED_TAIL.format(
                     unroll_less_one=unroll - 1, column_t=column_t, index_t=self.index_t,
                     loads=indent(loads, 3), body=indent(vector_body, 2))
             else:
                 tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.index_t,
                                                  loads=indent(loads), body=vector_body)
-            slots.update(width=str(self.ir.vector), vector_decls=decls, row_bases=bases,
+            slots.update(width=str(self.variant.vector), vector_decls=decls, row_bases=bases,
                          column_t=column_t, unrolled_vector_loads=indent(loads, 2),
                          unrolled_vector_body=indent(vector_body), vector_tail=tail)
-        split_span = reduce.SPLIT_WOVEN if self.ir.woven else reduce.SPLIT_CHUNK
+        split_span = reduce.SPLIT_WOVEN if self.variant.woven else reduce.SPLIT_CHUNK
         slots.update(
             split_span=split_span.format(index_t=self.index_t),
-            lane_step=reduce.WOVEN_LANE_STEP if self.ir.woven else reduce.LANE_STEP,
+            lane_step=reduce.WOVEN_LANE_STEP if self.variant.woven else reduce.LANE_STEP,
             local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
             wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
                                                                ""),
@@ -166,7 +166,7 @@ class ReductionRendering:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors
         and of its row's start, the loads of vector ``u``, and the work on it: every other
         statement and the accumulation once per element."""
-        width = self.ir.vector
+        width = self.variant.vector
         decls = bases = loads = text = ""
         for m, s in enumerate(self.ir.walked_loads):
             vtype = self.vector_type(self.types[s.buffer], width)

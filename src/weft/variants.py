@@ -15,7 +15,7 @@ from typing import Any
 
 from . import tuning
 from .indexing import rows_start_aligned
-from .ir import FLAT, REDUCE_ROWS, BufferParam, IndexParam, KernelIR, ReduceLayout
+from .ir import FLAT, REDUCE_ROWS, BufferParam, IndexParam, KernelIR, ReduceLayout, Variant
 from .skeletons.elementwise import TILE
 from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP, vector_unroll
 from .target import Traits
@@ -41,22 +41,42 @@ def fits_32_bits(ir: KernelIR, args: list[Any], n: int) -> bool:
     return True
 
 
-def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[KernelIR, int | None]:
-    """An element-wise kernel's launch shape on a device of ``traits``: the IR with its
-    choices set, and the work-groups to launch (None: one thread per element)."""
+def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant, int | None]:
+    """An element-wise kernel's variant on a device of ``traits``, and the work-groups to
+    launch (None: one thread per element)."""
     n = args[-2]
-    ir = replace(ir, index32=fits_32_bits(ir, args, n))
+    variant = Variant(index32=fits_32_bits(ir, args, n))
     if ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes:
         cols = args[-1]
         tiles = ceil_div(n // cols, TILE) * ceil_div(cols, TILE) if n else 0
-        return replace(ir, tiled=True), tiles
+        return replace(variant, tiled=True), tiles
     width = traits.elementwise_vector_width(n)
     if width > 1 and ir.vectorizable:
-        return replace(ir, vector=width), ceil_div(n, WORK_GROUP * width)
+        return replace(variant, vector=width), ceil_div(n, WORK_GROUP * width)
     per_thread = traits.elementwise_per_thread(n)
     if per_thread == 1:
-        return ir, None
-    return replace(ir, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
+        return variant, None
+    return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
+
+
+def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, device: Any) -> Variant:
+    """A reduction kernel's variant under ``layout``: a rows walk loads vectors where every
+    walked row starts on a vector boundary, else walks element by element (in 32-bit indexes
+    where they fit, its splits woven along one row); settings fixed in the source where the
+    device measured faster with them (``tuning.rows_tuning``)."""
+    width, unroll = rows_vector_walk(device, ir, args, layout)
+    variant = Variant()
+    if width > 1:
+        walk = min(layout.chunk, layout.cols) // (layout.lanes * width)  # vectors per lane
+        variant = Variant(vector=width, unroll=unroll,
+                          int_columns=layout.cols < tuning.INT_COLUMNS,
+                          guarded_tail=walk < tuning.GUARDED_TAIL_STEPS * unroll)
+    elif layout.mode == REDUCE_ROWS:
+        variant = Variant(index32=fits_32_bits(ir, args, layout.rows * layout.cols),
+                          woven=layout.splits_one_row and not layout.contiguous)
+    if layout.mode == REDUCE_ROWS and tuning.rows_tuning(device).fixed:
+        variant = replace(variant, fixed=fixed_settings(layout))
+    return variant
 
 
 def _pow2_at_least(n: int) -> int:

@@ -16,6 +16,7 @@ import pytest
 import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
+from weft.ir import Variant
 from weft.lower import lower
 from weft.realize import _prepare_reductions, new_leaf, steps
 from weft.render import render
@@ -74,12 +75,13 @@ def test_generated_source_matches_golden(name, dialect):
     texts = []
     for step in steps(device, outputs):
         if step.reductions:
-            ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
+            ir, variant = _prepare_reductions(device, step.reductions, step.elementwise)[:2]
         else:
             ir, args, _ = lower(step.outputs)
-            ir = replace(ir, per_thread=PER_THREAD.get(name, 1), tiled=name in TILED,
-                         vector=VECTOR.get(name, 1), index32=fits_32_bits(ir, args, args[-2]))
-        texts.append(render(ir, dialect)[0])
+            variant = Variant(per_thread=PER_THREAD.get(name, 1), tiled=name in TILED,
+                              vector=VECTOR.get(name, 1),
+                              index32=fits_32_bits(ir, args, args[-2]))
+        texts.append(render(ir, dialect, variant=variant)[0])
     source = "\n".join(texts)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
@@ -104,9 +106,10 @@ def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
         y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))
         expression = wf.mean(wf.check(y, lambda s: s > 0, "y must be positive") - mu)
     (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
-    ir, _, _, launch, followups = _prepare_reductions(device, step.reductions, step.elementwise)
-    assert launch.splits > 1 and not followups  # one kernel, no combining pass
-    source = render(ir, dialect)[0]
+    ir, variant, _, _, layout, followups = _prepare_reductions(device, step.reductions,
+                                                               step.elementwise)
+    assert layout.splits > 1 and not followups  # one kernel, no combining pass
+    source = render(ir, dialect, variant=variant)[0]
     path = GOLDEN / f"last_group_mean_checked.{suffix}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
@@ -124,10 +127,11 @@ def test_rows_vector_walk_matches_golden(dialect):
         expression = (wf.check(x, lambda v: v > 0, "x must be positive")
                       * beta.reshape(1, 1024)).sum(axis=1)
     (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
-    ir = _prepare_reductions(device, step.reductions, step.elementwise)[0]
-    assert ir.vector == 1 and len(ir.walked_loads) == 2  # the reference device walks elements
-    source = render(replace(ir, vector=2, unroll=4, int_columns=True, guarded_tail=True,
-                            index32=False), dialect)[0]
+    ir, variant = _prepare_reductions(device, step.reductions, step.elementwise)[:2]
+    assert variant.vector == 1 and len(ir.walked_loads) == 2  # the reference walks elements
+    walk = Variant(vector=2, unroll=4, int_columns=True, guarded_tail=True, index32=False,
+                   fixed=variant.fixed)
+    source = render(ir, dialect, variant=walk)[0]
     path = GOLDEN / f"rows_vector_walk.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
