@@ -214,7 +214,7 @@ class _Renderer(ReductionRendering):
             return ""
         claim = self.d.claim.format(ERROR_RECORD)
         return checks.REPORT.format(condition=condition, claim=claim, error=error, a=a, b=b,
-                                    bits=bits).replace("(long)", f"({self.d.index_t})")
+                                    bits=bits, index_t=self.d.index_t)
 
     def need_helper(self, helper: str, compute: DType) -> None:
         """Emit ``helper`` for ``compute`` once, after the helpers it calls."""

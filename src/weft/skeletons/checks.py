@@ -18,8 +18,8 @@ alone, each costs a test and four moves on every element (H200, a float64 densit
 
 REPORT = """\
     if ({condition} && {claim}) {{
-        err[err_off + 1] = {error}; err[err_off + 2] = (long){a};
-        err[err_off + 3] = (long){b}; err[err_off + 4] = (long){bits};
+        err[err_off + 1] = {error}; err[err_off + 2] = ({index_t}){a};
+        err[err_off + 3] = ({index_t}){b}; err[err_off + 4] = ({index_t}){bits};
         err_seen[0] = 1;
     }}
 """
