@@ -1,13 +1,17 @@
 """The kernel cache: structure → program in memory; source + compiler identity → binary on disk.
 
-The memory key is (device, kernel IR): the IR is structural (ops, dtypes, access patterns,
-aliasing of buffers) and holds no size, offset or scalar value. It does hold launch choices
-that take a few values each (vector width, unroll, 32-bit indexes, and on most devices a rows
-kernel's team width), so an expression compiles a bounded number of kernels over all sizes.
-The disk key hashes the source
-with the device/driver fingerprint, the build options and weft's cache version. Entries are
-written atomically (temp file + rename, so several processes can share a directory) and carry
-a checksum: a corrupt or unloadable entry is rebuilt, never run.
+The memory key is (device, kernel IR, variant): the IR is structural (ops, dtypes, access
+patterns, aliasing of buffers) and holds no size, offset or scalar value; the variant holds
+launch choices that take a few values each (vector width, unroll, 32-bit indexes, and on most
+devices a rows kernel's team width), so an expression compiles a bounded number of kernels
+over all sizes. The disk key hashes named parts: weft's cache version, the device and
+compiler fingerprint, the build options and the source. Entries are written atomically (temp
+file + rename, so several processes can share a directory) and carry a checksum: a corrupt
+or unloadable entry is rebuilt, never run.
+
+Compiles are visible: ``WEFT_DEBUG=1`` logs each with why the memory cache missed, whether
+the disk had it and the time it took; a compile still running after a second prints one line
+saying what compiles (``WEFT_COMPILE_NOTICE=0`` silences it).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,7 @@ from .render import render
 
 CACHE_VERSION = "1"
 _MAGIC = b"WEFTBIN1\n"
+NOTICE_AFTER = 1.0  # seconds a compile runs before it says so
 
 
 def cache_dir() -> Path:
@@ -40,7 +47,8 @@ def cache_dir() -> Path:
 
 class KernelCache:
     def __init__(self) -> None:
-        self._memory: dict[tuple[Any, KernelIR], Any] = {}
+        self._memory: dict[tuple[Any, KernelIR, Variant], Any] = {}
+        self._known: dict[tuple[Any, KernelIR], Variant] = {}  # a variant built of each IR
         self._lock = threading.Lock()
         self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0}
 
@@ -56,21 +64,32 @@ class KernelCache:
             self.stats["misses"] += 1
             program = self._memory.get(key)
             if program is None:
-                program = self._build(device, ir, variant)
+                program = self._build(device, ir, variant, self._miss_reason(device, ir,
+                                                                             variant))
                 self._memory[key] = program
+                self._known[(device, ir)] = variant
         return program
 
-    def _build(self, device: Any, ir: KernelIR, variant: Variant) -> Any:
+    def _miss_reason(self, device: Any, ir: KernelIR, variant: Variant) -> str:
+        """Which part of the memory key was new (for ``WEFT_DEBUG``)."""
+        known = self._known.get((device, ir))
+        if known is None:
+            return "a new kernel structure"
+        changed = [name for name in variant.__dataclass_fields__
+                   if getattr(variant, name) != getattr(known, name)]
+        return f"a new launch variant ({', '.join(changed)}) of a known kernel"
+
+    def _build(self, device: Any, ir: KernelIR, variant: Variant, reason: str) -> Any:
         backend = device.backend
         if backend.dialect is None:
             return backend.from_ir(device, ir)  # interpreted: launch choices do not apply
         source, name = render(ir, backend.dialect, device.supports_fp64, variant)
         options = backend.build_options(device, ir)
-        digest = hashlib.sha256(
-            "\n".join([CACHE_VERSION, backend.fingerprint(device), " ".join(options),
-                       source]).encode()
-        ).hexdigest()
+        parts = {"cache version": CACHE_VERSION, "device and compiler": backend.fingerprint(device),
+                 "build options": " ".join(options), "source": source}
+        digest = hashlib.sha256("\n".join(parts.values()).encode()).hexdigest()
         path = cache_dir() / f"kernels-v{CACHE_VERSION}" / f"{digest}.bin"
+        started = time.perf_counter()
         binary = _read_entry(path)
         if binary is not None:
             try:
@@ -79,7 +98,10 @@ class KernelCache:
                 config.log.debug("disk cache entry %s unusable, rebuilding", path)
             else:
                 self.stats["disk_hits"] += 1
+                config.log.debug("load %s on %s (%s) from the disk cache: %.3f s", name,
+                                 device, reason, time.perf_counter() - started)
                 return program
+        notice = _notice(name, device)
         try:
             program, binary = backend.compile(device, source, name, options)
         except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
@@ -88,7 +110,12 @@ class KernelCache:
                 f"weft generated a kernel that does not compile on {device} (a bug in weft; "
                 f"please report it). Source saved at {saved}\n{e}"
             ) from e
+        finally:
+            if notice is not None:
+                notice.cancel()
         self.stats["compiles"] += 1
+        config.log.debug("compile %s on %s (%s; not in the disk cache, keyed by %s): %.3f s",
+                         name, device, reason, ", ".join(parts), time.perf_counter() - started)
         if binary:
             _write_entry(path, binary)
         return program
@@ -98,11 +125,26 @@ class KernelCache:
 
         with self._lock:
             self._memory.clear()
+            self._known.clear()
             MEMO.clear()
             for k in self.stats:
                 self.stats[k] = 0
         if disk:
             shutil.rmtree(cache_dir() / f"kernels-v{CACHE_VERSION}", ignore_errors=True)
+
+
+def _notice(name: str, device: Any) -> threading.Timer | None:
+    """A line on stderr, should the compile of ``name`` still run after ``NOTICE_AFTER``
+    seconds (a first use; later calls, and later processes through the disk cache, reuse
+    the kernel)."""
+    if os.environ.get("WEFT_COMPILE_NOTICE", "1") == "0":
+        return None
+    message = (f"weft: compiling {name} for {device} (first use; later calls and "
+               f"processes reuse it; WEFT_COMPILE_NOTICE=0 silences this)")
+    timer = threading.Timer(NOTICE_AFTER, lambda: print(message, file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def _read_entry(path: Path) -> bytes | None:

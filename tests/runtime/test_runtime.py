@@ -282,3 +282,33 @@ def test_remembered_reductions_take_new_data(device):
             checked.item()
     if device.kind != "reference":
         assert any(len(p.launches) > 1 for p in MEMO.plans.values())  # reductions remembered
+
+
+def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp_path, caplog,
+                                                    capfd):
+    import logging
+    from dataclasses import replace as replaced
+
+    from weft import cache
+
+    monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))  # nothing on disk yet
+    monkeypatch.setattr(cache, "NOTICE_AFTER", 0.0)  # every compile counts as slow here
+    fresh = cache.KernelCache()
+    x = wf.asarray([1.0, 2.0])
+    ir, *_ = lower.lower([((x * 3 + 1)._node, wf.realize.new_leaf(real_device, x._node))])
+    with caplog.at_level(logging.DEBUG, logger="weft"):
+        fresh.program(real_device, ir)
+        fresh.program(real_device, ir, replaced(wf.ir.PLAIN, per_thread=4))
+        cache.KernelCache().program(real_device, ir)  # another process: from the disk
+    text = caplog.text
+    assert "a new kernel structure" in text
+    assert "a new launch variant (per_thread) of a known kernel" in text
+    assert "from the disk cache" in text
+    fresh.program(real_device, ir)  # a hit: nothing compiles, nothing logged
+    assert "weft: compiling" in capfd.readouterr().err
+    monkeypatch.setenv("WEFT_COMPILE_NOTICE", "0")
+    other, *_ = lower.lower([((wf.exp(x) - 2)._node, wf.realize.new_leaf(real_device, x._node))])
+    compiles = fresh.stats["compiles"]
+    fresh.program(real_device, other)  # a new kernel, compiled, silently
+    assert fresh.stats["compiles"] == compiles + 1
+    assert "weft: compiling" not in capfd.readouterr().err
