@@ -23,7 +23,7 @@ demo: $(VENV)/.demo
 	$(BIN)/python -m weft
 
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n auto tests
 
 bench: $(VENV)/.test
 	$(BIN)/python benchmarks/run.py
