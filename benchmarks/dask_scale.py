@@ -15,15 +15,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import re
 import statistics
 import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
-
-RESULTS = Path(__file__).parent / "results"
+from common import results_dir
 
 
 def expression(x):
@@ -134,8 +132,7 @@ def main() -> None:
                     records.append(r)
                     print(f"overhead chunk 2^{c}: {r['ms']:.1f} ms for {r['tasks']} tasks, "
                           f"{r['us_per_task']:.0f} us/task", flush=True)
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"gpu-{name}").strip("-")
-    out = RESULTS / slug
+    out = results_dir("gpu", name)
     out.mkdir(parents=True, exist_ok=True)
     title = f"{name} x{max(args.gpus)}, {datetime.date.today()}"
     (out / "dask.json").write_text(json.dumps({"meta": {"device": title}, "records": records},

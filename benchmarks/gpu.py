@@ -41,6 +41,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX would tak
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from common import RESULTS, results_dir  # noqa: E402
 from peers import (  # noqa: E402
     Impl,
     WeftImpl,
@@ -51,7 +52,6 @@ from peers import (  # noqa: E402
 
 import weft as wf  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results"
 INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 BATCH = 10
@@ -421,7 +421,7 @@ def main() -> None:
     cuda = [d for d in wf.devices() if d.kind == "cuda"]
     gpu_name = cuda[0].name if cuda else wf.devices()[0].name
     title = f"{gpu_name}, {datetime.date.today()}"
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"gpu-{gpu_name}").strip("-")
+    slug = results_dir("gpu", gpu_name).name
     if args.small:
         slug = "small-harness-check"
     wanted = set(args.cases) if args.cases else None

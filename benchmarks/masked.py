@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,12 +33,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from common import results_dir  # noqa: E402
 from gpu import timed_ms  # noqa: E402
 
 import weft as wf  # noqa: E402
 
 REPEAT = 9  # batches of gpu.BATCH calls
-RESULTS = Path(__file__).parent / "results"
 
 HAND_SOURCE = r"""
 template <typename T>
@@ -169,8 +168,7 @@ def main() -> None:
         for dtype in (np.float32, np.float64):
             records += measure(device, args.n, dtype)
     name = wf.get_device(devices[0]).name
-    out = Path(args.out) if args.out else RESULTS / re.sub(r"[^A-Za-z0-9_.-]+", "-",
-                                                            f"gpu-{name}").strip("-")
+    out = Path(args.out) if args.out else results_dir("gpu", name)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"device": name, "date": str(datetime.date.today()), "n": args.n}
     (out / "masked.json").write_text(json.dumps({"meta": meta, "records": records}, indent=1))

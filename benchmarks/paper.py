@@ -31,7 +31,6 @@ import datetime
 import json
 import math
 import os
-import re
 import statistics
 import sys
 import time
@@ -44,13 +43,11 @@ import numpy as np
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 sys.path.insert(0, str(Path(__file__).parent))
 
+from common import RESULTS, results_dir  # noqa: E402
 from gpu import BATCH, _release_memory, timed_ms  # noqa: E402
 from handwritten import LOG_SQRT_2PI, CudaKernels, OpenCLKernels  # noqa: E402
 
 import weft as wf  # noqa: E402
-
-RESULTS = Path(__file__).parent / "results"
-
 
 # Chains ------------------------------------------------------------------------------------
 
@@ -395,8 +392,8 @@ def main() -> None:
         gpus = [d for d in wf.devices() if d.kind == "cuda" or not d.handle.is_cpu]
         devices = gpus or [wf.current_device()]
     title = f"{devices[0].name}, {datetime.date.today()}"
-    prefix = "gpu" if devices[0].kind == "cuda" else f"opencl-{devices[0].handle.platform}"
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{prefix}-{devices[0].name}").strip("-")
+    slug = results_dir("gpu" if devices[0].kind == "cuda" else devices[0].kind,
+                       devices[0].name).name
     if args.small:
         slug = "small-harness-check"
     out = RESULTS / slug

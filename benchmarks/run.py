@@ -14,7 +14,6 @@ import argparse
 import datetime
 import json
 import platform
-import re
 import sys
 import time
 from pathlib import Path
@@ -24,10 +23,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from cases import CASES  # noqa: E402
+from common import results_dir  # noqa: E402
 
 import weft as wf  # noqa: E402
-
-RESULTS = Path(__file__).parent / "results"
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -155,8 +153,7 @@ def main() -> None:
     title = f"{device} {device.name}"
     print(f"weft benchmark on {title}, {datetime.date.today()}, {platform.processor() or ''}")
     print(table(records))
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{device.kind}-{device.name}").strip("-")
-    out = RESULTS / slug
+    out = results_dir(device.kind, device.name)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"device": str(device), "device_name": device.name,
             "date": datetime.date.today().isoformat(), "python": platform.python_version(),

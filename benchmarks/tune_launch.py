@@ -10,7 +10,6 @@ they gave are written up in NOTES.md; results go to ``results/<device>/tune.json
 from __future__ import annotations
 
 import json
-import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 import gpu  # noqa: E402
+from common import results_dir  # noqa: E402
 from peers import WeftImpl  # noqa: E402
 
 import weft as wf  # noqa: E402
@@ -61,8 +61,7 @@ def main() -> None:
                       f"block={block:<5} {ms:8.3f} ms {nbytes / ms / 1e6:8.1f} GB/s", flush=True)
             data = None
     device.traits, backend.block = usual, 256
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"gpu-{device.name}").strip("-")
-    out = gpu.RESULTS / slug
+    out = results_dir("gpu", device.name)
     out.mkdir(parents=True, exist_ok=True)
     (out / "tune.json").write_text(json.dumps(records, indent=1))
 
