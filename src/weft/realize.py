@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import config, memo, pending, schedule, tuning, variants
+from . import config, memo, pending, schedule, variants
 from . import dtypes as dt
 from . import expr as ex
 from .cache import CACHE
@@ -188,7 +188,7 @@ def _prepare_reductions(device: Any, reductions: list[schedule.Output],
     def planned(target_groups: int) -> ReduceLayout:
         return variants.reduce_layout(mode, rows, cols, target_groups,
                               traits.is_cpu, itemsize, traits.compute_units,
-                              tuning.rows_tuning(device).lane_bytes)
+                              traits.rows_lane_bytes)
 
     first = planned(1 if combining else traits.reduction_groups)
     rec = memo.current_recording()

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .tuning import LANE_BYTES
+
 # From this many elements, an element-wise kernel's threads take several elements or
 # vectors where the device's traits ask for them: below it, latency, not bandwidth, decides.
 LARGE_GRID = 1 << 20
@@ -39,6 +41,10 @@ class Traits:
     tiles_transposes: bool = False  # column-wise loads go through work-group tiles
     reduction_groups: int = 0  # work-groups a reduction aims for (0: never split a walk)
     last_group: bool = False  # a split reduction's last group finishes it (one launch)
+    # Rows reductions (tuning.rows_tuning, measured per device): bytes of its row each GPU
+    # lane walks at least, and whether the kernel takes its launch settings as constants.
+    rows_lane_bytes: int = LANE_BYTES
+    rows_fixed: bool = True
 
     def elementwise_vector_width(self, n: int) -> int:
         """Consecutive elements per thread through vector loads for a grid of ``n``."""

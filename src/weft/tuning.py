@@ -12,7 +12,6 @@ choices that read them are in ``variants.py``, a device's own preferences in its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP
 
@@ -81,6 +80,7 @@ ROWS_TUNING_BY_DEVICE = {("cuda", "NVIDIA H100 80GB HBM3"): _H100,
                          ("opencl", "NVIDIA H100 80GB HBM3"): _H100}
 
 
-def rows_tuning(device: Any) -> RowsTuning:
-    """How rows reductions are planned and compiled on ``device``."""
-    return ROWS_TUNING_BY_DEVICE.get((device.kind, device.name), RowsTuning())
+def rows_tuning(kind: str, name: str) -> RowsTuning:
+    """How rows reductions are planned and compiled on the device ``name`` of weft's device
+    kind ``kind`` (a backend puts it into the device's traits)."""
+    return ROWS_TUNING_BY_DEVICE.get((kind, name), RowsTuning())

@@ -63,7 +63,7 @@ def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, device: Any) 
     """A reduction kernel's variant under ``layout``: a rows walk loads vectors where every
     walked row starts on a vector boundary, else walks element by element (in 32-bit indexes
     where they fit, its splits woven along one row); settings fixed in the source where the
-    device measured faster with them (``tuning.rows_tuning``)."""
+    device measured faster with them (``Traits.rows_fixed``)."""
     width, unroll = rows_vector_walk(device, ir, args, layout)
     variant = Variant()
     if width > 1:
@@ -74,7 +74,7 @@ def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, device: Any) 
     elif layout.mode == REDUCE_ROWS:
         variant = Variant(index32=fits_32_bits(ir, args, layout.rows * layout.cols),
                           woven=layout.splits_one_row and not layout.contiguous)
-    if layout.mode == REDUCE_ROWS and tuning.rows_tuning(device).fixed:
+    if layout.mode == REDUCE_ROWS and device.traits.rows_fixed:
         variant = replace(variant, fixed=fixed_settings(layout))
     return variant
 

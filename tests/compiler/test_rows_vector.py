@@ -231,18 +231,13 @@ def test_rows_tuning_by_device():
     """Measured per-device values (``ROWS_TUNING_BY_DEVICE``): the H100 keeps a rows
     kernel's launch settings as arguments, under CUDA and NVIDIA's OpenCL; other devices,
     the H200 among them, take them as constants and walk 256 bytes of a row per lane."""
-    from types import SimpleNamespace
-
-
     for kind in ("cuda", "opencl"):
-        h100 = tuning.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H100 80GB HBM3"))
+        h100 = tuning.rows_tuning(kind, "NVIDIA H100 80GB HBM3")
         assert (h100.lane_bytes, h100.fixed) == (256, False)
-        h200 = tuning.rows_tuning(SimpleNamespace(kind=kind, name="NVIDIA H200"))
+        h200 = tuning.rows_tuning(kind, "NVIDIA H200")
         assert (h200.lane_bytes, h200.fixed) == (256, True)
     layout = variants.reduce_layout(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
-                                  tuning.rows_tuning(SimpleNamespace(kind="cuda",
-                                                                      name="NVIDIA H200")
-                                                      ).lane_bytes)
+                                    tuning.rows_tuning("cuda", "NVIDIA H200").lane_bytes)
     assert layout.lanes == 128
     assert variants.fixed_settings(layout) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
 
@@ -257,8 +252,7 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
 
     from weft import memo
 
-    key = (real_device.kind, real_device.name)
-    monkeypatch.setitem(tuning.ROWS_TUNING_BY_DEVICE, key, tuning.RowsTuning(fixed=fixed))
+    monkeypatch.setattr(real_device, "traits", replace(real_device.traits, rows_fixed=fixed))
     memo.MEMO.clear()
     a = np.random.default_rng(cols).standard_normal((37, cols))
     with wf.device(real_device):

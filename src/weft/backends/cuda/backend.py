@@ -26,6 +26,7 @@ from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
 from ...target import LARGE_GRID, Traits, vector_widths
 from ...templates import picker
+from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from .dialect import CUDA
 
@@ -419,6 +420,7 @@ class CUDABackend:
         combines it (CUDA's documented fence-and-count pattern) unless
         ``WEFT_CUDA_LAST_GROUP=0``."""
         units = device.handle.compute_units
+        rows = rows_tuning(device.kind, device.name)
         return Traits(
             compute_units=units,
             vector_width=self.vector_override or 4,
@@ -428,7 +430,9 @@ class CUDABackend:
             rows_vector_widths=vector_widths(self.rows_vector),
             tiles_transposes=True,
             reduction_groups=units * 8,
-            last_group=self.last_group)
+            last_group=self.last_group,
+            rows_lane_bytes=rows.lane_bytes,
+            rows_fixed=rows.fixed)
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Blocks the SMs hold at once, from the kernel's registers and shared memory (the

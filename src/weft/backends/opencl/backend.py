@@ -19,6 +19,7 @@ from ...ir import BufferParam, ScalarParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
+from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import occupancy
 from .dialect import OPENCL
@@ -304,6 +305,7 @@ class OpenCLBackend:
         tile, on PoCL a tile keeps the column reads in cache (3x on exp(A.T) + A)."""
         h = device.handle
         cpu = bool(h.is_cpu)
+        rows = rows_tuning(device.kind, device.name)
         return Traits(
             is_cpu=cpu,
             compute_units=h.compute_units,
@@ -312,7 +314,9 @@ class OpenCLBackend:
             rows_vector_widths=((1, 4), (4, 4), (8, 1)) if cpu else vector_widths(16),
             tiles_transposes=True,
             reduction_groups=h.compute_units * (2 if cpu else 8),
-            last_group=self._finishes_in_last_group(device))
+            last_group=self._finishes_in_last_group(device),
+            rows_lane_bytes=rows.lane_bytes,
+            rows_fixed=rows.fixed)
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Work-groups the device holds at once: on NVIDIA, from the kernel's registers and
