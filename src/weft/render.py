@@ -40,7 +40,7 @@ from .ir import (
     Variant,
 )
 from .ops import OPS
-from .render_reduce import ReductionRendering
+from .render_reduce import Reductions
 from .render_text import ERROR_RECORD, LANE, element_names, indent
 from .skeletons import checks, elementwise, reduce
 from .skeletons.helpers import (
@@ -53,7 +53,11 @@ from .skeletons.helpers import (
 )
 
 
-class _Renderer(ReductionRendering):
+class Renderer:
+    """One kernel's text being written: the frame (the dialect, the IR and its variant, the
+    parameters, the helpers a kernel needs) and the element-wise skeletons; the reduction
+    skeletons write into the same frame (``render_reduce.Reductions``)."""
+
     def __init__(self, ir: KernelIR, variant: Variant, dialect: Dialect, wide_float32: bool
                  ) -> None:
         self.ir = ir
@@ -437,7 +441,7 @@ class _Renderer(ReductionRendering):
         if self.ir.skeleton == ELEMENTWISE:
             source = self.render_elementwise()
         else:
-            source = self.render_reduction()
+            source = Reductions(self).render_reduction()
         return source, self.kernel_name()
 
 
@@ -446,4 +450,4 @@ def render(ir: KernelIR, dialect: Dialect, wide_float32: bool = False,
     """The source text and the kernel name for ``ir`` launched as ``variant`` in
     ``dialect``. ``wide_float32``: the device has doubles, so the float32 forms of the special
     functions in ``THROUGH_DOUBLE`` compute in double."""
-    return _Renderer(ir, variant, dialect, wide_float32).render()
+    return Renderer(ir, variant, dialect, wide_float32).render()

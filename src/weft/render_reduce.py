@@ -1,10 +1,11 @@
 """Rendering of the reduction skeletons (rows and columns): accumulators, the work-group
-tree or warp shuffles, the last group's finish, and the rows' vector walk. A mixin of the
-renderer in render.py, whose frame, statements and op text it uses."""
+tree or warp shuffles, the last group's finish, and the rows' vector walk, into the frame of
+the renderer in render.py, whose statements and op text it uses."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .dtypes import DType
 from .ir import (
@@ -17,26 +18,33 @@ from .ops import identity
 from .render_text import ERROR_RECORD, c_literal, element_names, indent
 from .skeletons import checks, reduce
 
+if TYPE_CHECKING:
+    from .render import Renderer
 
-class ReductionRendering:
-    """The reduction half of ``render._Renderer``."""
+
+class Reductions:
+    """A reduction kernel's text, written into the renderer's frame ``f`` (its dialect, IR,
+    variant, statements and op text)."""
+
+    def __init__(self, frame: Renderer) -> None:
+        self.f = frame
 
     def local_read(self, k: int, dtype: DType, index: str) -> str:
-        return self.to_bool_if(dtype, f"red{k}[{index}]")
+        return self.f.to_bool_if(dtype, f"red{k}[{index}]")
 
     def render_reduction(self) -> str:
-        slots = self.frame()
-        self.remember_errors = self.ir.checked
-        body = indent("".join(self.statement(s) for s in self.per_element)
+        slots = self.f.frame()
+        self.f.remember_errors = self.f.ir.checked
+        body = indent("".join(self.f.statement(s) for s in self.f.per_element)
                       + self.remembered_failures())
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
-        mode = self.ir.skeleton
-        shuffle = bool(self.d.shuffle_down) and mode == REDUCE_ROWS
+        mode = self.f.ir.skeleton
+        shuffle = bool(self.f.d.shuffle_down) and mode == REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
-        for k, r in enumerate(self.ir.reductions):
-            t = self.ctype(r.dtype)
-            storage = self.storage(r.dtype)
-            local_decls += reduce.LOCAL_DECL.format(local=self.d.local_qualifier,
+        for k, r in enumerate(self.f.ir.reductions):
+            t = self.f.ctype(r.dtype)
+            storage = self.f.storage(r.dtype)
+            local_decls += reduce.LOCAL_DECL.format(local=self.f.d.local_qualifier,
                                                     storage=storage, k=k, wg=reduce.WORK_GROUP)
             init = c_literal(identity(r.op, r.dtype), r.dtype)
             if r.compensated:
@@ -44,13 +52,13 @@ class ReductionRendering:
                 accumulate += reduce.ACCUMULATE_COMPENSATED.format(T=t, k=k, var=r.var)
             else:
                 acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
-                combine = self.apply(r.op, r.dtype, (f"acc{k}", r.var))
+                combine = self.f.apply(r.op, r.dtype, (f"acc{k}", r.var))
                 accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
             if shuffle:
                 lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
-                combine = self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
+                combine = self.f.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
                 shuffles += reduce.SHUFFLE.format(
-                    T=t, k=k, combine=combine, shuffled=self.d.shuffle_down.format(
+                    T=t, k=k, combine=combine, shuffled=self.f.d.shuffle_down.format(
                         value=lane_value, offset="o", width="shuffle_width"))
                 spills += reduce.SPILL.format(k=k, storage=storage)
                 gathers += reduce.GATHER.format(
@@ -63,62 +71,62 @@ class ReductionRendering:
                     T=t, k=k, storage=storage,
                     read_a=self.local_read(k, r.dtype, "lid"),
                     read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
-                    combine=self.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
+                    combine=self.f.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
             value = self.local_read(k, r.dtype, "lid")
             if r.scale is not None and r.final_buffer is None:  # else the last group scales
                 value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
-                                              storage=self.storage(self.types[r.buffer]),
+                                              storage=self.f.storage(self.f.types[r.buffer]),
                                               value=value)
         report = ""
-        if self.ir.checked:
-            acc_init = checks.REMEMBERED_DECL.format(index_t=self.d.index_t) + acc_init
-            report = checks.REPORT_REMEMBERED.format(claim=self.d.claim.format(ERROR_RECORD))
+        if self.f.ir.checked:
+            acc_init = checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t) + acc_init
+            report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
         if shuffle:
             tree = reduce.TREE_SHUFFLE.format(
-                shuffles=shuffles, spills=spills, barrier=self.d.barrier,
-                index_t=self.index_t, gathers=gathers, finals=finals)
+                shuffles=shuffles, spills=spills, barrier=self.f.d.barrier,
+                index_t=self.f.index_t, gathers=gathers, finals=finals)
         else:
-            tree = tree_start + reduce.TREE.format(barrier=self.d.barrier,
-                                                   index_t=self.index_t, combines=combines)
+            tree = tree_start + reduce.TREE.format(barrier=self.f.d.barrier,
+                                                   index_t=self.f.index_t, combines=combines)
         finish = self.last_group_finish(tree)
         tree = report + tree
         segments = "rows" if mode == REDUCE_ROWS else "cols"
-        unroll = self.unroll()
+        unroll = self.f.unroll()
         template = reduce.REDUCE_ROWS if mode == REDUCE_ROWS else reduce.REDUCE_COLS
-        if self.variant.vector > 1:
-            unroll = self.variant.unroll
+        if self.f.variant.vector > 1:
+            unroll = self.f.variant.unroll
             template = reduce.REDUCE_ROWS_VECTOR
             decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
-            column_t = "int" if self.variant.int_columns else self.index_t
-            if self.variant.guarded_tail:
+            column_t = "int" if self.f.variant.int_columns else self.f.index_t
+            if self.f.variant.guarded_tail:
                 tail = reduce.GUARDED_TAIL.format(
-                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.index_t,
+                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.f.index_t,
                     loads=indent(loads, 3), body=indent(vector_body, 2))
             else:
-                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.index_t,
+                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.f.index_t,
                                                  loads=indent(loads), body=vector_body)
-            slots.update(width=str(self.variant.vector), vector_decls=decls, row_bases=bases,
+            slots.update(width=str(self.f.variant.vector), vector_decls=decls, row_bases=bases,
                          column_t=column_t, unrolled_vector_loads=indent(loads, 2),
                          unrolled_vector_body=indent(vector_body), vector_tail=tail)
-        split_span = reduce.SPLIT_WOVEN if self.variant.woven else reduce.SPLIT_CHUNK
+        split_span = reduce.SPLIT_WOVEN if self.f.variant.woven else reduce.SPLIT_CHUNK
         slots.update(
-            split_span=split_span.format(index_t=self.index_t),
-            lane_step=reduce.WOVEN_LANE_STEP if self.variant.woven else reduce.LANE_STEP,
-            local_decls=local_decls, local_id=self.d.local_id, group_id=self.d.group_id,
-            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.ir.range_structure),
+            split_span=split_span.format(index_t=self.f.index_t),
+            lane_step=reduce.WOVEN_LANE_STEP if self.f.variant.woven else reduce.LANE_STEP,
+            local_decls=local_decls, local_id=self.f.d.local_id, group_id=self.f.d.group_id,
+            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.f.ir.range_structure),
                                                                ""),
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=indent(body), unrolled_accumulate=indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
-        return self.finish(template, slots)
+        return self.f.finish(template, slots)
 
     def remembered_failures(self) -> str:
         """The failures one element's statements remembered, behind one test of whether any
         of its checks failed (``checks.REMEMBER_ANY``); "" if it has none. A single one needs
         no outer test: its own tests its condition."""
-        remembered, self.remembered = self.remembered, []
+        remembered, self.f.remembered = self.f.remembered, []
         if not remembered:
             return ""
         if len(remembered) == 1:
@@ -131,34 +139,34 @@ class ReductionRendering:
         """``reduce.FINISH``: the last work-group to end combines the partial results of the
         reductions that have a final buffer, with the work-group ``tree``; "" if none has."""
         acc_reset = loads = combines = stores = ""
-        for k, r in enumerate(self.ir.reductions):
+        for k, r in enumerate(self.f.ir.reductions):
             if r.final_buffer is None:
                 continue
-            t, init = self.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
+            t, init = self.f.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
             acc_reset += reduce.ACC_RESET.format(k=k, identity=init)
             for b in range(reduce.FINISH_LOADS):
                 p = f"(p + {b * reduce.WORK_GROUP})" if b else "p"
-                partial = self.to_bool_if(r.dtype, reduce.PARTIAL.format(
-                    global_ptr=self.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
-                    storage=self.storage(self.types[r.buffer])))
+                partial = self.f.to_bool_if(r.dtype, reduce.PARTIAL.format(
+                    global_ptr=self.f.d.global_ptr, p=p, buffer=r.buffer, view=r.view,
+                    storage=self.f.storage(self.f.types[r.buffer])))
                 loads += reduce.LOAD_PARTIAL.format(T=t, k=k, b=b, p=p, read=partial,
                                                     identity=init)
                 combines += reduce.COMBINE_PARTIAL.format(
-                    k=k, combine=self.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
+                    k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}", f"other{k}_{b}")))
             final = self.local_read(k, r.dtype, "0")
             if r.scale is not None:
                 final = f"{final} * {r.scale}"
             stores += reduce.FINAL_STORE.format(
                 buffer=r.final_buffer, view=r.final_view,
-                storage=self.storage(self.types[r.final_buffer]), value=final)
+                storage=self.f.storage(self.f.types[r.final_buffer]), value=final)
         if not stores:
             return ""
         return reduce.FINISH.format(
-            local=self.d.local_qualifier, barrier=self.d.barrier,
-            fence=f"    {self.d.global_fence};\n" if self.d.global_fence else "",
-            global_barrier=self.d.global_barrier, index_t=self.index_t,
-            counted=self.d.last_group_add.format(GROUP_COUNTER),
-            group_count=self.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
+            local=self.f.d.local_qualifier, barrier=self.f.d.barrier,
+            fence=f"    {self.f.d.global_fence};\n" if self.f.d.global_fence else "",
+            global_barrier=self.f.d.global_barrier, index_t=self.f.index_t,
+            counted=self.f.d.last_group_add.format(GROUP_COUNTER),
+            group_count=self.f.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
             loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=indent(tree),
             stores=stores, counter=GROUP_COUNTER)
 
@@ -166,31 +174,31 @@ class ReductionRendering:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors
         and of its row's start, the loads of vector ``u``, and the work on it: every other
         statement and the accumulation once per element."""
-        width = self.variant.vector
+        width = self.f.variant.vector
         decls = bases = loads = text = ""
-        for m, s in enumerate(self.ir.walked_loads):
-            vtype = self.vector_type(self.types[s.buffer], width)
+        for m, s in enumerate(self.f.ir.walked_loads):
+            vtype = self.f.vector_type(self.f.types[s.buffer], width)
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
             bases += reduce.ROW_BASE.format(
-                index_t=self.index_t, m=m, view=s.view,
+                index_t=self.f.index_t, m=m, view=s.view,
                 row="i * cols" if s.access == FLAT else f"i * {s.view}_s0")
-            loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.d.global_ptr,
+            loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.f.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
-        walked = {s.var: m for m, s in enumerate(self.ir.walked_loads)}
-        for s in self.per_element:
+        walked = {s.var: m for m, s in enumerate(self.f.ir.walked_loads)}
+        for s in self.f.per_element:
             if isinstance(s, Load) and s.var in walked:
-                text += self.vector_elements(s, f"q{walked[s.var]}[u]", width)
+                text += self.f.vector_elements(s, f"q{walked[s.var]}[u]", width)
             else:
-                statement = self.statement(s)
-                text += "".join(element_names(statement, c, self.ir.invariants, walk=True)
+                statement = self.f.statement(s)
+                text += "".join(element_names(statement, c, self.f.ir.invariants, walk=True)
                                 for c in range(width))
         failures = self.remembered_failures()
-        text += "".join(element_names(failures, c, self.ir.invariants, walk=True)
+        text += "".join(element_names(failures, c, self.f.ir.invariants, walk=True)
                         for c in range(width))
         # The elements' columns and positions, where a statement needs them.
-        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.index_t, c=c)
+        positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.f.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = indent(positions + text)
-        text += "".join(element_names(accumulate, c, self.ir.invariants, walk=True)
+        text += "".join(element_names(accumulate, c, self.f.ir.invariants, walk=True)
                         for c in range(width))
         return decls, bases, loads, text
