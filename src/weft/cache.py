@@ -16,6 +16,7 @@ saying what compiles (``WEFT_COMPILE_NOTICE=0`` silences it).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -75,8 +76,8 @@ class KernelCache:
         known = self._known.get((device, ir))
         if known is None:
             return "a new kernel structure"
-        changed = [name for name in variant.__dataclass_fields__
-                   if getattr(variant, name) != getattr(known, name)]
+        changed = [f.name for f in dataclasses.fields(variant)
+                   if getattr(variant, f.name) != getattr(known, f.name)]
         return f"a new launch variant ({', '.join(changed)}) of a known kernel"
 
     def _build(self, device: Any, ir: KernelIR, variant: Variant, reason: str) -> Any:

@@ -246,7 +246,7 @@ def _walks_rows(a: Array, b: Array) -> bool:
     keep cuBLAS."""
     if a.ndim != 2 or b.ndim != 1:
         return False
-    width = rows_vector_width(a.device, a.dtype.itemsize)
+    width = rows_vector_width(a.device.traits, a.dtype.itemsize)
     return (width > 1 and a.shape[1] >= width * MIN_LANES
             and _rows_start_aligned(a) and _rows_start_aligned(b))
 
@@ -256,7 +256,7 @@ def _rows_start_aligned(x: Array) -> bool:
     if node.kind != ex.BUFFER:
         return True  # computed inside the product's kernel
     view = node.attrs
-    width = rows_vector_width(x.device, x.dtype.itemsize)
+    width = rows_vector_width(x.device.traits, x.dtype.itemsize)
     rows, row_stride = (1, 0) if x.ndim == 1 else (x.shape[0], view.strides[0])
     return width > 1 and rows_start_aligned(view.offset, row_stride, view.strides[-1], rows,
                                             width)

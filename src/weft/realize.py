@@ -251,7 +251,7 @@ def _lower_reductions(device: Any, reductions: list[schedule.Output],
         followups.append((combine, dest))
     ir, args, errors = lower_reduction(grid, specs, elementwise, layout, range_structure,
                                        out_strides, finals or None)
-    variant = variants.reduction(ir, args, layout, device)
+    variant = variants.reduction(ir, args, layout, device.traits)
     return ir, variant, args, errors, layout, followups
 
 

@@ -59,12 +59,12 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
 
 
-def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, device: Any) -> Variant:
+def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Traits) -> Variant:
     """A reduction kernel's variant under ``layout``: a rows walk loads vectors where every
     walked row starts on a vector boundary, else walks element by element (in 32-bit indexes
     where they fit, its splits woven along one row); settings fixed in the source where the
     device measured faster with them (``Traits.rows_fixed``)."""
-    width, unroll = rows_vector_walk(device, ir, args, layout)
+    width, unroll = rows_vector_walk(traits, ir, args, layout)
     variant = Variant()
     if width > 1:
         walk = min(layout.chunk, layout.cols) // (layout.lanes * width)  # vectors per lane
@@ -74,7 +74,7 @@ def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, device: Any) 
     elif layout.mode == REDUCE_ROWS:
         variant = Variant(index32=fits_32_bits(ir, args, layout.rows * layout.cols),
                           woven=layout.splits_one_row and not layout.contiguous)
-    if layout.mode == REDUCE_ROWS and device.traits.rows_fixed:
+    if layout.mode == REDUCE_ROWS and traits.rows_fixed:
         variant = replace(variant, fixed=fixed_settings(layout))
     return variant
 
@@ -162,14 +162,14 @@ def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:
     return tuple(fixed)
 
 
-def rows_vector_width(device: Any, itemsize: int) -> int:
-    """Elements per vector load when a rows reduction on ``device`` walks elements of
-    ``itemsize`` bytes (1: element by element)."""
-    return min(VECTOR_ALIGN, device.traits.rows_vector_width(itemsize))
+def rows_vector_width(traits: Traits, itemsize: int) -> int:
+    """Elements per vector load when a rows reduction on a device of ``traits`` walks
+    elements of ``itemsize`` bytes (1: element by element)."""
+    return min(VECTOR_ALIGN, traits.rows_vector_width(itemsize))
 
 
-def rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: ReduceLayout
-                      ) -> tuple[int, int]:
+def rows_vector_walk(traits: Traits, ir: KernelIR, args: list[Any], layout: ReduceLayout
+                     ) -> tuple[int, int]:
     """Elements per vector load for a rows reduction's walk (1: element by element) and
     vector steps per lane in flight. Every walked view must start each row on a vector
     boundary, which offsets, strides and the row length decide, as storages begin on 16-byte
@@ -178,7 +178,7 @@ def rows_vector_walk(device: Any, ir: KernelIR, args: list[Any], layout: ReduceL
     if layout.mode != REDUCE_ROWS or not ir.walked_loads:
         return 1, 1
     types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
-    width = rows_vector_width(device, max(types[s.buffer].itemsize for s in ir.walked_loads))
+    width = rows_vector_width(traits, max(types[s.buffer].itemsize for s in ir.walked_loads))
     if width < 2 or layout.cols < width * layout.lanes:
         return 1, 1
     values = {p.name: a for p, a in zip(ir.params, args)}
