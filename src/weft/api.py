@@ -7,6 +7,7 @@ from typing import Any
 from . import devices as dv
 from . import pending, realize
 from .array import Array, evaluate
+from .compiler import temporary_leaf
 
 
 def eval(*arrays: Array) -> tuple[Array, ...]:  # noqa: A001 - the API's name
@@ -54,7 +55,7 @@ def kernel_source(*arrays: Array) -> str:
         if not isinstance(a, Array):
             raise TypeError(f"kernel_source takes weft Arrays, not {type(a).__name__}")
         if a.is_lazy:
-            dest = realize.new_leaf(a.device, a._node)
+            dest = temporary_leaf(a.shape, a.dtype, a._node.structure)
             by_device.setdefault(a.device, []).append((a._node, dest))
     if not by_device:
         return ""

@@ -14,6 +14,9 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from .cache import CACHE
+from .compiler import Target
+
 _BACKEND_MODULES = {
     "cuda": "weft.backends.cuda",
     "opencl": "weft.backends.opencl",
@@ -53,6 +56,16 @@ class Device:
     @traits.setter
     def traits(self, traits: Any) -> None:
         self._traits = traits  # for tuning runs and tests that try other launch choices
+
+    @property
+    def target(self) -> Any:
+        """What compiling for this device needs (``compiler.Target``): its dialect, traits,
+        float64 support and occupancy (asked of the backend for a given kernel)."""
+        def resident_groups(ir: Any, variant: Any) -> int:
+            return self.backend.resident_groups(self, lambda: CACHE.program(self, ir, variant))
+
+        return Target(self.backend.dialect, self.traits, self.supports_fp64, resident_groups,
+                      f"{self} ({self.name})")
 
     @property
     def supports_fp64(self) -> bool:

@@ -6,24 +6,21 @@ structure every time: the same ops, dtypes, shapes, views and aliasing of its le
 buffers and new scalar values. ``signature`` walks the DAG once to get that structure as a key
 plus the leaves in order; a remembered ``Plan`` then says where each kernel argument comes from
 (a leaf's buffer, a scalar leaf's value, the new output, or a constant), so a hit skips
-scheduling, lowering and the kernel-cache lookup. An evaluation is remembered by recording
-what the general path allocated and launched (element-wise kernels, reductions and their
-combining passes, temporaries, and what a checked kernel's error records mean); nested
-evaluations and arguments that cannot be traced keep it on the general path, which is always
-correct.
+scheduling, lowering and the kernel-cache lookup. An evaluation is remembered from what
+compiling it gave (``compiler.Compiled``: element-wise kernels, reductions and their combining
+passes, temporaries, and what a checked kernel's error records mean); arguments that cannot be
+traced to a leaf keep it on the general path, which is always correct.
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from . import expr as ex
 from . import templates
+from .compiler import Compiled, TemporaryBuffer
 from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
@@ -85,38 +82,6 @@ class Plan:
         self.launches = launches
 
 
-class Recording:
-    """What one evaluation allocated and launched, to be made into a ``Plan``."""
-
-    def __init__(self) -> None:
-        self.temporaries: list[Storage] = []
-        # (ir, program, arguments, scalar leaves by position, n, groups, errors)
-        self.launches: list[tuple[Any, Any, list[Any], dict[int, ex.Node], int, int | None,
-                                  list[Any]]] = []
-        self.rememberable = True
-
-
-_recording = threading.local()
-
-
-@contextlib.contextmanager
-def recording() -> Iterator[Recording]:
-    """Record the calling thread's allocations and launches (``realize`` reports them)."""
-    outer = getattr(_recording, "current", None)
-    if outer is not None:
-        outer.rememberable = False  # a nested evaluation: its launches are not the outer's
-    rec = Recording()
-    _recording.current = rec
-    try:
-        yield rec
-    finally:
-        _recording.current = outer
-
-
-def current_recording() -> Recording | None:
-    return getattr(_recording, "current", None)
-
-
 def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
     """The structural key of writing ``root`` into the leaf ``dest`` (None when it is not
     remembered) and the leaves of ``root``. The destination's view and its aliasing with
@@ -173,10 +138,11 @@ def structure(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
     return tuple(entries), leaves
 
 
-def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | None:
-    """Where each recorded argument came from, or None when one cannot be traced to its
-    source (then the evaluation is not remembered)."""
-    if not rec.rememberable or not rec.launches:
+def make_plan(compiled: Compiled, programs: list[Any], leaves: list[ex.Node], dest: Storage
+              ) -> Plan | None:
+    """Where each argument of ``compiled``'s kernels (built as ``programs``) comes from, or
+    None when one cannot be traced to its source (then the evaluation is not remembered)."""
+    if not compiled.kernels:
         return None
     by_storage: dict[int, int] = {}
     by_scalar: dict[int, int] = {}  # id of a scalar leaf (the node, never its value) -> k
@@ -185,24 +151,25 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
             by_storage.setdefault(id(leaf.attrs.storage), k)
         else:
             by_scalar[id(leaf)] = k
-    temps = {id(t): k for k, t in enumerate(rec.temporaries)}
+    temps = {id(t): k for k, t in enumerate(compiled.temporaries)}
     launches = []
-    for ir, program, args, scalar_leaves, n, groups, errors in rec.launches:
+    for kernel, program in zip(compiled.kernels, programs):
+        ir, args = kernel.ir, kernel.arguments
         # A reduction's scale (mean's 1/n) is structure: the key holds it.
         scales = {r.scale for r in ir.reductions if r.scale is not None}
         sources: list[tuple] = []
         for position, (param, a) in enumerate(zip(ir.params, args)):
-            if isinstance(a, Storage):
+            if type(a) is TemporaryBuffer:
+                sources.append(("temp", temps[id(a)]))
+            elif isinstance(a, Storage):
                 if a is dest:
                     sources.append(_DEST)
                 elif id(a) in by_storage:
                     sources.append(("leaf", by_storage[id(a)]))
-                elif id(a) in temps:
-                    sources.append(("temp", temps[id(a)]))
                 else:
                     return None
             elif isinstance(a, np.generic):
-                leaf = scalar_leaves.get(position)
+                leaf = args.leaves.get(position)
                 if leaf is not None:
                     if id(leaf) not in by_scalar:
                         return None
@@ -217,8 +184,8 @@ def make_plan(rec: Recording, leaves: list[ex.Node], dest: Storage) -> Plan | No
                 sources.append(("const", a))
             else:
                 return None
-        launches.append(Launch(ir, program, sources, n, groups, errors))
-    return Plan([(t.dtype, t.size) for t in rec.temporaries], launches)
+        launches.append(Launch(ir, program, sources, kernel.n, kernel.groups, kernel.errors))
+    return Plan([(t.dtype, t.size) for t in compiled.temporaries], launches)
 
 
 class Memo:

@@ -194,8 +194,8 @@ def rows_vector_walk(traits: Traits, ir: KernelIR, args: list[Any], layout: Redu
     return width, vector_unroll(streamed)
 
 
-def finishes_in_last_group(device: Any) -> bool:
-    """Whether a reduction split over work-groups on ``device`` is finished by its last
-    group (one launch), not by a second one."""
-    dialect = device.backend.dialect
-    return dialect is not None and bool(dialect.last_group_add) and device.traits.last_group
+def finishes_in_last_group(dialect: Any, traits: Traits) -> bool:
+    """Whether a reduction split over work-groups is finished by its last group (one
+    launch), not by a second one: the device's traits allow it and ``dialect`` (None: the
+    reference interpreter) can count finished groups."""
+    return dialect is not None and bool(dialect.last_group_add) and traits.last_group

@@ -171,14 +171,15 @@ def test_elementwise_outputs_share_the_reduction_kernel(real_device):
 
 def _fixed_settings(device, shape):
     """The launch settings a rows sum over ``shape`` writes into its source (none where the
-    device keeps them as arguments): the layout ``realize`` makes for it."""
-    from weft import realize, variants
+    device keeps them as arguments): the layout ``compiler`` makes for it."""
+    from weft import variants
+    from weft.ir import REDUCE_ROWS
 
     traits = device.traits
     if not traits.rows_fixed:
         return ()
     layout = variants.reduce_layout(
-        realize.REDUCE_ROWS, *shape, traits.reduction_groups, traits.is_cpu, 8,
+        REDUCE_ROWS, *shape, traits.reduction_groups, traits.is_cpu, 8,
         traits.compute_units, traits.rows_lane_bytes)
     return variants.fixed_settings(layout)
 

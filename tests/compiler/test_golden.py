@@ -1,4 +1,5 @@
-"""Golden sources: the generated kernel of canonical expressions, per dialect.
+"""Golden sources: the generated kernel of canonical expressions, per dialect, compiled with
+no device (``compiler.compile`` with a ``Target`` made here).
 
 A refactor that changes generated code shows up here as a diff. To accept intended changes:
 ``WEFT_UPDATE_GOLDEN=1 make test``.
@@ -7,7 +8,6 @@ A refactor that changes generated code shows up here as a diff. To accept intend
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,11 +16,9 @@ import pytest
 import weft as wf
 from weft.backends.cuda.dialect import CUDA
 from weft.backends.opencl.dialect import OPENCL
+from weft.compiler import Target, compile, temporary_leaf
 from weft.ir import Variant
-from weft.lower import lower
-from weft.realize import _prepare_reductions, new_leaf, steps
-from weft.render import render
-from weft.variants import fits_32_bits
+from weft.target import Traits
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -60,29 +58,27 @@ def _cases():
 
 
 CASES, IN_PLACE = _cases()  # expressions; the destinations of those written in place
-PER_THREAD = {"four_per_thread_transposed": 4}  # as GPUs launch large grids
-TILED = {"tiled_transpose"}  # as OpenCL and CUDA devices launch transposed reads
-VECTOR = {"vector_f32": 4, "masked_add_in_place": 4}  # as GPUs launch large float32 grids
+VECTORS = Traits(vector_width=4, vector_from=0)  # as GPUs launch large float32 grids
+TRAITS = {
+    "four_per_thread_transposed": Traits(per_thread=4, per_thread_from=0),  # large grids
+    "tiled_transpose": Traits(tiles_transposes=True),  # as OpenCL and CUDA devices
+    "vector_f32": VECTORS,
+    "masked_add_in_place": VECTORS,
+}  # the others: a device that prefers nothing (one element per thread, no split)
+
+
+def _dest(x: wf.Array) -> object:
+    return temporary_leaf(x.shape, x.dtype, x._node.structure)
 
 
 @pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_generated_source_matches_golden(name, dialect):
-    device = wf.get_device("reference")
     dests = IN_PLACE.get(name) or [None] * len(CASES[name])
-    outputs = [(x._node, new_leaf(device, x._node) if d is None else d._node)
+    outputs = [(x._node, _dest(x) if d is None else d._node)
                for x, d in zip(CASES[name], dests)]
-    texts = []
-    for step in steps(device, outputs):
-        if step.reductions:
-            ir, variant = _prepare_reductions(device, step.reductions, step.elementwise)[:2]
-        else:
-            ir, args, _ = lower(step.outputs)
-            variant = Variant(per_thread=PER_THREAD.get(name, 1), tiled=name in TILED,
-                              vector=VECTOR.get(name, 1),
-                              index32=fits_32_bits(ir, args, args[-2]))
-        texts.append(render(ir, dialect, variant=variant)[0])
-    source = "\n".join(texts)
+    kernels = compile(outputs, Target(dialect, TRAITS.get(name, Traits()))).kernels
+    source = "\n".join(k.source(dialect) for k in kernels)
     path = GOLDEN / f"{name}.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
@@ -91,25 +87,19 @@ def test_generated_source_matches_golden(name, dialect):
 
 @pytest.mark.parametrize(("dialect", "suffix"), [(OPENCL, "cl"), (CUDA, "cu")],
                          ids=["opencl", "cuda"])
-def test_last_group_reduction_matches_golden(monkeypatch, dialect, suffix):
+def test_last_group_reduction_matches_golden(dialect, suffix):
     """A full reduction split over work-groups, finished by its last group: one kernel whose
-    splits walk the row together (woven: the reference device walks element by element), that
-    writes partial results, counts finished groups (CUDA: a fence, then a relaxed add; OpenCL
-    C 3.0: a device-scope acquire-release add) and, in the last one, combines them, scales
-    (the mean) and resets the counter."""
-    device = wf.get_device("reference")
-    backend = device.backend
-    monkeypatch.setattr(backend, "dialect", dialect, raising=False)
-    monkeypatch.setattr(device, "traits",
-                        replace(device.traits, last_group=True, reduction_groups=64))
+    splits walk the row together (woven: the device walks element by element), that writes
+    partial results, counts finished groups (CUDA: a fence, then a relaxed add; OpenCL C 3.0:
+    a device-scope acquire-release add) and, in the last one, combines them, scales (the
+    mean) and resets the counter."""
     with wf.device("reference"):
         y, mu = wf.asarray(np.ones(20000)), wf.asarray(np.ones(20000))
         expression = wf.mean(wf.check(y, lambda s: s > 0, "y must be positive") - mu)
-    (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
-    ir, variant, _, _, layout, followups = _prepare_reductions(device, step.reductions,
-                                                               step.elementwise)
-    assert layout.splits > 1 and not followups  # one kernel, no combining pass
-    source = render(ir, dialect, variant=variant)[0]
+    target = Target(dialect, Traits(last_group=True, reduction_groups=64))
+    (kernel,) = compile([(expression._node, _dest(expression))], target).kernels
+    assert kernel.groups > 1  # split, and no combining pass
+    source = kernel.source(dialect)
     path = GOLDEN / f"last_group_mean_checked.{suffix}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)
@@ -121,17 +111,16 @@ def test_rows_vector_walk_matches_golden(dialect):
     """A rows reduction walking its operands two float64 at a time, with a fused check: the
     vector loads, the body once per element, the scalar tail; with 64-bit indexes but 32-bit
     columns, as for more than 2^30 elements in rows under 2^31."""
-    device = wf.get_device("reference")
     with wf.device("reference"):
         x, beta = wf.asarray(np.ones((3, 1024))), wf.asarray(np.ones(1024))
         expression = (wf.check(x, lambda v: v > 0, "x must be positive")
                       * beta.reshape(1, 1024)).sum(axis=1)
-    (step,) = steps(device, [(expression._node, new_leaf(device, expression._node))])
-    ir, variant = _prepare_reductions(device, step.reductions, step.elementwise)[:2]
-    assert variant.vector == 1 and len(ir.walked_loads) == 2  # the reference walks elements
-    walk = Variant(vector=2, unroll=4, int_columns=True, guarded_tail=True, index32=False,
-                   fixed=variant.fixed)
-    source = render(ir, dialect, variant=walk)[0]
+    (kernel,) = compile([(expression._node, _dest(expression))], Target(dialect, Traits())
+                        ).kernels
+    assert kernel.variant.vector == 1 and len(kernel.ir.walked_loads) == 2  # element-wise
+    kernel.variant = Variant(vector=2, unroll=4, int_columns=True, guarded_tail=True,
+                             index32=False, fixed=kernel.variant.fixed)
+    source = kernel.source(dialect)
     path = GOLDEN / f"rows_vector_walk.{'cl' if dialect is OPENCL else 'cu'}"
     if os.environ.get("WEFT_UPDATE_GOLDEN") or not path.exists():
         path.write_text(source)

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import weft as wf
-from weft import realize, tuning, variants
+from weft import tuning, variants
+from weft.ir import REDUCE_ROWS
 from weft.skeletons.reduce import WORK_GROUP
 from weft.target import vector_widths
 
@@ -220,10 +221,10 @@ def test_walk_on_the_default_rows_reduction(real_device):
 ])
 def test_gpu_lanes_walk_256_bytes_of_a_row_each(rows, cols, itemsize, lanes):
 
-    layout = variants.reduce_layout(realize.REDUCE_ROWS, rows, cols, 1056, False, itemsize)
+    layout = variants.reduce_layout(REDUCE_ROWS, rows, cols, 1056, False, itemsize)
     assert layout.lanes == lanes
     assert layout.groups * (WORK_GROUP // lanes) >= rows * layout.splits
-    cpu = variants.reduce_layout(realize.REDUCE_ROWS, rows, cols, 32, True, itemsize)
+    cpu = variants.reduce_layout(REDUCE_ROWS, rows, cols, 32, True, itemsize)
     assert cpu.lanes == min(tuning.CPU_LANES, variants._pow2_at_least(cols))  # CPUs: 4
 
 
@@ -236,7 +237,7 @@ def test_rows_tuning_by_device():
         assert (h100.lane_bytes, h100.fixed) == (256, False)
         h200 = tuning.rows_tuning(kind, "NVIDIA H200")
         assert (h200.lane_bytes, h200.fixed) == (256, True)
-    layout = variants.reduce_layout(realize.REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
+    layout = variants.reduce_layout(REDUCE_ROWS, 100000, 5000, 1056, False, 8, 132,
                                     tuning.rows_tuning("cuda", "NVIDIA H200").lane_bytes)
     assert layout.lanes == 128
     assert variants.fixed_settings(layout) == (("lanes", 128), ("contiguous", 0), ("splits", 1))
@@ -276,7 +277,7 @@ def test_one_row_keeps_full_teams():
     """A full reduction's single row is split across work-groups of whole teams (then the last
     group can finish it in the same launch)."""
 
-    layout = variants.reduce_layout(realize.REDUCE_ROWS, 1, 1000, 1056, False, 8)
+    layout = variants.reduce_layout(REDUCE_ROWS, 1, 1000, 1056, False, 8)
     assert layout.lanes == WORK_GROUP
 
 
@@ -292,14 +293,14 @@ def test_short_full_reductions_take_a_group_per_compute_unit(length, splits):
     """A split one-row reduction on a GPU spreads over the compute units (132 here) while its
     lanes walk SHORT_WALK elements or more; CPU plans and many rows keep MIN_WALK."""
 
-    layout = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8, 132)
+    layout = variants.reduce_layout(REDUCE_ROWS, 1, length, 1056, False, 8, 132)
     assert layout.splits == splits
     assert layout.splits * layout.chunk >= length > (layout.splits - 1) * layout.chunk
     walk = layout.chunk // layout.lanes
     assert walk >= tuning.SHORT_WALK
-    before = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 1056, False, 8)
+    before = variants.reduce_layout(REDUCE_ROWS, 1, length, 1056, False, 8)
     assert layout.splits >= before.splits
-    cpu = variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8, 2)
-    assert cpu == variants.reduce_layout(realize.REDUCE_ROWS, 1, length, 4, True, 8)
-    rows = variants.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8, 132)
-    assert rows == variants.reduce_layout(realize.REDUCE_ROWS, 8, length, 1056, False, 8)
+    cpu = variants.reduce_layout(REDUCE_ROWS, 1, length, 4, True, 8, 2)
+    assert cpu == variants.reduce_layout(REDUCE_ROWS, 1, length, 4, True, 8)
+    rows = variants.reduce_layout(REDUCE_ROWS, 8, length, 1056, False, 8, 132)
+    assert rows == variants.reduce_layout(REDUCE_ROWS, 8, length, 1056, False, 8)

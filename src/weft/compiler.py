@@ -1,0 +1,300 @@
+"""Compiling: what to compute and a ``Target`` → the kernels that compute it, with no device.
+
+``compile(outputs, target)`` schedules the outputs into steps, lowers each step to kernel IR
+with its launch arguments, chooses each kernel's launch variant from the target's traits
+(``variants``) and adds the combining passes of reductions split over work-groups. Buffers
+the evaluation needs besides its leaves and destinations (a reduction feeding more work, a
+split reduction's partial results) are ``TemporaryBuffer`` placeholders, allocated by the
+caller before the first launch (``realize``). Nothing here touches a device: the golden and
+launch-choice tests call it with other traits, and the kernels' sources come from
+``Kernel.source``.
+
+>>> import numpy as np, weft as wf
+>>> x = wf.asarray(np.ones(3), device="reference")
+>>> y = x + 1
+>>> out = TemporaryBuffer(y.dtype, 3)
+>>> compiled = compile([(y._node, ex.buffer(out, y.shape))], Target(None, Traits()))
+>>> len(compiled.kernels), compiled.kernels[0].n
+(1, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import config, schedule, variants
+from . import dtypes as dt
+from . import expr as ex
+from .dialect import Dialect
+from .dtypes import DType
+from .indexing import as_2d, padded_strides
+from .ir import REDUCE_COLS, REDUCE_ROWS, ErrorInfo, KernelIR, ReduceLayout, Variant
+from .lower import Arguments, lower, lower_reduction
+from .ops import OPS
+from .render import render
+from .skeletons.reduce import WORK_GROUP
+from .target import Traits
+
+
+@dataclass(frozen=True)
+class Target:
+    """What compiling needs to know of a device: its C dialect (None: the reference
+    interpreter runs the IR), its traits, whether it has float64, and how many work-groups
+    of a given kernel it holds at once (``resident_groups``, None: unknown; a split
+    reduction over one row then keeps its first layout). ``name`` is for messages."""
+
+    dialect: Dialect | None
+    traits: Traits
+    fp64: bool = True
+    resident_groups: Callable[[KernelIR, Variant], int] | None = None
+    name: str = "this device"
+
+
+class TemporaryBuffer:
+    """A buffer an evaluation allocates for itself (``realize`` gives it storage before the
+    first launch). It stands where a storage would in expression leaves and launch
+    arguments: it has a dtype, a size in elements, and counts the leaves over it."""
+
+    __slots__ = ("dtype", "size", "leaves", "__weakref__")
+
+    def __init__(self, dtype: DType, size: int) -> None:
+        self.dtype = dtype
+        self.size = size
+        self.leaves = 0
+
+    def __repr__(self) -> str:
+        return f"<temporary {self.dtype} x {self.size}>"
+
+
+def temporary_leaf(shape: tuple[int, ...], dtype: DType, structure: str = "general"
+                   ) -> ex.Node:
+    """A row-major leaf over a new ``TemporaryBuffer`` of ``shape``."""
+    return ex.buffer(TemporaryBuffer(dtype, _size(shape)), shape, structure=structure)
+
+
+@dataclass
+class Kernel:
+    """One launch: the kernel's IR and variant, its arguments in parameter order (storages,
+    ``TemporaryBuffer``s, scalars; None where the runtime supplies the error record and the
+    group counter), what its error records mean, its grid (``n`` elements), its
+    work-groups (None: one thread per element) and whether it combines the partial results
+    of a reduction split over work-groups (a second, small pass)."""
+
+    ir: KernelIR
+    variant: Variant
+    arguments: Arguments
+    errors: list[ErrorInfo]
+    n: int
+    groups: int | None = None
+    combines: bool = False
+
+    def source(self, dialect: Dialect, fp64: bool = True) -> str:
+        """The kernel's C source in ``dialect``."""
+        return render(self.ir, dialect, fp64, self.variant)[0]
+
+
+@dataclass
+class Compiled:
+    """Kernels to launch in order, and the temporary buffers they use (in order of first
+    use)."""
+
+    kernels: list[Kernel] = field(default_factory=list)
+    temporaries: list[TemporaryBuffer] = field(default_factory=list)
+
+
+def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa: A001
+    """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
+    compiled = Compiled()
+    for step in steps(outputs):
+        if step.reductions:
+            _compile_reductions(compiled.kernels, step.reductions, step.elementwise, target)
+        else:
+            kernel = _compile_elementwise(step.outputs, target)
+            if kernel.n:
+                compiled.kernels.append(kernel)
+    seen: set[int] = set()
+    for kernel in compiled.kernels:
+        _refuse_float64(kernel.ir, target)
+        for a in kernel.arguments:
+            if type(a) is TemporaryBuffer and id(a) not in seen:
+                seen.add(id(a))
+                compiled.temporaries.append(a)
+    return compiled
+
+
+def steps(outputs: list[schedule.Output]) -> list[schedule.Step]:
+    """``outputs`` cut into kernels (``schedule``), intermediates in temporary buffers."""
+    def temporary(node: ex.Node) -> ex.Node:
+        return temporary_leaf(node.shape, node.dtype, node.structure)
+
+    if config.fuse_enabled():
+        return schedule.fused(outputs, temporary)
+    return schedule.unfused(outputs, temporary)
+
+
+def _refuse_float64(ir: KernelIR, target: Target) -> None:
+    if target.fp64:
+        return
+    for item in (*ir.params, *ir.body, *ir.reductions):
+        dtype = getattr(item, "dtype", None)
+        if dtype is not None and dtype.name == "float64":
+            raise TypeError(
+                f"{target.name} has no float64 support: use float32 "
+                "(wf.set_default_real(wf.float32) or WEFT_REAL=float32)"
+            )
+
+
+def _compile_elementwise(outputs: list[schedule.Output], target: Target) -> Kernel:
+    ir, args, errors = lower(outputs)
+    variant, groups = variants.elementwise(ir, args, target.traits)
+    return Kernel(ir, variant, args, errors, args[-2], groups)
+
+
+# Reductions -----------------------------------------------------------------------------
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape)) if shape else 1
+
+
+def _flattenable(node: ex.Node, shape: tuple[int, ...]) -> bool:
+    """Whether ``node`` can be walked as one contiguous run (every leaf row-major, same shape,
+    nothing that needs its row and column)."""
+    for n in ex.walk([node]):
+        if n.kind == ex.BUFFER:
+            if n.shape != shape or not n.attrs.is_contiguous(shape) or n.structure != "general":
+                return False
+            # The run is walked with the column stride, which contiguity does not fix for a
+            # single column (a transposed row (1, n) has strides (1, n)).
+            if _size(shape) > 1 and padded_strides(n.attrs.strides)[1] != 1:
+                return False
+        elif n.kind not in (ex.SCALAR, ex.MAP, ex.CAST):
+            return False
+        elif n.kind == ex.MAP and any(a.shape != shape and a.kind != ex.SCALAR for a in n.args):
+            return False
+    return True
+
+
+def _skips_zeros(node: ex.Node) -> bool:
+    return OPS[node.attrs.op].identity in ("zero", "false")
+
+
+def _out_strides(dest: ex.Node, segments: int) -> tuple[int, int, int]:
+    v = dest.attrs
+    s0, s1 = padded_strides(v.strides)
+    rows, _ = as_2d(dest.shape)
+    seg = s0 if (rows == segments and segments != 1) else s1
+    return (v.offset, seg, 0)
+
+
+def _compile_reductions(kernels: list[Kernel], reductions: list[schedule.Output],
+                        elementwise: list[schedule.Output], target: Target,
+                        combining: bool = False) -> None:
+    """A reduction step's kernels, appended to ``kernels``: the first pass, then the passes
+    combining its partial results. ``combining``: this step combines a split reduction's
+    partial results, which one work-group per segment reads in one pass (a split there
+    would add a launch)."""
+    first = reduction_kernel(reductions, elementwise, target, combining)
+    if first is None:
+        return
+    kernel, layout, followups = first
+    kernel.combines = combining
+    if layout.groups:
+        kernels.append(kernel)
+    for combine, dest in followups:
+        _compile_reductions(kernels, [(combine, dest)], [], target, combining=True)
+
+
+def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedule.Output],
+                     target: Target, combining: bool = False
+                     ) -> tuple[Kernel, ReduceLayout, list[schedule.Output]] | None:
+    """The first kernel of a reduction step, its layout and the combining passes that follow
+    it (None: nothing to reduce into)."""
+    operand_shape = reductions[0][0].args[0].shape
+    axis = reductions[0][0].attrs.axis
+    rows, cols = as_2d(operand_shape)
+    if _size(reductions[0][1].shape) == 0:
+        return None
+    grid: tuple[int, ...] = operand_shape
+    if axis == 1 or (axis is None and rows == 1):
+        mode = REDUCE_ROWS
+    elif axis == 0:
+        mode = REDUCE_COLS
+    elif not elementwise and all(_flattenable(r.args[0], operand_shape) for r, _ in reductions):
+        mode, grid, rows, cols = REDUCE_ROWS, (rows * cols,), 1, rows * cols
+    else:
+        mode = REDUCE_ROWS if cols >= rows else REDUCE_COLS
+    structures = {r.args[0].structure for r, _ in reductions}
+    range_structure = "general"
+    if (len(structures) == 1 and not elementwise and len(grid) == 2
+            and all(_skips_zeros(r) for r, _ in reductions)):
+        range_structure = structures.pop()
+    itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
+    traits = target.traits
+
+    def planned(target_groups: int) -> ReduceLayout:
+        return variants.reduce_layout(mode, rows, cols, target_groups, traits.is_cpu,
+                                      itemsize, traits.compute_units, traits.rows_lane_bytes)
+
+    first = planned(1 if combining else traits.reduction_groups)
+    lowered = _lower_reductions(reductions, elementwise, grid, range_structure, first, target)
+    if first.splits_one_row and target.resident_groups is not None:
+        # One row split over work-groups: at most the groups the device holds at once. A
+        # second wave starts only as the first ends, and its few groups then leave most of
+        # the memory system idle (H100, narrow GLM 91.9 -> 89.0 us, a float64 normal density
+        # of 4 * 10^6 42.0 -> 39.4: benchmarks/NOTES.md, 16). A replanned walk is longer, so
+        # its kernel needs no more registers than the one asked about.
+        wave = target.resident_groups(lowered[0].ir, lowered[0].variant)
+        second = planned(wave) if 0 < wave < first.groups else first
+        if second != first:
+            lowered = _lower_reductions(reductions, elementwise, grid, range_structure,
+                                        second, target)
+    return lowered
+
+
+def _lower_reductions(reductions: list[schedule.Output], elementwise: list[schedule.Output],
+                      grid: tuple[int, ...], range_structure: str, layout: ReduceLayout,
+                      target: Target) -> tuple[Kernel, ReduceLayout, list[schedule.Output]]:
+    """The first kernel of a reduction step under ``layout`` and the combining passes that
+    follow it."""
+    axis = reductions[0][0].attrs.axis
+    mode, rows, cols = layout.mode, layout.rows, layout.cols
+    final_pass = layout.splits == 1 and (axis is not None or rows == 1 and mode == REDUCE_ROWS)
+    segments = rows if mode == REDUCE_ROWS else cols
+    # One segment split across work-groups: where the dialect can, the last group to finish
+    # combines the partial results, which saves a launch and its host time.
+    last_group = (layout.splits_one_row and layout.lanes == WORK_GROUP
+                  and variants.finishes_in_last_group(target.dialect, target.traits))
+    specs = []
+    out_strides = []
+    followups = []
+    finals = []
+    for root, dest in reductions:
+        red: ex.Reduction = root.attrs
+        acc: DType = root.dtype
+        if red.op == "add" and acc.name == "float32" and target.fp64:
+            # float32 sums accumulate in float64 where the device has it (else Kahan, in
+            # lowering): 1e-6 relative accuracy on 10^7 elements either way.
+            acc = dt.float64
+        if final_pass:
+            specs.append((root.args[0], red.op, acc, dest, red.scale))
+            out_strides.append(_out_strides(dest, segments))
+            continue
+        part_shape = (rows, layout.splits) if mode == REDUCE_ROWS else (layout.splits, cols)
+        partial = temporary_leaf(part_shape, acc)
+        out_strides.append((0, layout.splits, 1) if mode == REDUCE_ROWS else (0, 1, cols))
+        if last_group:
+            specs.append((root.args[0], red.op, acc, partial, red.scale))
+            finals.append(dest)
+            continue
+        specs.append((root.args[0], red.op, acc, partial, None))
+        combine = ex.reduce(partial, ex.Reduction(red.op, axis, red.scale), dest.shape, acc)
+        followups.append((combine, dest))
+    ir, args, errors = lower_reduction(grid, specs, elementwise, layout, range_structure,
+                                       out_strides, finals or None)
+    variant = variants.reduction(ir, args, layout, target.traits)
+    kernel = Kernel(ir, variant, args, errors, layout.rows * layout.cols, layout.groups)
+    return kernel, layout, followups

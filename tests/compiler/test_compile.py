@@ -1,0 +1,89 @@
+"""``compiler.compile``: outputs and a ``Target`` to kernels, with no device. The launch choices
+follow the target's traits, split reductions gain their combining pass and temporaries, and a
+target's occupancy answer replans a split row; nothing is allocated, built or launched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.backends.cuda.dialect import CUDA
+from weft.backends.opencl.dialect import OPENCL
+from weft.cache import CACHE
+from weft.compiler import Target, TemporaryBuffer, compile, temporary_leaf
+from weft.storage import Storage
+from weft.target import Traits
+
+GPU = Traits(compute_units=132, vector_width=4, vector_from=1 << 20, per_thread=4,
+             per_thread_from=1 << 20, tiles_transposes=True, reduction_groups=1056)
+
+
+def _outputs(*arrays: wf.Array) -> list:
+    return [(a._node, temporary_leaf(a.shape, a.dtype)) for a in arrays]
+
+
+@pytest.fixture
+def reference():
+    with wf.device("reference") as d:
+        yield d
+
+
+def test_compiling_touches_no_device(reference):
+    x = wf.asarray(np.ones(3_000_000, np.float32))
+    before = (dict(CACHE.stats), wf.cache_info())
+    compiled = compile(_outputs(wf.sum(wf.exp(x) * 2.0)), Target(CUDA, GPU))
+    assert (dict(CACHE.stats), wf.cache_info()) == before  # nothing built or looked up
+    first, combine = compiled.kernels
+    assert first.groups > 1 and not first.combines and combine.combines
+    partials, out = compiled.temporaries  # in order of first use
+    assert type(partials) is TemporaryBuffer and partials.size == first.groups
+    assert partials in first.arguments and partials in combine.arguments
+    assert out in combine.arguments and out not in first.arguments
+    assert "__global__" in first.source(CUDA) and "__kernel" in first.source(OPENCL)
+    assert not any(isinstance(a, Storage) and a.device is not reference
+                   for k in compiled.kernels for a in k.arguments)
+
+
+def test_launch_choices_follow_the_traits(reference):
+    x = wf.asarray(np.ones(1 << 21, np.float32))
+    m = wf.asarray(np.ones((64, 64)))
+    on_gpu = compile(_outputs(x * 2.0, wf.exp(m.T) + m), Target(OPENCL, GPU)).kernels
+    plain = compile(_outputs(x * 2.0, wf.exp(m.T) + m), Target(OPENCL, Traits())).kernels
+    assert [k.variant.vector for k in on_gpu] == [4, 1] and on_gpu[1].variant.tiled
+    assert [k.variant.vector for k in plain] == [1, 1] and not plain[1].variant.tiled
+    assert all(k.groups is None for k in plain)  # one thread per element
+
+
+def test_a_split_row_is_replanned_to_the_groups_resident_at_once(reference):
+    x = wf.asarray(np.ones(3_000_017))
+    asked = []
+
+    def resident(ir, variant):
+        asked.append(variant)
+        return 264
+
+    first, _ = compile(_outputs(wf.sum(x)), Target(CUDA, GPU)).kernels
+    replanned, _ = compile(_outputs(wf.sum(x)), Target(CUDA, GPU, resident_groups=resident)
+                           ).kernels
+    assert len(asked) == 1 and first.groups > 264 >= replanned.groups > 1
+
+
+def test_a_device_without_float64_is_refused_by_name(reference):
+    x = wf.asarray(np.ones(4))
+    with pytest.raises(TypeError, match="my-gpu has no float64 support"):
+        compile(_outputs(x + 1), Target(OPENCL, Traits(), fp64=False, name="my-gpu"))
+
+
+def test_compiled_kernels_run_as_given(real_device):
+    """What ``compile`` gives for a device's own target is what evaluation launches."""
+    with wf.device(real_device):
+        a = np.random.default_rng(3).standard_normal((300, 500))
+        x = wf.asarray(a)
+        total = wf.sum(wf.exp(x) - x, axis=0)
+        kernels = compile(_outputs(total), real_device.target).kernels
+        before = wf.cache_info()
+        np.testing.assert_allclose(total.to_numpy(), (np.exp(a) - a).sum(axis=0), rtol=1e-12)
+        after = wf.cache_info()
+        launched = after["hits"] + after["misses"] - before["hits"] - before["misses"]
+        assert launched == len(kernels) >= 1
