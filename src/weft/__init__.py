@@ -41,6 +41,7 @@ from .dtypes import (
     to_dtype,
     uint32,
 )
+from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
 from .matrix import (
@@ -71,6 +72,6 @@ __all__ = [
     "row_index", "set_default_real", "set_device", "synchronize", "to_dtype", "transpose",
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
-    "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask",
+    "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
     *_REDUCTIONS, *_function_names,
 ]

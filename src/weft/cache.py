@@ -122,12 +122,14 @@ class KernelCache:
         return program
 
     def clear(self, disk: bool = False) -> None:
-        from .memo import MEMO  # remembered plans hold programs: forget them too
+        from .function import forget_traces  # plans hold programs: forget them too
+        from .memo import MEMO
 
         with self._lock:
             self._memory.clear()
             self._known.clear()
             MEMO.clear()
+            forget_traces()
             for k in self.stats:
                 self.stats[k] = 0
         if disk:

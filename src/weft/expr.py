@@ -24,6 +24,7 @@ from . import structure as st
 from .dtypes import DType
 from .indexing import AffineMap, padded_strides, unpad_strides
 from .ops import Op
+from .traced import TracedFloat
 
 Shape = tuple[int, ...]
 
@@ -67,8 +68,10 @@ class Gather:
 class Node:
     """One vertex of the expression DAG. Treat as immutable."""
 
+    # ``origin``, set on scalar leaves made from a traced function's float argument only:
+    # (that argument's TracedFloat, the types its value went through).
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
-                 "__weakref__")
+                 "origin", "__weakref__")
 
     def __init__(
         self,
@@ -154,7 +157,10 @@ def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...]
 
 def scalar(value: Any, dtype: DType) -> Node:
     """A 0-d runtime scalar: its value is a kernel argument, not part of the kernel."""
-    return Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
+    node = Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
+    if type(value) is TracedFloat:
+        node.origin = (value, (dtype,))
+    return node
 
 
 def index(axis: str, shape: Shape, dtype: DType) -> Node:
@@ -177,6 +183,9 @@ def cast(node: Node, dtype: DType) -> Node:
         return node
     if node.kind == SCALAR:
         out = scalar(node.attrs, dtype)
+        origin = getattr(node, "origin", None)
+        if origin is not None:
+            out.origin = (origin[0], (*origin[1], dtype))
         sources = SCALAR_SOURCES.sources
         if sources is not None and id(node) in sources:
             _, position, types = sources[id(node)]

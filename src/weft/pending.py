@@ -28,6 +28,7 @@ import numpy as np
 from .errors import kernel_error
 from .ir import ErrorInfo
 from .storage import Storage
+from .traced import note_activity
 
 SLOTS = 64  # records per slab: a thread reads its reports at least once per SLOTS launches
 RECORD = 8  # int64 words per record: flag, error number, row, column, value bits, spare
@@ -207,6 +208,7 @@ def observe(storage: Storage) -> np.ndarray:
     failure among them. Where those reports are the calling thread's own, unread, one wait
     serves both: the contents' copy and then the flag where the host sees it (a copy of the
     records only if a check failed), else the records copied with the contents."""
+    note_activity()
     slab = _state().slabs.get(storage.device)
     unread = [p for p in storage.checks if not p.read]
     contents = None

@@ -18,6 +18,7 @@ from .compiler import Compiled, TemporaryBuffer, compile
 from .ir import ErrorInfo, KernelIR
 from .schedule import Output
 from .storage import Storage
+from .traced import note_activity
 
 
 def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str = "general"
@@ -35,7 +36,7 @@ def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str 
     return ex.buffer(storage, shape, structure=structure)
 
 
-def _launch(device: Any, ir: KernelIR, program: Any, args: list[Any], errors: list[ErrorInfo],
+def launch(device: Any, ir: KernelIR, program: Any, args: list[Any], errors: list[ErrorInfo],
             n: int, groups: int | None) -> None:
     """Launch ``program`` (built from ``ir``). ``args`` is the launch's own list: the error
     record's and the group counter's places are filled in it."""
@@ -70,7 +71,7 @@ def run(device: Any, compiled: Compiled) -> list[Any]:
     for kernel in compiled.kernels:
         program = CACHE.program(device, kernel.ir, kernel.variant)
         args = [storages[id(a)] if type(a) is TemporaryBuffer else a for a in kernel.arguments]
-        _launch(device, kernel.ir, program, args, kernel.errors, kernel.n, kernel.groups)
+        launch(device, kernel.ir, program, args, kernel.errors, kernel.n, kernel.groups)
         programs.append(program)
     return programs
 
@@ -80,6 +81,7 @@ def run(device: Any, compiled: Compiled) -> list[Any]:
 
 def execute(device: Any, outputs: list[Output]) -> None:
     """Compute every ``(expression, destination)`` pair on ``device`` with weft's kernels."""
+    note_activity()
     if len(outputs) == 1 and outputs[0][1].kind == ex.BUFFER and config.fuse_enabled():
         root, dest = outputs[0]
         key, leaves = memo.signature(root, dest)
@@ -109,10 +111,10 @@ def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
 def _run_plan(device: Any, remembered: memo.Plan, inputs: list[Any], dest: Storage) -> None:
     temps = [device.backend.allocate(device, dtype, size)
              for dtype, size in remembered.temporaries]
-    for launch in remembered.launches:
+    for step in remembered.launches:
         CACHE.stats["hits"] += 1
-        _launch(device, launch.ir, launch.program, launch.arguments(inputs, dest, temps),
-                launch.errors, launch.n, launch.groups)
+        launch(device, step.ir, step.program, step.arguments(inputs, dest, temps), step.errors,
+               step.n, step.groups)
 
 
 def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
@@ -121,6 +123,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
     leaf, or None where the general path must run (not fusing, a whole-expression backend)."""
     if not config.fuse_enabled():
         return None
+    note_activity()
     template = deferred.template
     dtype, shape, structure = template.result
     known = memo.MEMO.for_template(template, device)

@@ -41,6 +41,7 @@ from .creation import asarray, broadcast_to
 from .devices import Device, current_device
 from .matrix import check
 from .templates import TEMPLATES, capture
+from .traced import TracedFloat
 
 __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
@@ -158,6 +159,9 @@ class _Call:
 
 
 def _check_scalar(name: str, key: str, rule: _Rule, value: Any) -> None:
+    if type(value) is TracedFloat:  # a traced function replays the check on every call
+        value.checks.append((name, key, rule))
+        value = float(value)
     if not rule.host(value):
         raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
 

@@ -14,6 +14,7 @@ read with vector loads follows from its offset and strides, which are structure.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,9 +23,18 @@ from .dtypes import DType
 ALIGNMENT = 16  # bytes; the widest vector load a kernel makes
 
 
+_SERIALS = itertools.count()
+
+
+def serial_mark() -> int:
+    """A number every storage made after this call exceeds (a traced function tells the
+    buffers its trace made from those it found)."""
+    return next(_SERIALS)
+
+
 class Storage:
     __slots__ = ("device", "buffer", "dtype", "size", "leaves", "write", "reads", "checks",
-                 "__weakref__")
+                 "serial", "__weakref__")
 
     def __init__(self, device: Any, buffer: Any, dtype: DType, size: int) -> None:
         self.device = device
@@ -35,6 +45,7 @@ class Storage:
         self.write: tuple[Any, Any] | None = None  # (event, queue) of the last write
         self.reads: dict[int, tuple[Any, Any]] = {}  # id(queue) -> (event, queue) since then
         self.checks: tuple[Any, ...] = ()  # pending.Pending reports the contents depend on
+        self.serial = next(_SERIALS)
 
     @property
     def nbytes(self) -> int:

@@ -25,6 +25,7 @@ from typing import Any
 
 from . import expr as ex
 from .dtypes import DType
+from .traced import TracedFloat
 
 # Node kinds a template can hold: plain structure in their attrs, no nodes or values.
 _KINDS = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
@@ -125,7 +126,11 @@ class Deferred:
                 nodes.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
             elif tag == _SCALAR:
                 types = leaf[2]
-                nodes.append(ex.scalar(_scalar_value(args[leaf[1]], types[:-1]), types[-1]))
+                value = args[leaf[1]]
+                node = ex.scalar(_scalar_value(value, types[:-1]), types[-1])
+                if type(value) is TracedFloat:  # a traced function's float argument
+                    node.origin = (value, types)
+                nodes.append(node)
             else:
                 nodes.append(leaf[1])  # a constant: immutable, shared between expressions
         node_class = ex.Node

@@ -1,0 +1,553 @@
+"""Traced functions: ``@wf.function`` runs a Python function of weft arrays once per argument
+signature and afterwards replays what that run launched, with the new call's buffers and
+float values, building no expression.
+
+The signature is read from the arguments in one pass: per array its dtype, shape, structure
+and view (offset, strides) and which arguments share a buffer; per float only that it is a
+float; other scalars (ints, bools, NumPy scalars, strings, None) and the arguments named in
+``static_argnames`` by value; the tree of tuples, lists and dicts; the device, the default
+real type and whether fusion is on. A call with a signature seen before replays its plan.
+
+The trace is the first call itself: the function runs on the real arguments, each float as a
+``TracedFloat`` (still the float), its results are compiled and launched, and the plan records
+where each launch's arguments come from: an argument's buffer, a float argument (through the
+conversions the expression made of it), a result, a temporary, or a constant. Three things
+make a trace unfit to replay, and the function then runs as plain Python at every call with
+that signature (always correct; ``WEFT_DEBUG=1`` says why): the function evaluated or read a
+value while tracing (its structure may depend on data); a result is not computed by the
+function (an argument itself, a buffer made by a library call inside it); a device computes
+through an evaluator of its own (Dask). A float used by host Python (arithmetic, comparison)
+becomes static: later calls key it by value. A host conversion that no float method sees
+(``math.log(sigma)``) is caught by the second call with new float values, which traces again
+and compares: a plan that differs makes those floats static (with a warning).
+
+>>> import numpy as np, weft as wf
+>>> @wf.function
+... def scaled_sum(a, b, c):
+...     return c * (a + b)
+>>> a, b = wf.asarray(np.ones(3)), wf.asarray(np.arange(3.0))
+>>> scaled_sum(a, b, 2.0).tolist(), scaled_sum(a, b, 3.0).tolist()
+([2.0, 4.0, 6.0], [3.0, 6.0, 9.0])
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from . import realize
+from .array import Array
+from .cache import CACHE
+from .compiler import Compiled, TemporaryBuffer, compile
+from .config import fuse_enabled, log
+from .creation import asarray
+from .devices import Device, current_device
+from .storage import Storage, serial_mark
+from .traced import ACTIVITY, TracedFloat, note_activity
+
+_PLANS_PER_FUNCTION = 64
+_FUNCTIONS: weakref.WeakSet[Function] = weakref.WeakSet()
+_FLOAT, _INPUT, _OUTPUT, _TEMP, _CLOSED = range(5)
+_STALE = object()  # a plan whose closed-over array is no longer what it traced
+
+
+def function(fn: Callable | None = None, *, static_argnames: tuple[str, ...] | str = ()
+             ) -> Any:
+    """``fn`` traced once per argument signature and replayed afterwards (see the module).
+
+    >>> import weft as wf
+    >>> double = wf.function(lambda x: 2.0 * x)
+    >>> double(wf.asarray([1.0, 2.0])).tolist()
+    [2.0, 4.0]
+    """
+    if isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    if fn is None:
+        return lambda f: Function(f, tuple(static_argnames))
+    return Function(fn, tuple(static_argnames))
+
+
+def forget_traces() -> None:
+    """Drop every traced function's plans (``wf.clear_cache`` calls this)."""
+    for f in list(_FUNCTIONS):
+        f.plans.clear()
+
+
+class _Static:
+    """An argument keyed by value (named in ``static_argnames``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class Function:
+    """A traced function: call it as the function it wraps."""
+
+    def __init__(self, fn: Callable, static_argnames: tuple[str, ...]) -> None:
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        names = list(self.signature.parameters)
+        unknown = [n for n in static_argnames if n not in names]
+        if unknown:
+            raise ValueError(f"wf.function({fn.__name__}): static_argnames {unknown} are not "
+                             f"parameters of {fn.__name__}{self.signature}")
+        self.static_positions = frozenset(names.index(n) for n in static_argnames)
+        simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                     and p.default is p.empty for p in self.signature.parameters.values())
+        self.arity = len(names) if simple else -1
+        self.closed_over = _closed_over(fn)
+        self.plans: dict[tuple, Any] = {}
+        self.learned_static: dict[Any, frozenset[int]] = {}  # tree -> float leaves by value
+        self.warned: set[str] = set()
+        _FUNCTIONS.add(self)
+
+    def __repr__(self) -> str:
+        return f"<wf.function {self.fn.__qualname__}>"
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        return self if instance is None else functools.partial(self, instance)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != self.arity:
+            bound = self.signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            if bound.kwargs:  # **kwargs parameters: not traced
+                return self.fn(*args, **kwargs)
+            args = bound.args
+        if ACTIVITY.tracing:  # inside another function's trace: part of its expression
+            return self.fn(*args)
+        leaves: list[Any] = []
+        tree = self._flatten_arguments(args, leaves)
+        key = self._key(tree, leaves)
+        if key is None:  # a lazy argument: no plan reads it
+            return self.fn(*_plain_arguments(tree, leaves))
+        plan = self.plans.get(key)
+        if plan is None:
+            return self._trace(key, tree, leaves, self._miss_reason(key))
+        if plan is _PLAIN:
+            return self.fn(*_plain_arguments(tree, leaves))
+        if not plan.verified and plan.floats_differ(leaves):
+            return self._verify(plan, key, tree, leaves)
+        result = plan.run(leaves)
+        if result is _STALE:
+            del self.plans[key]
+            return self._trace(key, tree, leaves, f"closed-over array {plan.stale} changed")
+        return result
+
+    # Signatures ------------------------------------------------------------------------
+
+    def _flatten_arguments(self, args: tuple[Any, ...], leaves: list[Any]) -> Any:
+        parts = []
+        for position, value in enumerate(args):
+            if position in self.static_positions:
+                leaves.append(_Static(value))
+                parts.append(None)
+            else:
+                parts.append(_flatten(value, leaves))
+        return ("args", tuple(parts))
+
+    def _key(self, tree: Any, leaves: list[Any]) -> tuple | None:
+        """The call's signature, or None when an argument is lazy. NumPy arrays among
+        ``leaves`` are replaced by weft arrays on the current device."""
+        learned = self.learned_static.get(tree, frozenset())
+        entries: list[Any] = []
+        storages: dict[int, int] = {}
+        aliases = []
+        for k, value in enumerate(leaves):
+            kind = type(value)
+            if kind is float:
+                entries.append(("value", value) if k in learned else float)
+            elif isinstance(value, (Array, np.ndarray)):
+                if kind is np.ndarray:
+                    value = leaves[k] = asarray(value)
+                if value.is_lazy:
+                    return None
+                view = value._node.attrs
+                entries.append((value.dtype, value.shape, value._node.structure, view.offset,
+                                view.strides, value._device))
+                aliases.append(storages.setdefault(id(view.storage), k))
+            else:
+                static = value.value if kind is _Static else value
+                try:
+                    hash(static)
+                except TypeError:
+                    raise TypeError(
+                        f"wf.function({self.fn.__name__}): an argument of type "
+                        f"{type(static).__name__} is neither a weft or NumPy array, a float, "
+                        "nor hashable (a static argument is keyed by its value)") from None
+                entries.append(("value", type(static), static))
+        return (tree, tuple(entries), tuple(aliases), current_device(), dt.default_real(),
+                fuse_enabled())
+
+    def _miss_reason(self, key: tuple) -> str:
+        """Which named part of ``key`` is new against the latest plan (for WEFT_DEBUG)."""
+        if not self.plans:
+            return "first call"
+        latest = next(reversed(self.plans))
+        names = ("argument structure", "arguments", "aliasing between arguments", "device",
+                 "default real type", "fusion setting")
+        for name, new, old in zip(names, key, latest):
+            if new != old:
+                if name == "arguments" and len(new) == len(old):
+                    k = next(i for i, (a, b) in enumerate(zip(new, old)) if a != b)
+                    return (f"argument {self._leaf_name(key[0], k)}: "
+                            f"{_describe(old[k])} -> {_describe(new[k])}")
+                return f"new {name}"
+        return "plans were cleared"
+
+    def _leaf_name(self, tree: Any, k: int) -> str:
+        """The ``k``-th leaf of ``tree`` as the user would write it (``theta['mu']``)."""
+        names: list[str] = []
+        for name, part in zip(self.signature.parameters, tree[1]):
+            _paths(part, name, names)
+        return names[k] if k < len(names) else f"#{k}"
+
+    # Tracing ---------------------------------------------------------------------------
+
+    def _trace(self, key: tuple, tree: Any, leaves: list[Any], reason: str,
+               store: bool = True) -> Any:
+        call = [TracedFloat(v, k) if type(v) is float else
+                v.value if type(v) is _Static else v for k, v in enumerate(leaves)]
+        device = key[3]
+        mark, before = serial_mark(), ACTIVITY.count
+        ACTIVITY.tracing += 1
+        try:
+            result = self.fn(*_unflatten(tree, iter(call)))
+        finally:
+            ACTIVITY.tracing -= 1
+        host_used = frozenset(t.position for t in call
+                              if type(t) is TracedFloat and t.host_used)
+        if host_used:
+            self._learn_static(tree, host_used, leaves, "is used by Python arithmetic or a "
+                               "comparison inside the function")
+            key = self._key(tree, leaves)
+        outputs: list[Any] = []
+        out_tree = _flatten(result, outputs)
+        plain = _why_plain(outputs, device, ACTIVITY.count != before)
+        if plain is None:
+            closed = {}
+            for name, read in self.closed_over:
+                array = read()
+                if type(array) is Array and not array.is_lazy:
+                    closed.setdefault(id(array._node.attrs.storage), (name, read, _sig(array)))
+            plan, plain = _record(outputs, out_tree, device, call, leaves, mark, closed)
+        if log.isEnabledFor(10):
+            log.debug("wf.function %s: traced (%s)%s", self.fn.__qualname__, reason,
+                             f"; runs as plain Python: {plain}" if plain else "")
+        if not store:
+            return result, None if plain else plan
+        if len(self.plans) >= _PLANS_PER_FUNCTION:
+            del self.plans[next(iter(self.plans))]
+        self.plans[key] = _PLAIN if plain else plan
+        return result
+
+    def _verify(self, plan: _Plan, key: tuple, tree: Any, leaves: list[Any]) -> Any:
+        """A plan's first call with new float values: trace again and compare."""
+        result, again = self._trace(key, tree, leaves, "checking the first trace",
+                                    store=False)
+        if again is not None and again.fingerprint == plan.fingerprint:
+            plan.verified = True
+            return result
+        changed = frozenset(k for k in plan.float_leaves if leaves[k] != plan.traced[k])
+        self._learn_static(tree, changed, leaves, "reaches the function's structure or "
+                           "constants through host Python (math or NumPy functions on it)")
+        self.plans.pop(key, None)
+        new_key = self._key(tree, leaves)
+        if again is not None:
+            self.plans[new_key] = again
+        return result
+
+    def _learn_static(self, tree: Any, positions: frozenset[int], leaves: list[Any],
+                      why: str) -> None:
+        self.learned_static[tree] = self.learned_static.get(tree, frozenset()) | positions
+        for k in sorted(positions):
+            if k not in self.warned:
+                self.warned.add(k)
+                warnings.warn(
+                    f"wf.function({self.fn.__qualname__}): float argument "
+                    f"{self._leaf_name(tree, k)} (value {leaves[k]!r}) {why}, so every new "
+                    "value traces again; use weft operations on it, or name it in "
+                    "static_argnames", RuntimeWarning,
+                    stacklevel=4)
+
+
+_PLAIN = object()  # a signature whose trace cannot be replayed: run the function itself
+
+
+def _why_plain(outputs: list[Any], device: Device, evaluated: bool) -> str | None:
+    if evaluated:
+        return "it evaluated or read a value while tracing"
+    if device.evaluator is not None:
+        return f"{device} computes through its own evaluator"
+    for a in outputs:
+        if not isinstance(a, Array):
+            return f"it returned a {type(a).__name__}, not weft arrays"
+        if a._device is not device:
+            return f"a result lives on {a._device}, not {device}"
+        if not a.is_lazy:
+            return "a result is not computed by the function (an argument or a constant)"
+    return None
+
+
+def _record(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
+            leaves: list[Any], mark: int, closed: dict[int, tuple]
+            ) -> tuple[_Plan | None, str | None]:
+    """Compute the traced results and make the plan that replays them."""
+    unique: dict[int, int] = {}
+    pairs = []
+    for a in outputs:
+        if id(a) not in unique:
+            unique[id(a)] = len(pairs)
+            pairs.append((a, a._node, realize.new_leaf(device, a._node)))
+    compiled = compile([(node, dest) for _, node, dest in pairs], device.target)
+    programs = realize.run(device, compiled)
+    for a, _, dest in pairs:
+        a._node = dest
+        a._deferred = None
+    results = [(dest.dtype, dest.shape, dest.structure, dest.attrs.storage)
+               for _, _, dest in pairs]
+    order = [unique[id(a)] for a in outputs]
+    return _Plan.make(device, compiled, programs, results, order, out_tree, call, leaves,
+                      mark, closed)
+
+
+class _Launch:
+    __slots__ = ("ir", "program", "constants", "holes", "n", "groups", "errors")
+
+
+class _Plan:
+    """What one signature's trace launched, and where each argument comes from."""
+
+    def __init__(self) -> None:
+        self.verified = True
+        self.float_leaves: list[int] = []
+        self.traced: dict[int, float] = {}  # float values of the trace
+        self.checks: list[tuple[int, str, str, Any]] = []  # replayed host checks
+        self.captured: list[ex.Node] = []  # leaves over other buffers the trace read
+        self.closed: list[tuple] = []
+        self.stale = ""
+        self.fingerprint: tuple = ()
+
+    @classmethod
+    def make(cls, device: Device, compiled: Compiled, programs: list[Any],
+             results: list[tuple], order: list[int], out_tree: Any, call: list[Any],
+             leaves: list[Any], mark: int, closed: dict[int, tuple]
+             ) -> tuple[_Plan | None, str | None]:
+        plan = cls()
+        plan.device = device
+        plan.results = [(dtype, shape, structure, storage.size)
+                        for dtype, shape, structure, storage in results]
+        plan.order, plan.out_tree = order, out_tree
+        plan.temporaries = [(t.dtype, t.size) for t in compiled.temporaries]
+        by_storage: dict[int, int] = {}
+        for k, value in enumerate(leaves):
+            if isinstance(value, Array):
+                by_storage.setdefault(id(value._node.attrs.storage), k)
+        outs = {id(r[3]): j for j, r in enumerate(results)}
+        temps = {id(t): k for k, t in enumerate(compiled.temporaries)}
+        captured: dict[int, Storage] = {}
+        plan.closed = []  # (name, how to read it now, its signature at the trace)
+        closed_index: dict[int, int] = {}
+        plan.launches = []
+        shape = []
+        for kernel, program in zip(compiled.kernels, programs):
+            launch = _Launch()
+            launch.ir, launch.program = kernel.ir, program
+            launch.n, launch.groups, launch.errors = kernel.n, kernel.groups, kernel.errors
+            launch.constants = []
+            launch.holes = []
+            for position, a in enumerate(kernel.arguments):
+                hole: tuple | None = None
+                if type(a) is TemporaryBuffer:
+                    hole = (position, _TEMP, temps[id(a)], None)
+                elif isinstance(a, Storage):
+                    if id(a) in outs:
+                        hole = (position, _OUTPUT, outs[id(a)], None)
+                    elif id(a) in by_storage:
+                        hole = (position, _INPUT, by_storage[id(a)], None)
+                    elif id(a) in closed:
+                        if id(a) not in closed_index:
+                            closed_index[id(a)] = len(plan.closed)
+                            plan.closed.append(closed[id(a)])
+                        hole = (position, _CLOSED, closed_index[id(a)], None)
+                    elif a.serial > mark:
+                        return None, ("a result reads a buffer made while tracing (an upload "
+                                      "or a library call inside the function)")
+                    else:
+                        captured[id(a)] = a
+                elif isinstance(a, np.generic):
+                    leaf = kernel.arguments.leaves.get(position)
+                    origin = getattr(leaf, "origin", None) if leaf is not None else None
+                    traced = origin[0] if origin is not None else None
+                    # Only this call's floats: an enclosing trace's are its own constants.
+                    if (traced is not None and traced.position < len(call)
+                            and call[traced.position] is traced):
+                        hole = (position, _FLOAT, traced.position, origin[1])
+                elif type(a) is int or type(a) is bool:
+                    a = np.int64(a)  # converted once, not per call
+                launch.constants.append(None if hole else a)
+                if hole:
+                    launch.holes.append(hole)
+                shape.append(hole[1:3] + (hole[3],) if hole else _constant_key(a))
+            plan.launches.append(launch)
+            shape.append((kernel.ir, kernel.variant, kernel.n, kernel.groups))
+        plan.captured = [ex.buffer(s, (s.size,)) for s in captured.values()]
+        # Every float argument, read by a launch or not: one that no launch reads may have
+        # reached a constant through host Python, which the first call with another value
+        # shows (``Function._verify``).
+        floats = [t.position for t in call if type(t) is TracedFloat]
+        plan.float_leaves = floats
+        plan.traced = {k: leaves[k] for k in floats}
+        plan.verified = not floats
+        plan.checks = [(t.position, *check) for t in call if type(t) is TracedFloat
+                       for check in t.checks]
+        plan.fingerprint = tuple(shape)
+        return plan, None
+
+    def floats_differ(self, leaves: list[Any]) -> bool:
+        return any(leaves[k] != v for k, v in self.traced.items())
+
+    def run(self, leaves: list[Any]) -> Any:
+        """Launch the plan for a call's ``leaves`` (buffers and float values)."""
+        if self.checks:
+            from .stats import _check_scalar
+
+            for k, name, key, rule in self.checks:
+                _check_scalar(name, key, rule, leaves[k])
+        closed = []
+        for name, read, sig in self.closed:
+            array = read()
+            if type(array) is not Array or array.is_lazy or _sig(array) != sig:
+                self.stale = name
+                return _STALE
+            closed.append(array._node.attrs.storage)
+        device = self.device
+        allocate = device.backend.allocate
+        outputs = [allocate(device, dtype, size) for dtype, _, _, size in self.results]
+        temps = [allocate(device, dtype, size) for dtype, size in self.temporaries]
+        note_activity()
+        for launch in self.launches:
+            args = launch.constants.copy()
+            for position, kind, k, types in launch.holes:
+                if kind == _INPUT:
+                    args[position] = leaves[k]._node.attrs.storage
+                elif kind == _FLOAT:
+                    value = leaves[k]
+                    for dtype in types:
+                        value = dtype.numpy.type(value)
+                    args[position] = value
+                elif kind == _OUTPUT:
+                    args[position] = outputs[k]
+                elif kind == _TEMP:
+                    args[position] = temps[k]
+                else:
+                    args[position] = closed[k]
+            CACHE.stats["hits"] += 1
+            realize.launch(device, launch.ir, launch.program, args, launch.errors, launch.n,
+                           launch.groups)
+        arrays = [Array(ex.buffer(storage, shape, structure=structure), device)
+                  for storage, (_, shape, structure, _) in zip(outputs, self.results)]
+        return _unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
+
+
+def _sig(array: Array) -> tuple:
+    view = array._node.attrs
+    return (array.dtype, array.shape, array._node.structure, view.offset, view.strides,
+            array._device)
+
+
+def _closed_over(fn: Callable) -> list[tuple[str, Callable[[], Any]]]:
+    """How to read, at each call, the variables ``fn`` closes over and the globals its code
+    names (nested functions and comprehensions included): arrays among them are inputs."""
+    readers: list[tuple[str, Callable[[], Any]]] = []
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return readers
+    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or ()):
+        readers.append((name, lambda cell=cell: _cell_value(cell)))
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if inspect.iscode(k))
+    scope = getattr(fn, "__globals__", {})
+    readers.extend((name, lambda name=name: scope.get(name)) for name in sorted(names)
+                   if isinstance(scope.get(name), Array))
+    return readers
+
+
+def _cell_value(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # not yet bound
+        return None
+
+
+def _constant_key(value: Any) -> tuple:
+    if isinstance(value, Storage):
+        return ("captured", id(value))
+    if isinstance(value, np.generic):
+        return ("constant", value.dtype.str, value.tobytes())
+    return ("constant", type(value), value)
+
+
+def _describe(entry: Any) -> str:
+    if entry is float:
+        return "a float"
+    if isinstance(entry, tuple) and entry and entry[0] == "value":
+        return f"{entry[-1]!r}"
+    if isinstance(entry, tuple) and len(entry) == 6:
+        return f"{entry[0]} {entry[1]} ({entry[2]}, offset {entry[3]}, strides {entry[4]})"
+    return repr(entry)
+
+
+# Trees of arguments and results ---------------------------------------------------------
+
+
+def _flatten(value: Any, leaves: list[Any]) -> Any:
+    """``value``'s tuples, lists and dicts as a hashable tree; everything else appended to
+    ``leaves``."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return (kind, tuple(_flatten(v, leaves) for v in value))
+    if kind is dict:
+        return (dict, tuple(value), tuple(_flatten(v, leaves) for v in value.values()))
+    leaves.append(value)
+    return None
+
+
+def _paths(tree: Any, prefix: str, out: list[str]) -> None:
+    if tree is None:
+        out.append(prefix)
+    elif tree[0] is dict:
+        for name, part in zip(tree[1], tree[2]):
+            _paths(part, f"{prefix}[{name!r}]", out)
+    else:
+        for i, part in enumerate(tree[1]):
+            _paths(part, f"{prefix}[{i}]", out)
+
+
+def _plain_arguments(tree: Any, leaves: list[Any]) -> list[Any]:
+    return _unflatten(tree, iter([v.value if type(v) is _Static else v for v in leaves]))
+
+
+def _unflatten(tree: Any, leaves: Any) -> Any:
+    if tree is None:
+        return next(leaves)
+    if tree[0] == "args":
+        return [_unflatten(t, leaves) for t in tree[1]]
+    if tree[0] is dict:
+        return dict(zip(tree[1], (_unflatten(t, leaves) for t in tree[2])))
+    return tree[0](_unflatten(t, leaves) for t in tree[1])

@@ -1,0 +1,82 @@
+"""Run-time values of a traced function's trace (``wf.function``): a float argument that
+remembers which argument it is, and a count of the host work a trace must not do.
+
+A ``TracedFloat`` is the float itself (every function that takes a float takes it), so the
+trace computes the call's true result. The scalar leaves made from it name it as their
+origin (``expr.scalar``), which is how a plan finds where each kernel argument comes from.
+Python arithmetic or a comparison on it means the function's structure may depend on the
+value: it then counts as static (part of the signature), and a new value retraces.
+
+>>> x = TracedFloat(1.5, 0)
+>>> x + 1.0, x.host_used
+(2.5, True)
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+# The float methods through which a value reaches host control flow or host arithmetic.
+_HOST_USES = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__divmod__", "__rdivmod__", "__pow__", "__rpow__", "__neg__",
+              "__pos__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__",
+              "__ne__", "__bool__", "__int__", "__round__", "__trunc__", "__floor__",
+              "__ceil__", "is_integer", "as_integer_ratio")
+
+
+class TracedFloat(float):
+    """A float argument of a traced function during its trace: its place among the
+    arguments (``position``), whether host Python used its value (``host_used``), and the
+    host checks a library made of it (``checks``: replayed on every later call)."""
+
+    __slots__ = ("position", "host_used", "checks")
+
+    def __new__(cls, value: float, position: int) -> TracedFloat:
+        self = super().__new__(cls, value)
+        self.position = position
+        self.host_used = False
+        self.checks: list[tuple[Any, ...]] = []
+        return self
+
+    def __hash__(self) -> int:
+        return float.__hash__(self)
+
+    def __reduce__(self) -> tuple:
+        return float, (float(self),)
+
+
+def _host_use(name: str) -> Any:
+    method = getattr(float, name)
+
+    def use(self: TracedFloat, *args: Any) -> Any:
+        result = method(float(self), *args)
+        if result is not NotImplemented:  # else Python asks the other operand (an Array)
+            self.host_used = True
+        return result
+
+    use.__name__ = name
+    return use
+
+
+for _name in _HOST_USES:
+    setattr(TracedFloat, _name, _host_use(_name))
+
+
+class _Activity(threading.local):
+    """Evaluations and host reads the calling thread has made (a running count), and how
+    many traced functions it is tracing (a traced function called inside another's trace
+    runs as plain Python: it becomes part of the outer expression)."""
+
+    count = 0
+    tracing = 0
+
+
+ACTIVITY = _Activity()
+
+
+def note_activity() -> None:
+    """Count an evaluation or a host read on the calling thread: a trace that makes one
+    depends on computed values, so its function is not replayed (``wf.function``)."""
+    ACTIVITY.count += 1

@@ -1,0 +1,281 @@
+"""``wf.function``: traced functions replay their first call's kernels with new buffers and
+float values. Each semantic test runs its body twice, through ``wf.function`` and as plain
+Python (``run``), and compares with NumPy/SciPy, calling several times so that the replayed
+plans, not only the traces, are checked."""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+
+import numpy as np
+import pytest
+import scipy.stats
+
+import weft as wf
+
+
+def _replays(f) -> bool:
+    """Whether ``f`` (traced) has a plan it replays (not only signatures run as Python)."""
+    return any(type(p).__name__ == "_Plan" for p in f.plans.values())
+
+
+@pytest.fixture(params=["traced", "plain"])
+def run(request):
+    """Makes a function traced (``wf.function``) or leaves it as written."""
+    if request.param == "traced":
+        return wf.function
+    return lambda f=None, **_: f if f is not None else (lambda g: g)
+
+
+def test_values_follow_new_floats_and_buffers(device, run):
+    rng = np.random.default_rng(0)
+    f = run(lambda a, b, c: c * (a + b))
+    for c in (2.0, 3.0, -0.5, 1e300, float("inf")):
+        a, b = rng.standard_normal(100), rng.standard_normal(100)
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.testing.assert_array_equal(f(wf.asarray(a), wf.asarray(b), c).to_numpy(),
+                                          c * (a + b))
+    assert not hasattr(f, "plans") or _replays(f)
+
+
+def test_a_float_argument_is_a_kernel_argument_not_a_retrace(device):
+    f = wf.function(lambda a, c: wf.exp(c * a))
+    a = wf.asarray(np.linspace(0, 1, 10))
+    for c in np.linspace(0.1, 2.0, 8):
+        np.testing.assert_allclose(f(a, float(c)).to_numpy(), np.exp(c * np.linspace(0, 1, 10)),
+                                   rtol=1e-14)
+    (plan,) = f.plans.values()  # one trace (and one check of it at the second call)
+    assert plan.verified and plan.float_leaves == [1]
+
+
+def test_normal_lpdf_and_its_checks(device, run):
+    lp = run(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
+    y = np.random.default_rng(1).standard_normal(1000)
+    for mu, sigma in [(0.1, 1.2), (0.3, 0.7), (-2.0, 3.5), (0.0, 1e-150)]:
+        np.testing.assert_allclose(float(lp(wf.asarray(y), mu, sigma)),
+                                   scipy.stats.norm.logpdf(y, mu, sigma).sum(), rtol=1e-11)
+    assert not hasattr(lp, "plans") or _replays(lp)
+    with pytest.raises(ValueError, match="sigma must be positive and finite, got -1.0"):
+        lp(wf.asarray(y), 0.1, -1.0)
+    bad = y.copy()
+    bad[7] = np.nan
+    with pytest.raises(ValueError, match=r"y must be not NaN; y\[7\] = nan"):
+        float(lp(wf.asarray(bad), 0.1, 1.0))
+    np.testing.assert_allclose(float(lp(wf.asarray(y), 0.5, 2.0)),
+                               scipy.stats.norm.logpdf(y, 0.5, 2.0).sum(), rtol=1e-11)
+
+
+def test_trees_of_arguments_and_results(device, run):
+    @run
+    def f(params, data):
+        mu, sigma = params["mu"], params["sigma"]
+        z = (data[0] - mu) / sigma
+        return {"z": z, "sums": (z.sum(), (data[1] * sigma).sum())}
+
+    x0, x1 = np.arange(6.0), np.ones(6)
+    for mu, sigma in [(1.0, 2.0), (0.5, 4.0), (-1.0, 0.25)]:
+        out = f({"mu": mu, "sigma": sigma}, [wf.asarray(x0), wf.asarray(x1)])
+        np.testing.assert_allclose(out["z"].to_numpy(), (x0 - mu) / sigma)
+        np.testing.assert_allclose(float(out["sums"][0]), ((x0 - mu) / sigma).sum())
+        np.testing.assert_allclose(float(out["sums"][1]), 6 * sigma)
+    assert not hasattr(f, "plans") or _replays(f)
+
+
+def test_results_are_new_values(device, run):
+    """Value semantics and copy-on-write: writing into an argument after the call, or
+    into the result, changes nothing else."""
+    f = run(lambda x, c: x * c)
+    x = wf.asarray(np.arange(4.0))
+    for c in (2.0, 3.0):
+        y = f(x, c)
+        x += 1.0
+        assert y.tolist() == [c * k for k in range(4)]
+        y[0] = -1.0
+        z = f(x, 1.0)
+        assert z.tolist() == [1.0, 2.0, 3.0, 4.0]
+        x -= 1.0
+
+
+def test_aliased_arguments(device, run):
+    f = run(lambda a, b: a * 2.0 + b)
+    x = wf.asarray(np.arange(5.0))
+    for _ in range(3):
+        assert f(x, x).tolist() == [3.0 * k for k in range(5)]
+        assert f(x, wf.asarray(np.ones(5))).tolist() == [2.0 * k + 1 for k in range(5)]
+        assert f(x[1:], x[:-1]).tolist() == [2.0 * (k + 1) + k for k in range(4)]
+    assert not hasattr(f, "plans") or (_replays(f) and len(f.plans) == 3)
+
+
+def test_in_place_writes_into_arguments(device, run):
+    @run
+    def f(x, c):
+        x[1:] = x[1:] * c
+        return x.sum()
+
+    for c in (2.0, 3.0, 4.0):
+        x = wf.asarray(np.ones(4))
+        total = f(x, c)
+        assert x.tolist() == [1.0, c, c, c] and float(total) == 1.0 + 3 * c
+
+
+def test_errors_leave_destinations_unchanged(device, run):
+    @run
+    def f(x, y):
+        x[...] = y
+        return x * 2.0
+
+    x = wf.asarray(np.ones((2, 2)))
+    for _ in range(2):
+        with pytest.raises(ValueError, match=r"\(3,\).*\(2, 2\)"):
+            f(x, wf.asarray([1.0, 2.0, 3.0]))
+        assert x.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_closed_over_arrays_are_read_at_each_call(device, run):
+    data = wf.asarray(np.arange(3.0))
+
+    @run
+    def f(c):
+        return data * c
+
+    assert f(2.0).tolist() == [0.0, 2.0, 4.0]
+    data[0] = 10.0
+    assert f(2.0).tolist() == [20.0, 2.0, 4.0]
+    assert f(3.0).tolist() == [30.0, 3.0, 6.0]
+    assert not hasattr(f, "plans") or _replays(f)
+
+
+def test_closed_over_global_rebound(device):
+    global _DATA
+    _DATA = wf.asarray(np.ones(3))
+    f = wf.function(lambda c: _DATA * c)
+    assert f(2.0).tolist() == [2.0] * 3
+    _DATA = wf.asarray(np.full(3, 5.0))
+    assert f(2.0).tolist() == [10.0] * 3
+    _DATA = wf.asarray(np.full(4, 5.0))  # another shape: traced again
+    assert f(2.0).tolist() == [10.0] * 4
+
+
+def test_host_arithmetic_on_a_float_makes_it_static(device):
+    f = wf.function(lambda x, c: x * (c * c) if c > 0 else x * 0.0)
+    x = wf.asarray(np.ones(2))
+    with pytest.warns(RuntimeWarning, match="float argument c .* Python arithmetic"):
+        assert f(x, 2.0).tolist() == [4.0, 4.0]
+    assert f(x, -1.0).tolist() == [0.0, 0.0]
+    assert f(x, 3.0).tolist() == [9.0, 9.0]
+
+
+def test_host_math_on_a_float_is_found_by_the_second_call(device):
+    f = wf.function(lambda x, s: x * math.log(s))
+    x = wf.asarray(np.ones(2))
+    assert f(x, 2.0).tolist() == [math.log(2.0)] * 2
+    with pytest.warns(RuntimeWarning, match="float argument s .* host Python"):
+        assert f(x, 3.0).tolist() == [math.log(3.0)] * 2
+    assert f(x, 4.0).tolist() == [math.log(4.0)] * 2
+    assert f(x, 2.0).tolist() == [math.log(2.0)] * 2
+
+
+def test_static_argnames_and_ints_key_by_value(device):
+    @wf.function(static_argnames="power")
+    def f(x, power, scale):
+        return x ** power * scale
+
+    x = wf.asarray(np.arange(4.0))
+    assert f(x, 2, 1.0).tolist() == [0.0, 1.0, 4.0, 9.0]
+    assert f(x, 3, 2.0).tolist() == [0.0, 2.0, 16.0, 54.0]
+    assert f(x, power=2, scale=0.5).tolist() == [0.0, 0.5, 2.0, 4.5]
+    assert len(f.plans) == 2
+    with pytest.raises(ValueError, match="static_argnames .*'nope'"):
+        wf.function(lambda x: x, static_argnames=("nope",))
+
+
+def test_a_value_read_inside_runs_as_plain_python(device, run):
+    @run
+    def f(x):
+        return x * 2.0 if float(x.sum()) > 0 else x * -1.0
+
+    assert f(wf.asarray([1.0, 2.0])).tolist() == [2.0, 4.0]
+    assert f(wf.asarray([-1.0, -2.0])).tolist() == [1.0, 2.0]
+    assert f(wf.asarray([3.0, 1.0])).tolist() == [6.0, 2.0]
+
+
+def test_nested_traced_functions_fuse(device):
+    inner = wf.function(lambda x, c: wf.exp(x * c))
+    outer = wf.function(lambda x, c: inner(x, c).sum() + c)
+    x = np.linspace(0, 1, 50)
+    for c in (0.5, 1.5, 2.5):
+        np.testing.assert_allclose(float(outer(wf.asarray(x), c)), np.exp(x * c).sum() + c,
+                                   rtol=1e-13)
+    assert not inner.plans  # it ran inside outer's trace, as part of its expression
+    assert len(outer.plans) == 1
+
+
+def test_threads_share_a_traced_function(device):
+    f = wf.function(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
+    y = np.random.default_rng(3).standard_normal(500)
+    errors: list = []
+
+    def work(k: int) -> None:
+        try:
+            with wf.device(device):
+                local = wf.asarray(y)
+                for i in range(20):
+                    mu, sigma = 0.01 * (k + i), 1.0 + 0.1 * k
+                    want = scipy.stats.norm.logpdf(y, mu, sigma).sum()
+                    np.testing.assert_allclose(float(f(local, mu, sigma)), want, rtol=1e-11)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_clear_cache_and_default_real_retrace(device):
+    if not device.supports_fp64:
+        pytest.skip("needs float64")
+    f = wf.function(lambda x, c: x + c)
+    x = wf.asarray(np.ones(3, np.float32))
+    f(x, 1.0)
+    assert len(f.plans) == 1
+    wf.clear_cache()
+    assert not f.plans
+    assert f(x, 0.5).dtype == wf.float32
+    ints = wf.asarray([1, 2])
+    g = wf.function(lambda c: ints * c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert g(1.5).dtype == wf.float64
+        wf.set_default_real(wf.float32)
+        try:
+            assert g(1.5).dtype == wf.float32
+        finally:
+            wf.set_default_real(wf.float64)
+    assert g(2.5).tolist() == [2.5, 5.0]
+
+
+def test_lazy_and_numpy_arguments(device, run):
+    f = run(lambda x, c: x * c)
+    a = np.arange(3.0)
+    assert f(a, 2.0).tolist() == [0.0, 2.0, 4.0]
+    assert f(wf.asarray(a) + 1, 2.0).tolist() == [2.0, 4.0, 6.0]
+    assert f(a, 3.0).tolist() == [0.0, 3.0, 6.0]
+
+
+def test_results_returned_unchanged_run_as_plain_python(device, run):
+    f = run(lambda x, y: (x, y * 2.0))
+    x = wf.asarray([1.0])
+    for _ in range(2):
+        same, doubled = f(x, x)
+        assert same is x and doubled.tolist() == [2.0]
+
+
+def test_unhashable_arguments_are_refused_by_name(device):
+    f = wf.function(lambda x, opts: x)
+    with pytest.raises(TypeError, match="of type set is neither"):
+        f(wf.asarray([1.0]), {1, 2})
