@@ -68,10 +68,11 @@ class Gather:
 class Node:
     """One vertex of the expression DAG. Treat as immutable."""
 
-    # ``origin``, set on scalar leaves made from a traced function's float argument only:
-    # (that argument's TracedFloat, the types its value went through).
+    # Set only where they apply (read with getattr and a default): ``origin`` on scalar
+    # leaves made from a traced function's float argument (its TracedFloat, the types its
+    # value went through); ``sig`` on buffer leaves a traced function has signed.
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
-                 "origin", "__weakref__")
+                 "origin", "sig", "__weakref__")
 
     def __init__(
         self,

@@ -54,6 +54,7 @@ from .storage import Storage, serial_mark
 from .traced import ACTIVITY, TracedFloat, note_activity
 
 _PLANS_PER_FUNCTION = 64
+_CONTAINERS = (tuple, list, dict)
 _FUNCTIONS: weakref.WeakSet[Function] = weakref.WeakSet()
 _FLOAT, _INPUT, _OUTPUT, _TEMP, _CLOSED = range(5)
 _STALE = object()  # a plan whose closed-over array is no longer what it traced
@@ -106,6 +107,9 @@ class Function:
         simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                      and p.default is p.empty for p in self.signature.parameters.values())
         self.arity = len(names) if simple else -1
+        # The tree of arguments that are all leaves (no tuples, lists or dicts), when no
+        # argument is static: the common call, flattened by copying the arguments.
+        self.flat = None if self.static_positions else ("args", (None,) * len(names))
         self.closed_over = _closed_over(fn)
         self.plans: dict[tuple, Any] = {}
         self.learned_static: dict[Any, frozenset[int]] = {}  # tree -> float leaves by value
@@ -127,8 +131,13 @@ class Function:
             args = bound.args
         if ACTIVITY.tracing:  # inside another function's trace: part of its expression
             return self.fn(*args)
-        leaves: list[Any] = []
-        tree = self._flatten_arguments(args, leaves)
+        flat = self.flat
+        if (flat is not None and len(args) == len(flat[1])
+                and all(type(a) not in _CONTAINERS for a in args)):
+            tree, leaves = flat, list(args)
+        else:
+            leaves = []
+            tree = self._flatten_arguments(args, leaves)
         key = self._key(tree, leaves)
         if key is None:  # a lazy argument: no plan reads it
             return self.fn(*_plain_arguments(tree, leaves))
@@ -168,15 +177,19 @@ class Function:
             kind = type(value)
             if kind is float:
                 entries.append(("value", value) if k in learned else float)
-            elif isinstance(value, (Array, np.ndarray)):
+            elif kind is Array or isinstance(value, (Array, np.ndarray)):
                 if kind is np.ndarray:
                     value = leaves[k] = asarray(value)
-                if value.is_lazy:
+                if value._deferred is not None:
                     return None
-                view = value._node.attrs
-                entries.append((value.dtype, value.shape, value._node.structure, view.offset,
-                                view.strides, value._device))
-                aliases.append(storages.setdefault(id(view.storage), k))
+                node = value._node
+                if node.kind is not ex.BUFFER:
+                    return None
+                sig = getattr(node, "sig", None)
+                if sig is None:
+                    sig = node.sig = _sign(value)
+                entries.append(sig)
+                aliases.append(storages.setdefault(id(node.attrs.storage), k))
             else:
                 static = value.value if kind is _Static else value
                 try:
@@ -348,6 +361,10 @@ class _Plan:
         plan.device = device
         plan.results = [(dtype, shape, structure, storage.size)
                         for dtype, shape, structure, storage in results]
+        plan.leaves = [(shape, ex.contiguous_strides(shape), structure,
+                        _intern((dtype, shape, structure, 0, ex.contiguous_strides(shape),
+                                 device)))
+                       for dtype, shape, structure, _ in results]
         plan.order, plan.out_tree = order, out_tree
         plan.temporaries = [(t.dtype, t.size) for t in compiled.temporaries]
         by_storage: dict[int, int] = {}
@@ -420,11 +437,10 @@ class _Plan:
 
     def run(self, leaves: list[Any]) -> Any:
         """Launch the plan for a call's ``leaves`` (buffers and float values)."""
-        if self.checks:
-            from .stats import _check_scalar
-
-            for k, name, key, rule in self.checks:
-                _check_scalar(name, key, rule, leaves[k])
+        for k, name, key, rule in self.checks:
+            value = leaves[k]
+            if not rule.host(value):
+                raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
         closed = []
         for name, read, sig in self.closed:
             array = read()
@@ -456,8 +472,13 @@ class _Plan:
             CACHE.stats["hits"] += 1
             realize.launch(device, launch.ir, launch.program, args, launch.errors, launch.n,
                            launch.groups)
-        arrays = [Array(ex.buffer(storage, shape, structure=structure), device)
-                  for storage, (_, shape, structure, _) in zip(outputs, self.results)]
+        arrays = []
+        for storage, (shape, strides, structure, sig) in zip(outputs, self.leaves):
+            node = ex.buffer(storage, shape, 0, strides, structure)
+            node.sig = sig  # fed back into a traced function, signed already
+            arrays.append(Array(node, device))
+        if self.out_tree is None:
+            return arrays[0]
         return _unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
 
 
@@ -465,6 +486,36 @@ def _sig(array: Array) -> tuple:
     view = array._node.attrs
     return (array.dtype, array.shape, array._node.structure, view.offset, view.strides,
             array._device)
+
+
+class _Signature:
+    """A materialized array's part of a call's signature, interned: one object per distinct
+    (dtype, shape, structure, offset, strides, device), so a key hashes and compares it by
+    identity."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: tuple) -> None:
+        self.entry = entry
+
+    def __repr__(self) -> str:
+        return _describe(self.entry)
+
+
+_SIGNATURES: dict[tuple, _Signature] = {}
+
+
+def _intern(entry: tuple) -> _Signature:
+    found = _SIGNATURES.get(entry)
+    if found is None:
+        if len(_SIGNATURES) >= 4 * _PLANS_PER_FUNCTION * 64:
+            _SIGNATURES.clear()  # rare; an array signed before then keys a new trace
+        found = _SIGNATURES.setdefault(entry, _Signature(entry))
+    return found
+
+
+def _sign(array: Array) -> _Signature:
+    return _intern(_sig(array))
 
 
 def _closed_over(fn: Callable) -> list[tuple[str, Callable[[], Any]]]:
@@ -504,6 +555,8 @@ def _constant_key(value: Any) -> tuple:
 
 
 def _describe(entry: Any) -> str:
+    if isinstance(entry, _Signature):
+        entry = entry.entry
     if entry is float:
         return "a float"
     if isinstance(entry, tuple) and entry and entry[0] == "value":
