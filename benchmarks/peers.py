@@ -17,7 +17,7 @@ import weft as wf
 
 # Cases cupy.fuse can express: element-wise work and at most a final full reduction.
 ELEMENTWISE_FUSABLE = {"c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain8",
-                      "lgamma+digamma"}
+                      "lgamma+digamma", "normal_lpdf", "chain10", "mcmc"}
 
 
 class Namespace:

@@ -43,21 +43,17 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import realize
 from .array import Array
-from .cache import CACHE
-from .compiler import Compiled, TemporaryBuffer, compile
 from .config import fuse_enabled, log
 from .creation import asarray
 from .devices import Device, current_device
-from .storage import Storage, serial_mark
-from .traced import ACTIVITY, TracedFloat, note_activity
+from .replay import STALE, Plan, Signature, flatten, record, sign, signature_entry, unflatten
+from .storage import serial_mark
+from .traced import ACTIVITY, TracedFloat
 
 _PLANS_PER_FUNCTION = 64
 _CONTAINERS = (tuple, list, dict)
 _FUNCTIONS: weakref.WeakSet[Function] = weakref.WeakSet()
-_FLOAT, _INPUT, _OUTPUT, _TEMP, _CLOSED = range(5)
-_STALE = object()  # a plan whose closed-over array is no longer what it traced
 
 
 def function(fn: Callable | None = None, *, static_argnames: tuple[str, ...] | str = ()
@@ -149,7 +145,7 @@ class Function:
         if not plan.verified and plan.floats_differ(leaves):
             return self._verify(plan, key, tree, leaves)
         result = plan.run(leaves)
-        if result is _STALE:
+        if result is STALE:
             del self.plans[key]
             return self._trace(key, tree, leaves, f"closed-over array {plan.stale} changed")
         return result
@@ -163,7 +159,7 @@ class Function:
                 leaves.append(_Static(value))
                 parts.append(None)
             else:
-                parts.append(_flatten(value, leaves))
+                parts.append(flatten(value, leaves))
         return ("args", tuple(parts))
 
     def _key(self, tree: Any, leaves: list[Any]) -> tuple | None:
@@ -187,7 +183,7 @@ class Function:
                     return None
                 sig = getattr(node, "sig", None)
                 if sig is None:
-                    sig = node.sig = _sign(value)
+                    sig = node.sig = sign(value)
                 entries.append(sig)
                 aliases.append(storages.setdefault(id(node.attrs.storage), k))
             else:
@@ -236,7 +232,7 @@ class Function:
         mark, before = serial_mark(), ACTIVITY.count
         ACTIVITY.tracing += 1
         try:
-            result = self.fn(*_unflatten(tree, iter(call)))
+            result = self.fn(*unflatten(tree, iter(call)))
         finally:
             ACTIVITY.tracing -= 1
         host_used = frozenset(t.position for t in call
@@ -246,15 +242,16 @@ class Function:
                                "comparison inside the function")
             key = self._key(tree, leaves)
         outputs: list[Any] = []
-        out_tree = _flatten(result, outputs)
+        out_tree = flatten(result, outputs)
         plain = _why_plain(outputs, device, ACTIVITY.count != before)
         if plain is None:
             closed = {}
             for name, read in self.closed_over:
                 array = read()
                 if type(array) is Array and not array.is_lazy:
-                    closed.setdefault(id(array._node.attrs.storage), (name, read, _sig(array)))
-            plan, plain = _record(outputs, out_tree, device, call, leaves, mark, closed)
+                    closed.setdefault(id(array._node.attrs.storage),
+                                      (name, read, signature_entry(array)))
+            plan, plain = record(outputs, out_tree, device, call, leaves, mark, closed)
         if log.isEnabledFor(10):
             log.debug("wf.function %s: traced (%s)%s", self.fn.__qualname__, reason,
                              f"; runs as plain Python: {plain}" if plain else "")
@@ -265,7 +262,7 @@ class Function:
         self.plans[key] = _PLAIN if plain else plan
         return result
 
-    def _verify(self, plan: _Plan, key: tuple, tree: Any, leaves: list[Any]) -> Any:
+    def _verify(self, plan: Plan, key: tuple, tree: Any, leaves: list[Any]) -> Any:
         """A plan's first call with new float values: trace again and compare."""
         result, again = self._trace(key, tree, leaves, "checking the first trace",
                                     store=False)
@@ -313,211 +310,6 @@ def _why_plain(outputs: list[Any], device: Device, evaluated: bool) -> str | Non
     return None
 
 
-def _record(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
-            leaves: list[Any], mark: int, closed: dict[int, tuple]
-            ) -> tuple[_Plan | None, str | None]:
-    """Compute the traced results and make the plan that replays them."""
-    unique: dict[int, int] = {}
-    pairs = []
-    for a in outputs:
-        if id(a) not in unique:
-            unique[id(a)] = len(pairs)
-            pairs.append((a, a._node, realize.new_leaf(device, a._node)))
-    compiled = compile([(node, dest) for _, node, dest in pairs], device.target)
-    programs = realize.run(device, compiled)
-    for a, _, dest in pairs:
-        a._node = dest
-        a._deferred = None
-    results = [(dest.dtype, dest.shape, dest.structure, dest.attrs.storage)
-               for _, _, dest in pairs]
-    order = [unique[id(a)] for a in outputs]
-    return _Plan.make(device, compiled, programs, results, order, out_tree, call, leaves,
-                      mark, closed)
-
-
-class _Launch:
-    __slots__ = ("ir", "program", "constants", "holes", "n", "groups", "errors")
-
-
-class _Plan:
-    """What one signature's trace launched, and where each argument comes from."""
-
-    def __init__(self) -> None:
-        self.verified = True
-        self.float_leaves: list[int] = []
-        self.traced: dict[int, float] = {}  # float values of the trace
-        self.checks: list[tuple[int, str, str, Any]] = []  # replayed host checks
-        self.captured: list[ex.Node] = []  # leaves over other buffers the trace read
-        self.closed: list[tuple] = []
-        self.stale = ""
-        self.fingerprint: tuple = ()
-
-    @classmethod
-    def make(cls, device: Device, compiled: Compiled, programs: list[Any],
-             results: list[tuple], order: list[int], out_tree: Any, call: list[Any],
-             leaves: list[Any], mark: int, closed: dict[int, tuple]
-             ) -> tuple[_Plan | None, str | None]:
-        plan = cls()
-        plan.device = device
-        plan.results = [(dtype, shape, structure, storage.size)
-                        for dtype, shape, structure, storage in results]
-        plan.leaves = [(shape, ex.contiguous_strides(shape), structure,
-                        _intern((dtype, shape, structure, 0, ex.contiguous_strides(shape),
-                                 device)))
-                       for dtype, shape, structure, _ in results]
-        plan.order, plan.out_tree = order, out_tree
-        plan.temporaries = [(t.dtype, t.size) for t in compiled.temporaries]
-        by_storage: dict[int, int] = {}
-        for k, value in enumerate(leaves):
-            if isinstance(value, Array):
-                by_storage.setdefault(id(value._node.attrs.storage), k)
-        outs = {id(r[3]): j for j, r in enumerate(results)}
-        temps = {id(t): k for k, t in enumerate(compiled.temporaries)}
-        captured: dict[int, Storage] = {}
-        plan.closed = []  # (name, how to read it now, its signature at the trace)
-        closed_index: dict[int, int] = {}
-        plan.launches = []
-        shape = []
-        for kernel, program in zip(compiled.kernels, programs):
-            launch = _Launch()
-            launch.ir, launch.program = kernel.ir, program
-            launch.n, launch.groups, launch.errors = kernel.n, kernel.groups, kernel.errors
-            launch.constants = []
-            launch.holes = []
-            for position, a in enumerate(kernel.arguments):
-                hole: tuple | None = None
-                if type(a) is TemporaryBuffer:
-                    hole = (position, _TEMP, temps[id(a)], None)
-                elif isinstance(a, Storage):
-                    if id(a) in outs:
-                        hole = (position, _OUTPUT, outs[id(a)], None)
-                    elif id(a) in by_storage:
-                        hole = (position, _INPUT, by_storage[id(a)], None)
-                    elif id(a) in closed:
-                        if id(a) not in closed_index:
-                            closed_index[id(a)] = len(plan.closed)
-                            plan.closed.append(closed[id(a)])
-                        hole = (position, _CLOSED, closed_index[id(a)], None)
-                    elif a.serial > mark:
-                        return None, ("a result reads a buffer made while tracing (an upload "
-                                      "or a library call inside the function)")
-                    else:
-                        captured[id(a)] = a
-                elif isinstance(a, np.generic):
-                    leaf = kernel.arguments.leaves.get(position)
-                    origin = getattr(leaf, "origin", None) if leaf is not None else None
-                    traced = origin[0] if origin is not None else None
-                    # Only this call's floats: an enclosing trace's are its own constants.
-                    if (traced is not None and traced.position < len(call)
-                            and call[traced.position] is traced):
-                        hole = (position, _FLOAT, traced.position, origin[1])
-                elif type(a) is int or type(a) is bool:
-                    a = np.int64(a)  # converted once, not per call
-                launch.constants.append(None if hole else a)
-                if hole:
-                    launch.holes.append(hole)
-                shape.append(hole[1:3] + (hole[3],) if hole else _constant_key(a))
-            plan.launches.append(launch)
-            shape.append((kernel.ir, kernel.variant, kernel.n, kernel.groups))
-        plan.captured = [ex.buffer(s, (s.size,)) for s in captured.values()]
-        # Every float argument, read by a launch or not: one that no launch reads may have
-        # reached a constant through host Python, which the first call with another value
-        # shows (``Function._verify``).
-        floats = [t.position for t in call if type(t) is TracedFloat]
-        plan.float_leaves = floats
-        plan.traced = {k: leaves[k] for k in floats}
-        plan.verified = not floats
-        plan.checks = [(t.position, *check) for t in call if type(t) is TracedFloat
-                       for check in t.checks]
-        plan.fingerprint = tuple(shape)
-        return plan, None
-
-    def floats_differ(self, leaves: list[Any]) -> bool:
-        return any(leaves[k] != v for k, v in self.traced.items())
-
-    def run(self, leaves: list[Any]) -> Any:
-        """Launch the plan for a call's ``leaves`` (buffers and float values)."""
-        for k, name, key, rule in self.checks:
-            value = leaves[k]
-            if not rule.host(value):
-                raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
-        closed = []
-        for name, read, sig in self.closed:
-            array = read()
-            if type(array) is not Array or array.is_lazy or _sig(array) != sig:
-                self.stale = name
-                return _STALE
-            closed.append(array._node.attrs.storage)
-        device = self.device
-        allocate = device.backend.allocate
-        outputs = [allocate(device, dtype, size) for dtype, _, _, size in self.results]
-        temps = [allocate(device, dtype, size) for dtype, size in self.temporaries]
-        note_activity()
-        for launch in self.launches:
-            args = launch.constants.copy()
-            for position, kind, k, types in launch.holes:
-                if kind == _INPUT:
-                    args[position] = leaves[k]._node.attrs.storage
-                elif kind == _FLOAT:
-                    value = leaves[k]
-                    for dtype in types:
-                        value = dtype.numpy.type(value)
-                    args[position] = value
-                elif kind == _OUTPUT:
-                    args[position] = outputs[k]
-                elif kind == _TEMP:
-                    args[position] = temps[k]
-                else:
-                    args[position] = closed[k]
-            CACHE.stats["hits"] += 1
-            realize.launch(device, launch.ir, launch.program, args, launch.errors, launch.n,
-                           launch.groups)
-        arrays = []
-        for storage, (shape, strides, structure, sig) in zip(outputs, self.leaves):
-            node = ex.buffer(storage, shape, 0, strides, structure)
-            node.sig = sig  # fed back into a traced function, signed already
-            arrays.append(Array(node, device))
-        if self.out_tree is None:
-            return arrays[0]
-        return _unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
-
-
-def _sig(array: Array) -> tuple:
-    view = array._node.attrs
-    return (array.dtype, array.shape, array._node.structure, view.offset, view.strides,
-            array._device)
-
-
-class _Signature:
-    """A materialized array's part of a call's signature, interned: one object per distinct
-    (dtype, shape, structure, offset, strides, device), so a key hashes and compares it by
-    identity."""
-
-    __slots__ = ("entry",)
-
-    def __init__(self, entry: tuple) -> None:
-        self.entry = entry
-
-    def __repr__(self) -> str:
-        return _describe(self.entry)
-
-
-_SIGNATURES: dict[tuple, _Signature] = {}
-
-
-def _intern(entry: tuple) -> _Signature:
-    found = _SIGNATURES.get(entry)
-    if found is None:
-        if len(_SIGNATURES) >= 4 * _PLANS_PER_FUNCTION * 64:
-            _SIGNATURES.clear()  # rare; an array signed before then keys a new trace
-        found = _SIGNATURES.setdefault(entry, _Signature(entry))
-    return found
-
-
-def _sign(array: Array) -> _Signature:
-    return _intern(_sig(array))
-
-
 def _closed_over(fn: Callable) -> list[tuple[str, Callable[[], Any]]]:
     """How to read, at each call, the variables ``fn`` closes over and the globals its code
     names (nested functions and comprehensions included): arrays among them are inputs."""
@@ -546,16 +338,8 @@ def _cell_value(cell: Any) -> Any:
         return None
 
 
-def _constant_key(value: Any) -> tuple:
-    if isinstance(value, Storage):
-        return ("captured", id(value))
-    if isinstance(value, np.generic):
-        return ("constant", value.dtype.str, value.tobytes())
-    return ("constant", type(value), value)
-
-
 def _describe(entry: Any) -> str:
-    if isinstance(entry, _Signature):
+    if isinstance(entry, Signature):
         entry = entry.entry
     if entry is float:
         return "a float"
@@ -567,18 +351,6 @@ def _describe(entry: Any) -> str:
 
 
 # Trees of arguments and results ---------------------------------------------------------
-
-
-def _flatten(value: Any, leaves: list[Any]) -> Any:
-    """``value``'s tuples, lists and dicts as a hashable tree; everything else appended to
-    ``leaves``."""
-    kind = type(value)
-    if kind is tuple or kind is list:
-        return (kind, tuple(_flatten(v, leaves) for v in value))
-    if kind is dict:
-        return (dict, tuple(value), tuple(_flatten(v, leaves) for v in value.values()))
-    leaves.append(value)
-    return None
 
 
 def _paths(tree: Any, prefix: str, out: list[str]) -> None:
@@ -593,14 +365,4 @@ def _paths(tree: Any, prefix: str, out: list[str]) -> None:
 
 
 def _plain_arguments(tree: Any, leaves: list[Any]) -> list[Any]:
-    return _unflatten(tree, iter([v.value if type(v) is _Static else v for v in leaves]))
-
-
-def _unflatten(tree: Any, leaves: Any) -> Any:
-    if tree is None:
-        return next(leaves)
-    if tree[0] == "args":
-        return [_unflatten(t, leaves) for t in tree[1]]
-    if tree[0] is dict:
-        return dict(zip(tree[1], (_unflatten(t, leaves) for t in tree[2])))
-    return tree[0](_unflatten(t, leaves) for t in tree[1])
+    return unflatten(tree, iter([v.value if type(v) is _Static else v for v in leaves]))

@@ -14,11 +14,12 @@ import pytest
 import scipy.stats
 
 import weft as wf
+from weft.replay import Plan
 
 
 def _replays(f) -> bool:
     """Whether ``f`` (traced) has a plan it replays (not only signatures run as Python)."""
-    return any(type(p).__name__ == "_Plan" for p in f.plans.values())
+    return any(isinstance(p, Plan) for p in f.plans.values())
 
 
 @pytest.fixture(params=["traced", "plain"])
