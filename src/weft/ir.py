@@ -218,6 +218,8 @@ class Variant:
     int_columns: bool = False  # the vector walk's column indexes fit 32 bits
     guarded_tail: bool = False  # the vector walk's last partial step loads together
     woven: bool = False  # one row's splits walk it together, element by element
+    # Element-wise, one element per thread: only the last work-group checks the bounds.
+    group_bounds_check: bool = False
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
     # in 32 bits with room to spare: the kernel computes its indexes in int.
     index32: bool = False

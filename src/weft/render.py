@@ -338,6 +338,10 @@ class Renderer:
         k = self.variant.per_thread
         if k == 1:
             slots["body"] = body
+            slots["bounds_check"] = (
+                elementwise.LAST_GROUP_CHECK.format(group_id=self.d.group_id,
+                                                    group_count=self.d.group_count)
+                if self.variant.group_bounds_check else elementwise.PER_ELEMENT_CHECK)
             return self.finish(elementwise.ELEMENTWISE, slots)
         slots.update(
             body=indent(body), index_setup=indent(slots["index_setup"]), per_thread=str(k),

@@ -87,3 +87,35 @@ def test_compiled_kernels_run_as_given(real_device):
         after = wf.cache_info()
         launched = after["hits"] + after["misses"] - before["hits"] - before["misses"]
         assert launched == len(kernels) >= 1
+
+
+def test_cpus_check_bounds_in_the_last_group_only(reference):
+    x = wf.asarray(np.ones(1000))
+    cpu = Traits(is_cpu=True, group_bounds_check=True)
+    (kernel,) = compile(_outputs(x * 2.0), Target(OPENCL, cpu)).kernels
+    source = kernel.source(OPENCL)
+    assert "if (get_group_id(0) + 1 == get_num_groups(0) && gid >= n) return;" in source
+    (plain,) = compile(_outputs(x * 2.0), Target(OPENCL, Traits())).kernels
+    assert "    if (gid >= n) return;" in plain.source(OPENCL)
+
+
+@pytest.mark.parametrize("n", [1, 255, 256, 257, 1000, (1 << 16) + 3])
+def test_a_last_group_bounds_check_computes_every_element_once(real_device, monkeypatch, n):
+    """Forced on any device: the last group's partial tail is exact, and writing in place
+    (a read and a write of one buffer) stays element by element."""
+    from dataclasses import replace
+
+    from weft import memo
+
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, group_bounds_check=True))
+    memo.MEMO.clear()
+    try:
+        a = np.random.default_rng(n).standard_normal(n)
+        x = wf.asarray(a)
+        y = wf.exp(x) * 2.0 - x
+        np.testing.assert_allclose(y.to_numpy(), np.exp(a) * 2.0 - a, rtol=1e-14)
+        x += 1.0
+        np.testing.assert_array_equal(x.to_numpy(), a + 1.0)
+    finally:
+        memo.MEMO.clear()

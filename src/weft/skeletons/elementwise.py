@@ -30,9 +30,13 @@ ELEMENTWISE = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}    const {index_t} gid = {global_id};
-    if (gid >= n) return;
-{index_setup}{body}}}
+{bounds_check}{index_setup}{body}}}
 """
+
+# The bounds check of the one-element-per-thread skeleton: per element, or (CPUs) only in the
+# last work-group, a branch the same for every work-item of a group.
+PER_ELEMENT_CHECK = "    if (gid >= n) return;\n"
+LAST_GROUP_CHECK = "    if ({group_id} + 1 == {group_count} && gid >= n) return;\n"
 
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})

@@ -315,6 +315,7 @@ class OpenCLBackend:
             tiles_transposes=True,
             reduction_groups=h.compute_units * (2 if cpu else 8),
             last_group=self._finishes_in_last_group(device),
+            group_bounds_check=cpu,
             rows_lane_bytes=rows.lane_bytes,
             rows_fixed=rows.fixed)
 
