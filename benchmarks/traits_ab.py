@@ -1,8 +1,9 @@
 """A launch choice measured on and off, interleaved in one process: one of the device's
-traits (``weft.target.Traits``) set to each of two values in turn, round by round, on
-element-wise cases of n elements.
+traits (``weft.target.Traits``), or ``own_math`` of its dialect (``weft.dialect.Dialect``),
+set to each of two values in turn, round by round, on element-wise cases of n elements.
 
     python benchmarks/traits_ab.py group_bounds_check False True [--log2n 24] [--rounds 5]
+    python benchmarks/traits_ab.py own_math "()" "('exp', 'log')"
 
 Prints the median wall time of one evaluation per case and value, and their ratio.
 """
@@ -46,12 +47,18 @@ def main() -> None:
     args = parser.parse_args()
     device = wf.current_device()
     base = device.traits
+    dialect = device.backend.dialect_of(device)
     values = [ast.literal_eval(args.first), ast.literal_eval(args.second)]
     work = cases(1 << args.log2n)
     times: dict[tuple[str, int], list[float]] = {}
     for _ in range(args.rounds):
         for k, value in enumerate(values):
-            device.traits = replace(base, **{args.trait: value})
+            if args.trait == "own_math":
+                chosen = replace(dialect, own_math=frozenset(value))
+                device.backend.dialect_of = lambda d, chosen=chosen: chosen
+                wf.clear_cache()  # the kernel cache is keyed by device, not by dialect
+            else:
+                device.traits = replace(base, **{args.trait: value})
             memo.MEMO.clear()  # remembered plans keep the kernels they were made with
             for name, run in work.items():
                 run()
@@ -61,6 +68,7 @@ def main() -> None:
                 wf.synchronize()
                 times.setdefault((name, k), []).append((time.perf_counter() - t0) * 1e3)
     device.traits = base
+    vars(device.backend).pop("dialect_of", None)
     print(f"# {device} ({device.name}), n = 2^{args.log2n}, {args.trait}: "
           f"{values[0]} against {values[1]}, median ms of {args.rounds} rounds")
     for name in work:

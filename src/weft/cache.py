@@ -82,9 +82,10 @@ class KernelCache:
 
     def _build(self, device: Any, ir: KernelIR, variant: Variant, reason: str) -> Any:
         backend = device.backend
-        if backend.dialect is None:
+        dialect = backend.dialect_of(device)
+        if dialect is None:
             return backend.from_ir(device, ir)  # interpreted: launch choices do not apply
-        source, name = render(ir, backend.dialect, device.supports_fp64, variant)
+        source, name = render(ir, dialect, device.supports_fp64, variant)
         options = backend.build_options(device, ir)
         parts = {"cache version": CACHE_VERSION, "device and compiler": backend.fingerprint(device),
                  "build options": " ".join(options), "source": source}

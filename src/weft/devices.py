@@ -64,8 +64,8 @@ class Device:
         def resident_groups(ir: Any, variant: Any) -> int:
             return self.backend.resident_groups(self, lambda: CACHE.program(self, ir, variant))
 
-        return Target(self.backend.dialect, self.traits, self.supports_fp64, resident_groups,
-                      f"{self} ({self.name})")
+        return Target(self.backend.dialect_of(self), self.traits, self.supports_fp64,
+                      resident_groups, f"{self} ({self.name})")
 
     @property
     def supports_fp64(self) -> bool:

@@ -242,6 +242,9 @@ class Renderer:
     def apply(self, op_name: str, compute: DType, args: tuple[str, ...]) -> str:
         op = OPS[op_name]
         kind = compute.kind
+        if op_name in self.d.own_math and kind == "f":
+            self.need_helper(f"own_{op_name}", compute)
+            return f"weft_{op_name}_{compute.short}({args[0]})"
         helper = op.helper(kind)
         if helper is not None:
             self.need_helper(helper, compute)

@@ -103,9 +103,9 @@ def test_array_made_in_one_thread_used_in_another(real_device):
 
 def test_compile_failure_is_runtime_error_with_saved_source(real_device, monkeypatch, tmp_path):
     monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
-    broken = wf.render.Dialect(**{**wf.current_device().backend.dialect.__dict__,
+    broken = wf.render.Dialect(**{**real_device.backend.dialect_of(real_device).__dict__,
                                   "kernel_qualifier": "__kernel void this is not C"})
-    monkeypatch.setattr(type(real_device.backend), "dialect", broken)
+    monkeypatch.setattr(real_device.backend, "dialect_of", lambda device: broken)
     fresh = cache.KernelCache()
     x = wf.asarray([1.0])
     ir, *_ = lower.lower([((x * 2)._node, wf.realize.new_leaf(real_device, x._node))])

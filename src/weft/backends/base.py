@@ -38,6 +38,10 @@ class Backend(Protocol):
     kind: str  # "opencl", "cuda" or "reference"
     dialect: Dialect | None  # None: the backend interprets kernel IR directly
 
+    def dialect_of(self, device: Any) -> Dialect | None:
+        """The dialect kernels for ``device`` are written in (``dialect``, or a variant of it
+        for a kind of device: OpenCL's for CPUs computes exp and log itself)."""
+
     def discover(self) -> list[DeviceHandle]:
         """The devices this backend can use (empty when its library or driver is missing)."""
 

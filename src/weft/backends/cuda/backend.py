@@ -409,6 +409,9 @@ class CUDABackend:
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
 
+    def dialect_of(self, device: Any) -> Any:
+        return self.dialect
+
     def traits(self, device: Any) -> Traits:
         """Large grids take four elements per thread, in vector loads where aligned: 4-byte
         loads need them to reach the bandwidth (benchmarks/NOTES.md, 6), and each thread then

@@ -22,7 +22,7 @@ from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import occupancy
-from .dialect import OPENCL
+from .dialect import OPENCL, OPENCL_CPU
 
 _LOCAL_SIZE = 256
 
@@ -293,6 +293,11 @@ class OpenCLBackend:
 
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
+
+    def dialect_of(self, device: Any) -> Any:
+        """OpenCL C; on CPUs with weft's own exp and log (PoCL does not inline its library on
+        every host, and a call stops its vectorizer)."""
+        return OPENCL_CPU if device.handle.is_cpu else OPENCL
 
     def traits(self, device: Any) -> Traits:
         """GPUs as CUDA: four elements per thread on large grids, in vector loads where

@@ -1,4 +1,7 @@
-"""OpenCL C, as data for the renderer."""
+"""OpenCL C, as data for the renderer: for GPUs, and for CPUs (PoCL), where ``exp`` and
+``log`` are weft's own call-free helpers so that the compiler vectorizes the kernel."""
+
+from dataclasses import replace
 
 from ...dialect import Dialect
 
@@ -42,3 +45,5 @@ OPENCL = Dialect(
     global_barrier="barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)",
     group_count="get_num_groups(0)",
 )
+
+OPENCL_CPU = replace(OPENCL, own_math=frozenset({"exp", "log"}))

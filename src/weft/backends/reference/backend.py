@@ -215,6 +215,9 @@ class ReferenceBackend:
     def from_ir(self, device: Any, ir: KernelIR) -> KernelIR:
         return ir
 
+    def dialect_of(self, device: Any) -> Any:
+        return self.dialect
+
     def traits(self, device: Any) -> Traits:
         return Traits()  # one element at a time, reductions never split
 

@@ -1,0 +1,79 @@
+"""weft's own call-free ``exp`` and ``log`` (the OpenCL dialect of CPU devices): within an
+ulp or two over their whole ranges, subnormals and special values exact. float64 results are
+compared with NumPy's, float32 results with the float64 value rounded (the true value to
+far better than a float32 ulp)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+OWN = [d for d in wf.devices() if "exp" in d.backend.dialect_of(d).own_math]
+pytestmark = pytest.mark.skipif(not OWN, reason="no device computes its own exp and log")
+
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> float:
+    """The largest error in units of the last place of ``got``'s type (``want`` may be
+    float64 for a float32 ``got``)."""
+    finite = np.isfinite(want) & (want != 0) & (np.abs(want) <= np.finfo(got.dtype).max)
+    spacing = np.spacing(np.abs(want[finite]).astype(got.dtype)).astype(np.float64)
+    return float((np.abs(got[finite].astype(np.float64) - want[finite]) / spacing).max())
+
+
+def _specials(got: np.ndarray, want: np.ndarray) -> list:
+    other = ~(np.isfinite(want) & (want != 0))
+    same = (got[other] == want[other]) | (np.isnan(got[other]) & np.isnan(want[other]))
+    return list(zip(got[other][~same], want[other][~same]))
+
+
+@pytest.fixture(params=OWN, ids=str)
+def cpu(request):
+    with wf.device(request.param) as d:
+        yield d
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_exp(cpu, dtype):
+    info = np.finfo(dtype)
+    top = float(np.log(info.max))
+    bottom = float(np.log(float(info.smallest_subnormal))) - 1
+    rng = np.random.default_rng(0)
+    x = np.concatenate([np.linspace(bottom, top + 1, 400_001), rng.uniform(-30, 30, 100_000),
+                        rng.standard_normal(10_000) * 1e-8,
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, top, -top, bottom]]).astype(dtype)
+    got = wf.exp(wf.asarray(x)).to_numpy()
+    with np.errstate(over="ignore"):
+        want = np.exp(x.astype(np.float64))
+    assert "weft_exp_f" in wf.kernel_source(wf.exp(wf.asarray(x)))
+    assert _ulps(got, want) <= (1.0 if dtype == np.float64 else 2.0)
+    with np.errstate(over="ignore"):
+        assert not _specials(got, want.astype(dtype))
+    tiny = (want > 0) & (want < info.tiny)  # subnormal results: within one unit of the last
+    assert np.all(np.abs(got[tiny] - want[tiny]) <= info.smallest_subnormal)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_log(cpu, dtype):
+    info = np.finfo(dtype)
+    rng = np.random.default_rng(1)
+    x = np.concatenate([
+        np.exp(rng.uniform(np.log(float(info.smallest_subnormal)), np.log(float(info.max)),
+                           300_000)),
+        rng.uniform(0.5, 2.0, 200_000), 1 + rng.standard_normal(10_000) * 1e-6,
+        [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 1.0, float(info.max),
+         float(info.tiny), float(info.smallest_subnormal)]]).astype(dtype)
+    got = wf.log(wf.asarray(x)).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.log(x.astype(np.float64))
+    assert _ulps(got, want) <= 2.0
+    assert not _specials(got, want.astype(dtype))
+
+
+def test_a_density_stays_exact(cpu):
+    rng = np.random.default_rng(2)
+    y, mu, sigma = rng.standard_normal(10_000), 0.3, 1.7
+    lp = wf.stats.normal_lpdf(wf.asarray(y), mu, sigma)
+    want = (-0.5 * ((y - mu) / sigma) ** 2 - np.log(sigma) - 0.5 * np.log(2 * np.pi)).sum()
+    np.testing.assert_allclose(float(lp), want, rtol=1e-13)
