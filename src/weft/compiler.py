@@ -235,7 +235,12 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
     traits = target.traits
 
+    banded = (mode == REDUCE_COLS and traits.column_band and range_structure == "general"
+              and target.fp64)  # (compensated float32 sums keep the team skeleton)
+
     def planned(target_groups: int) -> ReduceLayout:
+        if banded:
+            return variants.band_layout(rows, cols, traits.column_band, target_groups)
         return variants.reduce_layout(mode, rows, cols, target_groups, traits.is_cpu,
                                       itemsize, traits.compute_units, traits.rows_lane_bytes)
 

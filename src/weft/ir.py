@@ -218,6 +218,7 @@ class Variant:
     int_columns: bool = False  # the vector walk's column indexes fit 32 bits
     guarded_tail: bool = False  # the vector walk's last partial step loads together
     woven: bool = False  # one row's splits walk it together, element by element
+    band: int = 0  # columns reductions: contiguous columns per work-item (ReduceLayout.band)
     # Element-wise, one element per thread: only the last work-group checks the bounds.
     group_bounds_check: bool = False
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
@@ -398,6 +399,9 @@ class ReduceLayout:
     chunk: int
     groups: int
     contiguous: int = 0  # rows mode: each lane walks a contiguous run (CPUs)
+    # Columns mode on CPUs: each work-item owns this many contiguous columns of one split,
+    # in private accumulators (0: teams of lanes, as on GPUs).
+    band: int = 0
 
     @property
     def splits_one_row(self) -> bool:

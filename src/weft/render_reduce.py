@@ -37,6 +37,8 @@ class Reductions:
         self.f.remember_errors = self.f.ir.checked
         body = indent("".join(self.f.statement(s) for s in self.f.per_element)
                       + self.remembered_failures())
+        if self.f.variant.band:
+            return self.render_band(slots, body)
         local_decls = acc_init = accumulate = tree_start = combines = stores = ""
         mode = self.f.ir.skeleton
         shuffle = bool(self.f.d.shuffle_down) and mode == REDUCE_ROWS
@@ -121,6 +123,31 @@ class Reductions:
             unrolled_body=indent(body), unrolled_accumulate=indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.f.finish(template, slots)
+
+    def render_band(self, slots: dict[str, str], body: str) -> str:
+        """A columns reduction in bands (``reduce.REDUCE_COLS_BAND``, CPUs): accumulators
+        per column of the band, written by the work-item that owns them."""
+        band = self.f.variant.band
+        acc_init = accumulate = stores = report = ""
+        for k, r in enumerate(self.f.ir.reductions):
+            if r.compensated or r.final_buffer is not None:
+                raise AssertionError("banded column reductions accumulate plainly, in one pass")
+            acc_init += reduce.BAND_ACC_INIT.format(
+                T=self.f.ctype(r.dtype), k=k, band=band,
+                identity=c_literal(identity(r.op, r.dtype), r.dtype))
+            accumulate += reduce.BAND_ACCUMULATE.format(
+                k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
+            value = f"acc{k}[u]" if r.scale is None else f"acc{k}[u] * {r.scale}"
+            stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
+                                              storage=self.f.storage(self.f.types[r.buffer]),
+                                              value=value)
+        if self.f.ir.checked:
+            acc_init = checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t) + acc_init
+            report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
+        slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
+                     body=indent(body, 2), accumulate=indent(accumulate), report=report,
+                     stores=stores)
+        return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
 
     def remembered_failures(self) -> str:
         """The failures one element's statements remembered, behind one test of whether any

@@ -28,6 +28,9 @@ INDEX32_LIMIT = 2**30 - 2**20
 
 
 MIN_WALK = 32
+# Rows a split of a banded column reduction (CPUs, variants.band_layout) walks at least: fewer
+# and the partial results' second pass costs more than the parallelism gains.
+BAND_ROWS = 64
 # Elements a lane of a short full reduction walks at least while the reduction spreads over
 # the compute units (reduce_layout). H100, device time of a float64 normal density of 10^5
 # elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (benchmarks/NOTES.md, 15).

@@ -15,7 +15,16 @@ from typing import Any
 
 from . import tuning
 from .indexing import rows_start_aligned
-from .ir import FLAT, REDUCE_ROWS, BufferParam, IndexParam, KernelIR, ReduceLayout, Variant
+from .ir import (
+    FLAT,
+    REDUCE_COLS,
+    REDUCE_ROWS,
+    BufferParam,
+    IndexParam,
+    KernelIR,
+    ReduceLayout,
+    Variant,
+)
 from .skeletons.elementwise import TILE
 from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP, vector_unroll
 from .target import Traits
@@ -64,6 +73,8 @@ def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Trait
     walked row starts on a vector boundary, else walks element by element (in 32-bit indexes
     where they fit, its splits woven along one row); settings fixed in the source where the
     device measured faster with them (``Traits.rows_fixed``)."""
+    if layout.band:
+        return Variant(band=layout.band)
     width, unroll = rows_vector_walk(traits, ir, args, layout)
     variant = Variant()
     if width > 1:
@@ -147,6 +158,24 @@ def reduce_layout(mode: str, rows: int, cols: int, target_groups: int,
     else:
         groups = base_groups * splits
     return ReduceLayout(mode, rows, cols, lanes, splits, chunk, groups, int(contiguous))
+
+
+def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLayout:
+    """A columns reduction walked by bands of ``band`` contiguous columns, one work-item per
+    (band, split) (``Traits.column_band``): its rows split until there are work-items for
+    ``target_groups`` work-groups, as each work-group runs on one core, while every split
+    keeps ``tuning.BAND_ROWS`` rows or more.
+
+    >>> band_layout(4096, 4096, 64, 4).splits, band_layout(4096, 4096, 64, 4).groups
+    (16, 4)
+    """
+    bands = ceil_div(cols, band)
+    wanted = ceil_div(WORK_GROUP * max(target_groups, 1), bands)
+    splits = max(1, min(wanted, rows // tuning.BAND_ROWS)) if target_groups > 1 else 1
+    chunk = ceil_div(rows, splits) if rows else 0
+    splits = ceil_div(rows, chunk) if chunk else 1
+    groups = ceil_div(bands * splits, WORK_GROUP)  # no rows: the identity, written
+    return ReduceLayout(REDUCE_COLS, rows, cols, 1, splits, chunk, groups, 0, band)
 
 
 def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:

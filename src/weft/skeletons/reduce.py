@@ -209,6 +209,47 @@ REDUCE_COLS = """\
 {tree}{write}}}
 """
 
+# Columns on CPUs (``Variant.band``): each work-item owns ``band`` contiguous columns of one
+# split of the rows, in private accumulators, and walks the split's rows; the loop over its
+# columns is innermost, so each row's part is read contiguously and vectorizes. A full band's
+# loop has a constant trip count, which the compiler vectorizes without a remainder (4096^2
+# float64 sums 16.8 -> 8-10.7 ms; NumPy 7.7): only the last, partial band takes the other.
+# No work-group tree: a work-item writes its columns' results itself.
+REDUCE_COLS_BAND = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} item = {global_id};
+    const {index_t} bands = (cols + {band} - 1) / {band};
+    if (item >= bands * splits) return;
+    const {index_t} split = item / bands;
+    const {index_t} j0 = (item - split * bands) * {band};
+    const {index_t} begin = split * chunk;
+    const {index_t} end = begin + chunk < rows ? begin + chunk : rows;
+    const int width = cols - j0 < {band} ? (int)(cols - j0) : {band};
+{acc_init}    if (width == {band}) {{
+        for ({index_t} i = begin; i < end; ++i) {{
+            for (int u = 0; u < {band}; ++u) {{
+                const {index_t} j = j0 + u;
+                const {index_t} gid = i * cols + j;
+{body}{accumulate}            }}
+        }}
+    }} else {{
+        for ({index_t} i = begin; i < end; ++i) {{
+            for (int u = 0; u < width; ++u) {{
+                const {index_t} j = j0 + u;
+                const {index_t} gid = i * cols + j;
+{body}{accumulate}            }}
+        }}
+    }}
+{report}    for (int u = 0; u < width; ++u) {{
+        const {index_t} segment = j0 + u;
+{stores}    }}
+}}
+"""
+BAND_ACC_INIT = ("    {T} acc{k}[{band}];\n"
+                 "    for (int u = 0; u < {band}; ++u) acc{k}[u] = {identity};\n")
+BAND_ACCUMULATE = "            acc{k}[u] = {combine};\n"
+
 # The walk's range within a structure, per mode (lower: column <= row, upper: row <= column).
 RANGES = {
     ("reduce_rows", "lower"): "    if (end > i + 1) end = i + 1;\n",
