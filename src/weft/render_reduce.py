@@ -15,7 +15,7 @@ from .ir import (
     Load,
 )
 from .ops import identity
-from .render_text import ERROR_RECORD, c_literal, element_names, indent
+from .render_text import ERROR_RECORD, c_literal, dedent, element_names, indent
 from .skeletons import checks, reduce
 
 if TYPE_CHECKING:
@@ -125,10 +125,13 @@ class Reductions:
         return self.f.finish(template, slots)
 
     def render_band(self, slots: dict[str, str], body: str) -> str:
-        """A columns reduction in bands (``reduce.REDUCE_COLS_BAND``, CPUs): accumulators
-        per column of the band, written by the work-item that owns them."""
+        """A reduction in bands (CPUs): columns (``reduce.REDUCE_COLS_BAND``), accumulators
+        per column of the band, written by the work-item that owns them; rows
+        (``reduce.REDUCE_ROWS_BAND``), accumulators per position of the band, combined at
+        the end of the work-item's part of its row."""
         band = self.f.variant.band
-        acc_init = accumulate = stores = report = ""
+        rows = self.f.ir.skeleton == REDUCE_ROWS
+        acc_init = accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
                 raise AssertionError("banded column reductions accumulate plainly, in one pass")
@@ -137,13 +140,26 @@ class Reductions:
                 identity=c_literal(identity(r.op, r.dtype), r.dtype))
             accumulate += reduce.BAND_ACCUMULATE.format(
                 k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
-            value = f"acc{k}[u]" if r.scale is None else f"acc{k}[u] * {r.scale}"
+            value = f"total{k}" if rows else f"acc{k}[u]"
+            if rows:
+                totals += reduce.BAND_TOTAL.format(
+                    T=self.f.ctype(r.dtype), k=k, band=band,
+                    combine=self.f.apply(r.op, r.dtype, (f"total{k}", f"acc{k}[u]")))
+            if r.scale is not None:
+                value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.f.storage(self.f.types[r.buffer]),
                                               value=value)
         if self.f.ir.checked:
             acc_init = checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t) + acc_init
             report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
+        if rows:
+            slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
+                         body=indent(body), accumulate=accumulate, tail_body=body,
+                         tail_accumulate=dedent(accumulate), totals=totals, report=report,
+                         stores=dedent(stores),
+                         range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))
+            return self.f.finish(reduce.REDUCE_ROWS_BAND, slots)
         slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
                      body=indent(body, 2), accumulate=indent(accumulate), report=report,
                      stores=stores)

@@ -45,6 +45,13 @@ def element_names(text: str, c: int, shared: frozenset[str], walk: bool = False)
     return text
 
 
+def dedent(text: str, levels: int = 1) -> str:
+    """``text`` with ``levels`` indentation steps fewer on every line that has them."""
+    pad = "    " * levels
+    return "".join(line[len(pad):] if line.startswith(pad) else line
+                   for line in text.splitlines(keepends=True))
+
+
 def indent(text: str, levels: int = 1) -> str:
     pad = "    " * levels
     return "".join(pad + line if line.strip() else line

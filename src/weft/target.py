@@ -52,6 +52,10 @@ class Traits:
     # memory; a band reads each row's part contiguously and vectorizes (4096 x 4096 float64
     # column sums, 2 Zen 3 cores: 53 ms -> 7.6 ms in a hand kernel, NumPy 7.6-9.7).
     column_band: int = 0
+    # Rows reductions give each work-item one split of one row, walked this many columns at
+    # a time into as many independent accumulators (0: GPU teams): one running sum is a
+    # chain of dependent adds that PoCL cannot vectorize.
+    row_band: int = 0
     # Rows reductions (tuning.rows_tuning, measured per device): bytes of its row each GPU
     # lane walks at least, and whether the kernel takes its launch settings as constants.
     rows_lane_bytes: int = LANE_BYTES

@@ -73,8 +73,10 @@ def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Trait
     walked row starts on a vector boundary, else walks element by element (in 32-bit indexes
     where they fit, its splits woven along one row); settings fixed in the source where the
     device measured faster with them (``Traits.rows_fixed``)."""
-    if layout.band:
-        return Variant(band=layout.band)
+    if layout.band:  # CPUs; rows in 32-bit indexes where they fit, as element walks do
+        rows = layout.mode == REDUCE_ROWS
+        return Variant(band=layout.band,
+                       index32=rows and fits_32_bits(ir, args, layout.rows * layout.cols))
     width, unroll = rows_vector_walk(traits, ir, args, layout)
     variant = Variant()
     if width > 1:
@@ -176,6 +178,23 @@ def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLa
     splits = ceil_div(rows, chunk) if chunk else 1
     groups = ceil_div(bands * splits, WORK_GROUP)  # no rows: the identity, written
     return ReduceLayout(REDUCE_COLS, rows, cols, 1, splits, chunk, groups, 0, band)
+
+
+def row_band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLayout:
+    """A rows reduction walked in bands of ``band`` columns, one work-item per (row, split)
+    (``Traits.row_band``): each row split until there are work-items for ``target_groups``
+    work-groups, every split keeping ``tuning.BAND_ROWS * band`` columns or more.
+
+    >>> row_band_layout(1, 1 << 24, 16, 4).splits
+    1024
+    """
+    wanted = ceil_div(WORK_GROUP * max(target_groups, 1), max(rows, 1))
+    splits = max(1, min(wanted, cols // (tuning.BAND_ROWS * band))) if target_groups > 1 else 1
+    chunk = ceil_div(cols, splits) if cols else 0
+    chunk = ceil_div(chunk, band) * band  # every split but the last walks whole bands
+    splits = ceil_div(cols, chunk) if chunk else 1
+    groups = ceil_div(rows * splits, WORK_GROUP)  # no columns: the identity, written
+    return ReduceLayout(REDUCE_ROWS, rows, cols, 1, splits, chunk, groups, 0, band)
 
 
 def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:

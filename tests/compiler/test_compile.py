@@ -131,36 +131,50 @@ def test_cpus_reduce_columns_in_bands(reference):
     assert all(k.variant.band == 0 for k in triangle)  # a structure's ranges: teams
 
 
+def test_cpus_reduce_rows_in_bands(reference):
+    x = wf.asarray(np.ones((3, 100_000)))
+    cpu = Traits(is_cpu=True, row_band=16, reduction_groups=4)
+    first, combine = compile(_outputs(x.sum(axis=1)), Target(OPENCL, cpu)).kernels
+    assert first.variant.band == 16 and combine.combines and first.groups > 1
+    assert "total0 = (total0 + acc0[u]);" in first.source(OPENCL)
+    (lower,) = compile(_outputs(wf.tril(x[:, :3]).sum(axis=1)), Target(OPENCL, cpu)).kernels
+    assert lower.variant.band == 16 and "if (end > i + 1) end = i + 1;" in lower.source(OPENCL)
+
+
+@pytest.mark.parametrize("axis", [0, 1, None])
 @pytest.mark.parametrize("shape", [(1, 1), (3, 65), (130, 64), (1000, 129), (4100, 7)])
-def test_banded_column_reductions(real_device, monkeypatch, shape):
+def test_banded_reductions(real_device, monkeypatch, shape, axis):
     """Forced on any device: every reduction kind, a fused check that reports its element,
-    a fused element-wise output, partial bands and row splits with their combining pass."""
+    a fused element-wise output, partial bands and splits with their combining pass."""
     from dataclasses import replace
 
     from weft import memo
 
     monkeypatch.setattr(real_device, "traits",
-                        replace(real_device.traits, column_band=64, reduction_groups=8))
+                        replace(real_device.traits, column_band=64, row_band=16,
+                                reduction_groups=8))
     memo.MEMO.clear()
     try:
         rng = np.random.default_rng(sum(shape))
         a = rng.standard_normal(shape)
         x = wf.asarray(a)
-        np.testing.assert_allclose(x.sum(axis=0).to_numpy(), a.sum(axis=0), rtol=1e-12,
+        np.testing.assert_allclose(x.sum(axis=axis).to_numpy(), a.sum(axis=axis), rtol=1e-12,
                                    atol=1e-12)
-        np.testing.assert_allclose(wf.mean(wf.exp(x), axis=0).to_numpy(),
-                                   np.exp(a).mean(axis=0), rtol=1e-12)
-        np.testing.assert_array_equal(x.max(axis=0).to_numpy(), a.max(axis=0))
-        np.testing.assert_array_equal((x > 1.0).any(axis=0).to_numpy(), (a > 1.0).any(axis=0))
-        ints = wf.asarray((a * 10).astype(np.int32))
-        np.testing.assert_array_equal(ints.sum(axis=0).to_numpy(),
-                                      (a * 10).astype(np.int32).sum(axis=0))
-        doubled, sums = wf.eval(x * 2.0, x.sum(axis=0))
+        np.testing.assert_allclose(wf.mean(wf.exp(x), axis=axis).to_numpy(),
+                                   np.exp(a).mean(axis=axis), rtol=1e-12)
+        np.testing.assert_array_equal(x.max(axis=axis).to_numpy(), a.max(axis=axis))
+        np.testing.assert_array_equal((x > 1.0).any(axis=axis).to_numpy(),
+                                      (a > 1.0).any(axis=axis))
+        ints = (a * 10).astype(np.int32)
+        np.testing.assert_array_equal(wf.asarray(ints).sum(axis=axis).to_numpy(),
+                                      ints.sum(axis=axis))
+        doubled, sums = wf.eval(x * 2.0, x.sum(axis=axis))
         np.testing.assert_array_equal(doubled.to_numpy(), a * 2.0)
+        np.testing.assert_allclose(sums.to_numpy(), a.sum(axis=axis), rtol=1e-12, atol=1e-12)
         bad = a.copy()
         bad[shape[0] - 1, shape[1] - 1] = np.nan
         checked = wf.check(wf.asarray(bad), lambda v: ~wf.isnan(v), "no NaN please")
         with pytest.raises(ValueError, match=r"no NaN please"):
-            checked.sum(axis=0).to_numpy()
+            checked.sum(axis=axis).to_numpy()
     finally:
         memo.MEMO.clear()

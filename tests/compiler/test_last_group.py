@@ -33,8 +33,9 @@ LAST_GROUP_DEVICES = _finishing_devices()
 @pytest.fixture(params=LAST_GROUP_DEVICES, ids=[str(d) for d in LAST_GROUP_DEVICES])
 def finishing(request, monkeypatch):
     device = request.param
-    if device.traits.is_cpu:
-        monkeypatch.setattr(device, "traits", replace(device.traits, is_cpu=False))
+    if device.traits.is_cpu:  # a GPU's teams, split along the row, on the CPU device
+        monkeypatch.setattr(device, "traits", replace(device.traits, is_cpu=False, row_band=0,
+                                                      column_band=0))
     memo.MEMO.clear()  # plans recorded with the device's usual planning
     with wf.device(device) as d:
         yield d
@@ -121,7 +122,7 @@ def test_opencl_last_group_can_be_turned_off(monkeypatch):
     monkeypatch.setattr(device.handle, "last_group", None)
     traits = device.backend.traits(device)
     assert not traits.last_group
-    monkeypatch.setattr(device, "traits", replace(traits, is_cpu=False))
+    monkeypatch.setattr(device, "traits", replace(traits, is_cpu=False, row_band=0))
     memo.MEMO.clear()
     try:
         with wf.device(device):

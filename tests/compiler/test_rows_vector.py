@@ -26,8 +26,9 @@ WALK = "vector_end"  # only the vector walk's source has it
 def vector_walk(request, real_device, monkeypatch):
     """``real_device``, loading 16 bytes at a time in rows reductions whatever the type; and
     again with a GPU's walk, lanes interleaved along the row (on a CPU device, each lane
-    otherwise walks a contiguous run)."""
-    traits = replace(real_device.traits, rows_vector_widths=vector_widths(16))
+    otherwise walks a contiguous run). Teams of lanes, not a CPU's bands."""
+    traits = replace(real_device.traits, rows_vector_widths=vector_widths(16), row_band=0,
+                     column_band=0)
     if request.param == "interleaved lanes":
         if not real_device.traits.is_cpu:
             pytest.skip("the device's own walk interleaves its lanes")
@@ -198,12 +199,13 @@ def test_aligned_view_of_a_larger_matrix_is_walked(vector_walk):
 
 
 def test_walk_on_the_default_rows_reduction(real_device):
-    """Without forcing: GPUs walk float64 rows with vector loads, every device float32 rows
-    of a contiguous matrix."""
+    """Without forcing: GPUs walk float64 rows with vector loads, and float32 rows of a
+    contiguous matrix; CPUs walk rows in bands of independent accumulators."""
     with wf.device(real_device):
         a = np.random.default_rng(8).standard_normal((64, 4096)).astype(np.float32)
         x = wf.asarray(a)
-        assert WALK in wf.kernel_source(x.sum(axis=1))
+        banded = bool(real_device.traits.row_band)
+        assert (("total0" if banded else WALK) in wf.kernel_source(x.sum(axis=1)))
         np.testing.assert_allclose(x.sum(axis=1).to_numpy(), a.sum(axis=1, dtype=np.float64),
                                    rtol=1e-6)
 
@@ -253,7 +255,8 @@ def test_launch_settings_fixed_in_the_source_or_passed(real_device, monkeypatch,
 
     from weft import memo
 
-    monkeypatch.setattr(real_device, "traits", replace(real_device.traits, rows_fixed=fixed))
+    monkeypatch.setattr(real_device, "traits", replace(real_device.traits, rows_fixed=fixed,
+                                                       row_band=0))
     memo.MEMO.clear()
     a = np.random.default_rng(cols).standard_normal((37, cols))
     with wf.device(real_device):

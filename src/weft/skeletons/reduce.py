@@ -246,6 +246,34 @@ REDUCE_COLS_BAND = """\
 {stores}    }}
 }}
 """
+# Rows on CPUs (``Variant.band`` of a rows kernel): each work-item reduces one split of one
+# row, ``band`` columns at a time into as many independent accumulators (a single running
+# sum is a chain of dependent adds that cannot vectorize), then combines them.
+REDUCE_ROWS_BAND = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} item = {global_id};
+    if (item >= rows * splits) return;
+    const {index_t} i = item / splits;
+    const {index_t} split = item - i * splits;
+    const {index_t} segment = i;
+    {index_t} begin = split * chunk;
+    {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+{range}{acc_init}    {index_t} j0 = begin;
+    for (; j0 + {band} <= end; j0 += {band}) {{
+        for (int u = 0; u < {band}; ++u) {{
+            const {index_t} j = j0 + u;
+            const {index_t} gid = i * cols + j;
+{body}{accumulate}        }}
+    }}
+    for (int u = 0; j0 + u < end; ++u) {{
+        const {index_t} j = j0 + u;
+        const {index_t} gid = i * cols + j;
+{tail_body}{tail_accumulate}    }}
+{totals}{report}{stores}}}
+"""
+BAND_TOTAL = ("    {T} total{k} = acc{k}[0];\n"
+              "    for (int u = 1; u < {band}; ++u) total{k} = {combine};\n")
 BAND_ACC_INIT = ("    {T} acc{k}[{band}];\n"
                  "    for (int u = 0; u < {band}; ++u) acc{k}[u] = {identity};\n")
 BAND_ACCUMULATE = "            acc{k}[u] = {combine};\n"

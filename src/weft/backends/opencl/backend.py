@@ -322,6 +322,7 @@ class OpenCLBackend:
             last_group=self._finishes_in_last_group(device),
             group_bounds_check=cpu,
             column_band=64 if cpu else 0,
+            row_band=16 if cpu else 0,
             rows_lane_bytes=rows.lane_bytes,
             rows_fixed=rows.fixed)
 
