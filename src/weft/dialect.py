@@ -85,7 +85,7 @@ class Dialect:
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
     scalar_struct: bool = False
-    # Functions computed by weft's own call-free helpers instead of the C library's
-    # (skeletons/own_math.py): op names, for floating types. A CPU device's OpenCL compiler
-    # vectorizes a kernel only when nothing in it is a call.
+    # Library functions replaced by weft's own call-free versions (skeletons/own_math.py),
+    # in ops and helpers alike: a CPU device's OpenCL compiler vectorizes a kernel only when
+    # nothing in it is a call.
     own_math: frozenset[str] = frozenset()

@@ -51,6 +51,7 @@ from .skeletons.helpers import (
     WIDE_FLOAT32,
     helper_source,
 )
+from .skeletons.own_math import own_math_source
 
 
 class Renderer:
@@ -242,9 +243,6 @@ class Renderer:
     def apply(self, op_name: str, compute: DType, args: tuple[str, ...]) -> str:
         op = OPS[op_name]
         kind = compute.kind
-        if op_name in self.d.own_math and kind == "f":
-            self.need_helper(f"own_{op_name}", compute)
-            return f"weft_{op_name}_{compute.short}({args[0]})"
         helper = op.helper(kind)
         if helper is not None:
             self.need_helper(helper, compute)
@@ -326,6 +324,8 @@ class Renderer:
                 if re.search(rf"\b{name}\b", filled)]
         if used:
             preamble += "".join(used) + "\n"
+        if self.d.own_math:
+            preamble += own_math_source(self.d.own_math, filled)
         preamble += self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 

@@ -223,7 +223,8 @@ def test_infinite_arguments_take_the_limits(device):
         got = wf.logaddexp(wf.asarray(a.astype(dtype)), wf.asarray(b.astype(dtype)))
         with np.errstate(all="ignore"):
             expected = np.logaddexp(a.astype(dtype), b.astype(dtype))
-        np.testing.assert_array_equal(got.to_numpy(), expected)
+        # Infinities and NaN exactly; finite values to an ulp or two (a CPU's own exp/log).
+        np.testing.assert_allclose(got.to_numpy(), expected, rtol=4 * np.finfo(dtype).eps)
     inf = np.inf
     cases = [(inf, 1.0, inf), (inf, -inf, inf), (inf, -1e300, inf), (inf, inf, np.nan),
              (-inf, -inf, -inf), (1.0, -inf, 1.0), (1.0, inf, np.nan), (-inf, 1.0, np.nan)]

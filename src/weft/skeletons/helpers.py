@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .own_math import OWN_MATH
 from .random import DTYPE_FREE, RANDOM, RANDOM_NEEDS
 from .special import NEEDS, ROOTS, SPECIAL, THROUGH_DOUBLE, WIDE_FLOAT32
 
@@ -102,8 +101,7 @@ __all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_
 
 def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     """Helper ``name``'s C text for ``dtype`` in ``dialect``."""
-    template = (OWN_MATH[name[4:]][dtype.name] if name.startswith("own_")
-                else HELPERS[name])
+    template = HELPERS[name]
     # Templates with several functions place the qualifier ({Q}) themselves.
     prefix = "" if "{Q}" in template else dialect.function_qualifier
     return prefix + template.format(

@@ -1,5 +1,8 @@
-"""weft's own ``exp`` and ``log``, written without a single library call, for dialects that
-ask for them (``Dialect.own_math``: the OpenCL dialect of CPU devices).
+"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``isnan`` and ``isfinite``, written
+without a single library call, for dialects that ask for them (``Dialect.own_math``: the
+OpenCL dialect of CPU devices). A kernel that calls one gets float64 and float32 versions
+under one overloaded name and a macro sending the library's name to it, so op templates
+and helpers (the special functions' too) use them unchanged.
 
 Why: PoCL's kernel library is not inlined into kernels on some x86 hosts, and one call in a
 kernel's body stops its vectorizer, so each ``exp`` cost a scalar call per element. Written
@@ -16,21 +19,27 @@ The methods are the textbook ones:
   subnormal and up to the largest finite value come out right. Arguments past the overflow
   or underflow thresholds give inf or 0; NaN stays NaN.
 - ``log``: x = 2^e m with m in [sqrt(1/2), sqrt(2)) from the bits (subnormals scaled by 2^54
-  first), log m = 2 atanh(s) with s = (m - 1) / (m + 1) by its odd series, and e ln 2 added
-  in two parts. Negative arguments give NaN, zero gives -inf, inf stays inf.
+  first); with f = m - 1 (exact) and s = f / (2 + f), log m = 2 atanh(s) = f - f^2/2 +
+  s (f^2/2 + R(s^2)), R from the odd series, so that the exact f carries the result and only
+  a small correction is rounded; e ln 2 added in two parts. Negative arguments give NaN,
+  zero gives -inf, inf stays inf.
+- ``log1p`` and ``expm1``: from ``log`` and ``exp`` of the rounded 1 + x and exp(x), with the
+  rounding corrected (Goldberg's and Kahan's identities).
 
-Accuracy, against NumPy (itself within an ulp of the correctly rounded value): at most 1 ulp
-for ``exp`` and 2 for ``log`` over their whole ranges (tests/api/test_own_math.py), within
-OpenCL's bounds for the builtins (3 ulp).
+Accuracy over the whole ranges (tests/api/test_own_math.py; float64 against NumPy, float32
+against the float64 value): ``exp`` 1 ulp (float32: 2), ``log`` 1 (float32: 0.8), ``log1p``
+and ``expm1`` 2 (float32, through float64: 0.5); within OpenCL's bounds for the builtins.
 """
 
 from __future__ import annotations
 
-# dtype name -> C source; {Q} is the dialect's function qualifier.
-OWN_MATH: dict[str, dict[str, str]] = {
+import re
+
+# name -> C source of its float64 and float32 versions (one overloaded name).
+_VERSIONS: dict[str, dict[str, str]] = {
     "exp": {
         "float64": """\
-{Q}inline double weft_exp_f64(double x) {{
+double OVERLOADABLE weft_exp(double x) {
     const double round_k = 0x1.8p52;
     double c = x > 709.8 ? 709.8 : x;
     c = c < -745.2 ? -745.2 : c;
@@ -55,10 +64,10 @@ OWN_MATH: dict[str, dict[str, str]] = {
     const long k1 = ki >> 1;
     const double y = p * as_double((k1 + 1023) << 52) * as_double((ki - k1 + 1023) << 52);
     return x > 709.782712893384 ? INFINITY : (x < -745.1332191019412 ? 0.0 : y);
-}}
+}
 """,
         "float32": """\
-{Q}inline float weft_exp_f32(float x) {{
+float OVERLOADABLE weft_exp(float x) {
     const float round_k = 0x1.8p23f;
     float c = x > 89.0f ? 89.0f : x;
     c = c < -104.0f ? -104.0f : c;
@@ -77,12 +86,12 @@ OWN_MATH: dict[str, dict[str, str]] = {
     const int k1 = ki >> 1;
     const float y = p * as_float((k1 + 127) << 23) * as_float((ki - k1 + 127) << 23);
     return x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : y);
-}}
+}
 """,
     },
     "log": {
         "float64": """\
-{Q}inline double weft_log_f64(double x) {{
+double OVERLOADABLE weft_log(double x) {
     const int tiny = x < 0x1p-1022;
     const double scaled = tiny ? x * 0x1p54 : x;
     const long bits = as_long(scaled);
@@ -91,28 +100,31 @@ OWN_MATH: dict[str, dict[str, str]] = {
     const int high = m > 1.4142135623730951;
     m = high ? m * 0.5 : m;
     e = high ? e + 1 : e;
-    const double s = (m - 1.0) / (m + 1.0);
-    const double s2 = s * s;
-    double p = 1.0 / 23.0;
-    p = p * s2 + 1.0 / 21.0;
-    p = p * s2 + 1.0 / 19.0;
-    p = p * s2 + 1.0 / 17.0;
-    p = p * s2 + 1.0 / 15.0;
-    p = p * s2 + 1.0 / 13.0;
-    p = p * s2 + 1.0 / 11.0;
-    p = p * s2 + 1.0 / 9.0;
-    p = p * s2 + 1.0 / 7.0;
-    p = p * s2 + 1.0 / 5.0;
-    p = p * s2 + 1.0 / 3.0;
+    const double f = m - 1.0;
+    const double s = f / (2.0 + f);
+    const double z = s * s;
+    double r = 2.0 / 23.0;
+    r = r * z + 2.0 / 21.0;
+    r = r * z + 2.0 / 19.0;
+    r = r * z + 2.0 / 17.0;
+    r = r * z + 2.0 / 15.0;
+    r = r * z + 2.0 / 13.0;
+    r = r * z + 2.0 / 11.0;
+    r = r * z + 2.0 / 9.0;
+    r = r * z + 2.0 / 7.0;
+    r = r * z + 2.0 / 5.0;
+    r = r * z + 2.0 / 3.0;
+    r = r * z;
+    const double half_square = 0.5 * f * f;
     const double ef = (double)e;
-    const double y = ef * 0x1.62e42fee00000p-1 + (2.0 * s + (2.0 * s * s2 * p
-                                                   + ef * 0x1.a39ef35793c76p-33));
+    const double y = ef * 0x1.62e42fee00000p-1
+        + (f - (half_square - (s * (half_square + r) + ef * 0x1.a39ef35793c76p-33)));
     const double special = x < 0.0 ? NAN : (x == 0.0 ? -INFINITY : x);
     return (x > 0.0 && x < INFINITY) ? y : special;
-}}
+}
 """,
         "float32": """\
-{Q}inline float weft_log_f32(float x) {{
+float OVERLOADABLE weft_log(float x) {
     const int tiny = x < 0x1p-126f;
     const float scaled = tiny ? x * 0x1p24f : x;
     const int bits = as_int(scaled);
@@ -121,19 +133,96 @@ OWN_MATH: dict[str, dict[str, str]] = {
     const int high = m > 1.41421354f;
     m = high ? m * 0.5f : m;
     e = high ? e + 1 : e;
-    const float s = (m - 1.0f) / (m + 1.0f);
-    const float s2 = s * s;
-    float p = 1.0f / 11.0f;
-    p = p * s2 + 1.0f / 9.0f;
-    p = p * s2 + 1.0f / 7.0f;
-    p = p * s2 + 1.0f / 5.0f;
-    p = p * s2 + 1.0f / 3.0f;
+    const float f = m - 1.0f;
+    const float s = f / (2.0f + f);
+    const float z = s * s;
+    float r = 2.0f / 11.0f;
+    r = r * z + 2.0f / 9.0f;
+    r = r * z + 2.0f / 7.0f;
+    r = r * z + 2.0f / 5.0f;
+    r = r * z + 2.0f / 3.0f;
+    r = r * z;
+    const float half_square = 0.5f * f * f;
     const float ef = (float)e;
-    const float y = ef * 0x1.62e4p-1f + (2.0f * s + (2.0f * s * s2 * p
-                                         + ef * 0x1.7f7d1cp-20f));
+    const float y = ef * 0x1.62e4p-1f
+        + (f - (half_square - (s * (half_square + r) + ef * 0x1.7f7d1cp-20f)));
     const float special = x < 0.0f ? NAN : (x == 0.0f ? -INFINITY : x);
     return (x > 0.0f && x < INFINITY) ? y : special;
-}}
+}
 """,
     },
+    # log(1 + x) from log of the rounded 1 + x, corrected by x / ((1 + x) - 1), which
+    # holds the rounding (Goldberg): within an ulp or two of log1p wherever log is.
+    "log1p": {
+        "float64": """\
+double OVERLOADABLE weft_log1p(double x) {
+    const double u = 1.0 + x;
+    const double y = u == 1.0 ? x : weft_log(u) * (x / (u - 1.0));
+    return x == INFINITY ? x : y;
 }
+""",
+        "float32": """\
+float OVERLOADABLE weft_log1p(float x) {
+    return (float)weft_log1p((double)x);
+}
+""",
+    },
+    # exp(x) - 1 from the rounded u = exp(x), corrected by x / log(u) (Kahan). float32
+    # versions of both go through float64: within half an ulp then.
+    "expm1": {
+        "float64": """\
+double OVERLOADABLE weft_expm1(double x) {
+    const double u = weft_exp(x);
+    const double d = u - 1.0;
+    const double y = u == 1.0 ? x : (d == -1.0 ? -1.0 : d * (x / weft_log(u)));
+    return u == INFINITY ? u : y;
+}
+""",
+        "float32": """\
+float OVERLOADABLE weft_expm1(float x) {
+    return (float)weft_expm1((double)x);
+}
+""",
+    },
+    # Compares, not library calls: NaN is the value unequal to itself, and x - x is 0
+    # exactly for finite x (NaN for infinities and NaN).
+    "isnan": {
+        "float64": "int OVERLOADABLE weft_isnan(double x) { return x != x; }\n",
+        "float32": "int OVERLOADABLE weft_isnan(float x) { return x != x; }\n",
+    },
+    "isfinite": {
+        "float64": "int OVERLOADABLE weft_isfinite(double x) { return x - x == 0.0; }\n",
+        "float32": "int OVERLOADABLE weft_isfinite(float x) { return x - x == 0.0f; }\n",
+    },
+}
+
+# What each calls: emitted first.
+_NEEDS = {"log1p": ("log",), "expm1": ("exp", "log")}
+_ORDER = ("exp", "log", "log1p", "expm1", "isnan", "isfinite")
+NAMES = frozenset(_ORDER)
+
+
+def own_math_source(names: frozenset[str], used: str) -> str:
+    """The definitions, for both floating types, of the functions among ``names`` that
+    ``used`` (a kernel's text) calls, and of what they call, each followed by a macro that
+    sends the library name to weft's version: ops and helpers alike then call it. Empty
+    when ``used`` calls none of them.
+
+    >>> "weft_exp" in own_math_source(frozenset({"exp"}), "y = exp(x);")
+    True
+    """
+    wanted = {name for name in names if re.search(rf"\b{name}\(", used)}
+    for name in list(wanted):
+        wanted.update(_NEEDS.get(name, ()))
+    if not wanted:
+        return ""
+    text = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "#define OVERLOADABLE __attribute__((overloadable))\n")
+    for name in _ORDER:
+        if name in wanted:
+            text += "".join(_VERSIONS[name].values())
+    for name in _ORDER:
+        if name in wanted and name in names:
+            # The library may define the name as a macro itself (PoCL does).
+            text += f"#undef {name}\n#define {name}(x) weft_{name}(x)\n"
+    return text + "\n"

@@ -4,6 +4,7 @@
 from dataclasses import replace
 
 from ...dialect import Dialect
+from ...skeletons.own_math import NAMES
 
 OPENCL = Dialect(
     name="opencl",
@@ -46,4 +47,4 @@ OPENCL = Dialect(
     group_count="get_num_groups(0)",
 )
 
-OPENCL_CPU = replace(OPENCL, own_math=frozenset({"exp", "log"}))
+OPENCL_CPU = replace(OPENCL, own_math=NAMES)
