@@ -1,7 +1,7 @@
 """A backend's dialect as data: the strings that make kernel source OpenCL C or CUDA C, and
 how a dialect that passes its scalar arguments in one struct lays that struct out.
 
-render.py reads a ``Dialect``; each backend declares one (backends/*/dialect.py).
+render/ reads a ``Dialect``; each backend declares one (backends/*/dialect.py).
 """
 
 from __future__ import annotations

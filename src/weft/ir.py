@@ -4,7 +4,7 @@ Parameters by kind and dtype, and a list of statements (loads with an access pat
 applications, casts, stores). It holds no size, offset or scalar value, so a ``KernelIR`` is
 itself the in-memory cache key; those values travel as the kernel's runtime arguments, in
 parameter order. Launch choices of a few values each (vector width, unroll, 32-bit indexes,
-``fixed`` settings) are fields of it too. lower.py builds it, render.py turns it into source,
+``fixed`` settings) are fields of it too. lower.py builds it, render/ turns it into source,
 the reference backend interprets it.
 """
 

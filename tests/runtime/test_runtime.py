@@ -14,6 +14,7 @@ import pytest
 
 import weft as wf
 from weft import cache, lower
+from weft.dialect import Dialect
 from weft.dtypes import float64
 
 SCRIPT = """
@@ -103,7 +104,7 @@ def test_array_made_in_one_thread_used_in_another(real_device):
 
 def test_compile_failure_is_runtime_error_with_saved_source(real_device, monkeypatch, tmp_path):
     monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
-    broken = wf.render.Dialect(**{**real_device.backend.dialect_of(real_device).__dict__,
+    broken = Dialect(**{**real_device.backend.dialect_of(real_device).__dict__,
                                   "kernel_qualifier": "__kernel void this is not C"})
     monkeypatch.setattr(real_device.backend, "dialect_of", lambda device: broken)
     fresh = cache.KernelCache()

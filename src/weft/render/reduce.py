@@ -1,25 +1,25 @@
 """Rendering of the reduction skeletons (rows and columns): accumulators, the work-group
 tree or warp shuffles, the last group's finish, and the rows' vector walk, into the frame of
-the renderer in render.py, whose statements and op text it uses."""
+the renderer in frame.py, whose statements and op text it uses."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
-from .dtypes import DType
-from .ir import (
+from ..dtypes import DType
+from ..ir import (
     FLAT,
     GROUP_COUNTER,
     REDUCE_ROWS,
     Load,
 )
-from .ops import identity
-from .render_text import ERROR_RECORD, c_literal, dedent, element_names, indent
-from .skeletons import checks, reduce
+from ..ops import identity
+from ..skeletons import checks, reduce
+from .text import ERROR_RECORD, c_literal, dedent, element_names, indent
 
 if TYPE_CHECKING:
-    from .render import Renderer
+    from .frame import Renderer
 
 
 class Reductions:

@@ -7,8 +7,8 @@ import re
 
 import numpy as np
 
-from .dtypes import DType
-from .ir import (
+from ..dtypes import DType
+from ..ir import (
     ERROR_BUFFER,
     ERROR_OFFSET,
 )

@@ -1,20 +1,20 @@
-"""Rendering: kernel IR + a backend's ``Dialect`` → kernel source text.
+"""The renderer's frame: kernel IR + a backend's ``Dialect`` → kernel source text.
 
 OpenCL C and CUDA C differ by a handful of strings; a ``Dialect`` holds them, and this one
 renderer reads it. Op C text comes from the op table (ops.py), helper functions from
 skeletons/helpers.py, the kernel's frame from a skeleton with named slots (skeletons/).
-The reduction skeletons' slots are filled in render_reduce.py; text helpers shared by both
-are in render_text.py.
+The reduction skeletons' slots are filled in reduce.py; text helpers shared by both are in
+text.py.
 """
 
 from __future__ import annotations
 
 import re
 
-from . import dtypes as dt
-from .dialect import STRUCT, Dialect
-from .dtypes import DType
-from .ir import (
+from .. import dtypes as dt
+from ..dialect import STRUCT, Dialect
+from ..dtypes import DType
+from ..ir import (
     ELEMENTWISE,
     FLAT,
     PLAIN,
@@ -39,11 +39,9 @@ from .ir import (
     Store,
     Variant,
 )
-from .ops import OPS
-from .render_reduce import Reductions
-from .render_text import ERROR_RECORD, LANE, element_names, indent
-from .skeletons import checks, elementwise, reduce
-from .skeletons.helpers import (
+from ..ops import OPS
+from ..skeletons import checks, elementwise, reduce
+from ..skeletons.helpers import (
     DOUBLE_INSIDE,
     DTYPE_FREE,
     NEEDS,
@@ -51,7 +49,9 @@ from .skeletons.helpers import (
     WIDE_FLOAT32,
     helper_source,
 )
-from .skeletons.own_math import own_math_source
+from ..skeletons.own_math import own_math_source
+from .reduce import Reductions
+from .text import ERROR_RECORD, LANE, element_names, indent
 
 
 class Renderer:
