@@ -55,7 +55,15 @@ class Device:
 
     @traits.setter
     def traits(self, traits: Any) -> None:
-        self._traits = traits  # for tuning runs and tests that try other launch choices
+        # For tuning runs and tests that try other launch choices. Remembered evaluations and
+        # traces keep the kernels they were compiled with: forget them, so the new traits
+        # apply.
+        from .function import forget_traces
+        from .memo import MEMO
+
+        self._traits = traits
+        MEMO.clear()
+        forget_traces()
 
     @property
     def target(self) -> Any:

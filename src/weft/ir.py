@@ -2,10 +2,10 @@
 
 Parameters by kind and dtype, and a list of statements (loads with an access pattern, op
 applications, casts, stores). It holds no size, offset or scalar value, so a ``KernelIR`` is
-itself the in-memory cache key; those values travel as the kernel's runtime arguments, in
-parameter order. Launch choices of a few values each (vector width, unroll, 32-bit indexes,
-``fixed`` settings) are fields of it too. lower.py builds it, render/ turns it into source,
-the reference backend interprets it.
+the in-memory cache key together with its ``Variant`` (the launch choices: vector width,
+unroll, 32-bit indexes, bands, ``fixed`` settings); those values travel as the kernel's
+runtime arguments, in parameter order. lower.py builds it, variants.py chooses its Variant,
+render/ turns both into source, the reference backend interprets it.
 """
 
 from __future__ import annotations
