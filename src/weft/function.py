@@ -109,7 +109,7 @@ class Function:
         self.closed_over = _closed_over(fn)
         self.plans: dict[tuple, Any] = {}
         self.learned_static: dict[Any, frozenset[int]] = {}  # tree -> float leaves by value
-        self.warned: set[str] = set()
+        self.warned: set[int] = set()  # float leaves warned about
         _FUNCTIONS.add(self)
 
     def __repr__(self) -> str:
@@ -172,7 +172,8 @@ class Function:
         for k, value in enumerate(leaves):
             kind = type(value)
             if kind is float:
-                entries.append(("value", value) if k in learned else float)
+                # By its bits where static: -0.0 == 0.0, and NaN equals nothing.
+                entries.append(("value", value.hex()) if k in learned else float)
             elif kind is Array or isinstance(value, (Array, np.ndarray)):
                 if kind is np.ndarray:
                     value = leaves[k] = asarray(value)
@@ -188,6 +189,7 @@ class Function:
                 aliases.append(storages.setdefault(id(node.attrs.storage), k))
             else:
                 static = value.value if kind is _Static else value
+                kind = type(static)
                 try:
                     hash(static)
                 except TypeError:
@@ -195,7 +197,9 @@ class Function:
                         f"wf.function({self.fn.__name__}): an argument of type "
                         f"{type(static).__name__} is neither a weft or NumPy array, a float, "
                         "nor hashable (a static argument is keyed by its value)") from None
-                entries.append(("value", type(static), static))
+                if isinstance(static, (float, np.floating)):
+                    static = float(static).hex()  # -0.0 and 0.0 are different statics
+                entries.append(("value", kind, static))
         return (tree, tuple(entries), tuple(aliases), current_device(), dt.default_real(),
                 fuse_enabled())
 
@@ -344,7 +348,10 @@ def _describe(entry: Any) -> str:
     if entry is float:
         return "a float"
     if isinstance(entry, tuple) and entry and entry[0] == "value":
-        return f"{entry[-1]!r}"
+        value = entry[-1]
+        if len(entry) == 2 or entry[1] in (float, np.float64, np.float32):  # kept as hex
+            value = float.fromhex(value)
+        return f"{value!r}"
     if isinstance(entry, tuple) and len(entry) == 6:
         return f"{entry[0]} {entry[1]} ({entry[2]}, offset {entry[3]}, strides {entry[4]})"
     return repr(entry)

@@ -192,6 +192,15 @@ def test_static_argnames_and_ints_key_by_value(device):
         wf.function(lambda x: x, static_argnames=("nope",))
 
 
+def test_static_floats_keep_their_sign(device):
+    f = wf.function(lambda x, s: x * s, static_argnames="s")
+    x = wf.asarray([1.0, 2.0])
+    assert not np.signbit(f(x, 0.0).to_numpy()).any()
+    assert np.signbit(f(x, -0.0).to_numpy()).all()
+    assert np.signbit(f(x, np.float64(-0.0)).to_numpy()).all()
+    assert not np.signbit(f(x, np.float64(0.0)).to_numpy()).any()
+
+
 def test_a_value_read_inside_runs_as_plain_python(device, run):
     @run
     def f(x):
