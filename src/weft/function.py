@@ -273,7 +273,8 @@ class Function:
         if again is not None and again.fingerprint == plan.fingerprint:
             plan.verified = True
             return result
-        changed = frozenset(k for k in plan.float_leaves if leaves[k] != plan.traced[k])
+        changed = frozenset(k for k in plan.float_leaves
+                            if leaves[k].hex() != plan.traced[k])
         self._learn_static(tree, changed, leaves, "reaches the function's structure or "
                            "constants through host Python (math or NumPy functions on it)")
         self.plans.pop(key, None)

@@ -59,7 +59,7 @@ class Plan:
     def __init__(self) -> None:
         self.verified = True
         self.float_leaves: list[int] = []
-        self.traced: dict[int, float] = {}  # float values of the trace
+        self.traced: dict[int, str] = {}  # float values of the trace, as float.hex
         self.checks: list[tuple[int, str, str, Any]] = []  # replayed host checks
         self.captured: list[ex.Node] = []  # leaves over other buffers the trace read
         self.closed: list[tuple] = []
@@ -139,7 +139,7 @@ class Plan:
         # shows (``Function._verify``).
         floats = [t.position for t in call if type(t) is TracedFloat]
         plan.float_leaves = floats
-        plan.traced = {k: leaves[k] for k in floats}
+        plan.traced = {k: leaves[k].hex() for k in floats}  # bits: -0.0 is not 0.0
         plan.verified = not floats
         plan.checks = [(t.position, *check) for t in call if type(t) is TracedFloat
                        for check in t.checks]
@@ -147,7 +147,8 @@ class Plan:
         return plan, None
 
     def floats_differ(self, leaves: list[Any]) -> bool:
-        return any(leaves[k] != v for k, v in self.traced.items())
+        """Whether a float argument has other bits than at the trace."""
+        return any(leaves[k].hex() != v for k, v in self.traced.items())
 
     def run(self, leaves: list[Any]) -> Any:
         """Launch the plan for a call's ``leaves`` (buffers and float values)."""

@@ -178,6 +178,15 @@ def test_host_math_on_a_float_is_found_by_the_second_call(device):
     assert f(x, 2.0).tolist() == [math.log(2.0)] * 2
 
 
+def test_a_sign_read_by_host_math_is_found(device):
+    f = wf.function(lambda x, s: x * math.copysign(2.0, s))
+    x = wf.asarray([1.0])
+    assert f(x, 0.0).tolist() == [2.0]
+    with pytest.warns(RuntimeWarning, match="float argument s"):
+        assert f(x, -0.0).tolist() == [-2.0]
+    assert f(x, 0.0).tolist() == [2.0] and f(x, -0.0).tolist() == [-2.0]
+
+
 def test_static_argnames_and_ints_key_by_value(device):
     @wf.function(static_argnames="power")
     def f(x, power, scale):
