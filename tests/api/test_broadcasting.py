@@ -20,7 +20,10 @@ def test_broadcasting_matches_numpy(dev, shapes):
     a, b, c = (rng.standard_normal(s) for s in shapes.input_shapes)
     with wf.device(dev):
         got = (wf.asarray(a) * wf.asarray(b) - wf.asarray(c)).to_numpy()
-    np.testing.assert_allclose(got, a * b - c, rtol=1e-14)
+    # A device may fuse a * b - c into one rounding (CUDA contracts it): where the terms
+    # cancel, the results differ by an ulp of the terms, not of their difference.
+    terms = np.abs(a * b) + np.abs(c)
+    np.testing.assert_array_less(np.abs(got - (a * b - c)), 4e-16 * terms + 1e-300)
     assert got.shape == shapes.result_shape
 
 
