@@ -2,7 +2,8 @@
 
 ``frame.py`` is the renderer's frame (parameters, statements from the op table, the helpers
 a kernel needs) and the element-wise skeletons; ``reduce.py`` writes the reduction skeletons
-into that frame; ``text.py`` has the C literals and indentation both use. The skeletons'
+into that frame; ``lanes.py`` copies a statement for each element of a vector (an IR
+rewrite); ``text.py`` has the C literals and indentation both use. The skeletons'
 text is in ``weft.skeletons``.
 
 >>> import weft as wf

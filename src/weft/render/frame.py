@@ -50,8 +50,9 @@ from ..skeletons.helpers import (
     helper_source,
 )
 from ..skeletons.own_math import own_math_source
+from .lanes import in_lane, lane_owned
 from .reduce import Reductions
-from .text import ERROR_RECORD, LANE, element_names, indent
+from .text import ERROR_RECORD, indent
 
 
 class Renderer:
@@ -81,6 +82,9 @@ class Renderer:
         self.tiles = {s.var: m for m, s in enumerate(ir.tileable_loads)} if variant.tiled else {}
         # Values every element shares (ir.invariants) go to the ``invariants`` slot.
         self.once, self.per_element = ir.once_per_thread
+        # The element's column and grid position as statements name them: a vector walk's
+        # element ``c`` has its own (``j_c``, ``gid_c``; render/lanes.py).
+        self.col, self.grid = "j", "gid"
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
@@ -96,12 +100,12 @@ class Renderer:
 
     def address(self, access: str, view: str) -> str:
         if access == FLAT:
-            return f"{view}_off + gid"
+            return f"{view}_off + {self.grid}"
         if access == SCALAR_ACCESS:
             return f"{view}_off"
         if access == TRANSPOSED:
-            return f"{view}_off + i + j * {view}_s1"
-        return f"{view}_off + i * {view}_s0 + j * {view}_s1"
+            return f"{view}_off + i + {self.col} * {view}_s1"
+        return f"{view}_off + i * {view}_s0 + {self.col} * {view}_s1"
 
     def param(self, p: Param) -> str:
         if isinstance(p, BufferParam):
@@ -122,7 +126,7 @@ class Renderer:
         return text if guard is None else f"{guard} && {text}"
 
     def affine(self, view: str) -> str:
-        return f"({view}_0 + {view}_i * i + {view}_j * j)"
+        return f"({view}_0 + {view}_i * i + {view}_j * {self.col})"
 
     def statement(self, s: Statement) -> str:
         if isinstance(s, Store):
@@ -382,23 +386,24 @@ class Renderer:
         aligned = " &&\n            ".join(f"({self.d.pointer_as_int.format(b)} & {mask}) == 0"
                                           for b, mask in bases.items())
 
-        def each(text: str) -> str:
-            return "".join(element_names(text.replace(LANE, str(c)), c, self.ir.invariants)
-                           for c in range(width))
-
+        owned = lane_owned(self.per_element, self.ir.invariants)
+        copies = range(width)
         # Statement by statement, each for every element.
         lanes = vector_stores = ""
         for s in self.per_element:
             if isinstance(s, Load) and s.var in vector:
                 lanes += self.vector_load(s, vector[s.var], width)
             elif isinstance(s, Store) and id(s) in outputs:
-                lanes += each(self.lane_output(s, outputs[id(s)]))
+                lanes += "".join(self.lane_output(in_lane(s, c, owned), outputs[id(s)], c)
+                                 for c in copies)
                 vector_stores += self.vector_store(s, outputs[id(s)], width)
             elif isinstance(s, ReadIndex):  # a 1-d grid: row 0, column = position
-                position = f"first + {LANE}" if s.axis == "j" else "0"
-                lanes += each(f"    const {self.ctype(s.dtype)} {s.var} = ({position});\n")
+                t = self.ctype(s.dtype)
+                lanes += "".join(
+                    f"    const {t} {s.var}_{c} = ({f'first + {c}' if s.axis == 'j' else '0'});\n"
+                    for c in copies)
             else:
-                lanes += each(self.statement(s))
+                lanes += "".join(self.statement(in_lane(s, c, owned)) for c in copies)
         body = slots["index_setup"] + body  # empty unless the scalar loop needs i and j
         slots.update(
             body=indent(body, 2), width=str(width), aligned=aligned,
@@ -420,11 +425,12 @@ class Renderer:
             f"{self.to_bool_if(s.dtype, f'{vector}.{elementwise.COMPONENTS[c]}')};\n"
             for c in range(width))
 
-    def lane_output(self, s: Store, m: int) -> str:
+    def lane_output(self, s: Store, m: int, c: int) -> str:
+        """Element ``c``'s value of output ``m`` (``s`` is its copy, ``lanes.in_lane``)."""
         storage = self.storage(self.types[s.buffer])
-        text = f"    const {storage} o{m}_{LANE} = ({storage}){s.var};\n"
+        text = f"    const {storage} o{m}_{c} = ({storage}){s.var};\n"
         if s.when is not None:
-            text += f"    const bool p{m}_{LANE} = {s.when};\n"
+            text += f"    const bool p{m}_{c} = {s.when};\n"
         return text
 
     def vector_store(self, s: Store, m: int, width: int) -> str:

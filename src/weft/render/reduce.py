@@ -16,7 +16,8 @@ from ..ir import (
 )
 from ..ops import identity
 from ..skeletons import checks, reduce
-from .text import ERROR_RECORD, c_literal, dedent, element_names, indent
+from .lanes import in_lane, lane_owned
+from .text import ERROR_RECORD, c_literal, dedent, indent
 
 if TYPE_CHECKING:
     from .frame import Renderer
@@ -39,7 +40,7 @@ class Reductions:
                       + self.remembered_failures())
         if self.f.variant.band:
             return self.render_band(slots, body)
-        local_decls = acc_init = accumulate = tree_start = combines = stores = ""
+        local_decls = acc_init = tree_start = combines = stores = ""
         mode = self.f.ir.skeleton
         shuffle = bool(self.f.d.shuffle_down) and mode == REDUCE_ROWS
         shuffles = spills = gathers = finals = ""
@@ -51,11 +52,8 @@ class Reductions:
             init = c_literal(identity(r.op, r.dtype), r.dtype)
             if r.compensated:
                 acc_init += reduce.ACC_INIT_COMPENSATED.format(T=t, k=k, identity=init)
-                accumulate += reduce.ACCUMULATE_COMPENSATED.format(T=t, k=k, var=r.var)
             else:
                 acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
-                combine = self.f.apply(r.op, r.dtype, (f"acc{k}", r.var))
-                accumulate += reduce.ACCUMULATE.format(k=k, combine=combine)
             if shuffle:
                 lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
                 combine = self.f.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
@@ -80,6 +78,7 @@ class Reductions:
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.f.storage(self.f.types[r.buffer]),
                                               value=value)
+        accumulate = self.accumulations()
         report = ""
         if self.f.ir.checked:
             acc_init = checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t) + acc_init
@@ -99,7 +98,7 @@ class Reductions:
         if self.f.variant.vector > 1:
             unroll = self.f.variant.unroll
             template = reduce.REDUCE_ROWS_VECTOR
-            decls, bases, loads, vector_body = self.vector_walk(accumulate, unroll)
+            decls, bases, loads, vector_body = self.vector_walk(unroll)
             column_t = "int" if self.f.variant.int_columns else self.f.index_t
             if self.f.variant.guarded_tail:
                 tail = reduce.GUARDED_TAIL.format(
@@ -213,7 +212,7 @@ class Reductions:
             loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=indent(tree),
             stores=stores, counter=GROUP_COUNTER)
 
-    def vector_walk(self, accumulate: str, unroll: int) -> tuple[str, str, str, str]:
+    def vector_walk(self, unroll: int) -> tuple[str, str, str, str]:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors
         and of its row's start, the loads of vector ``u``, and the work on it: every other
         statement and the accumulation once per element."""
@@ -228,20 +227,38 @@ class Reductions:
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.f.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
         walked = {s.var: m for m, s in enumerate(self.f.ir.walked_loads)}
+        owned = lane_owned(self.f.per_element, self.f.ir.invariants, walk=True)
+        remembered: list[list[tuple[str, str]]] = [[] for _ in range(width)]
         for s in self.f.per_element:
             if isinstance(s, Load) and s.var in walked:
                 text += self.f.vector_elements(s, f"q{walked[s.var]}[u]", width)
-            else:
-                statement = self.f.statement(s)
-                text += "".join(element_names(statement, c, self.f.ir.invariants, walk=True)
-                                for c in range(width))
-        failures = self.remembered_failures()
-        text += "".join(element_names(failures, c, self.f.ir.invariants, walk=True)
-                        for c in range(width))
+                continue
+            for c in range(width):  # each element's copy, naming its own column and position
+                self.f.col, self.f.grid = f"j_{c}", f"gid_{c}"
+                self.f.remembered = remembered[c]
+                text += self.f.statement(in_lane(s, c, owned))
+        self.f.col, self.f.grid = "j", "gid"
+        for c in range(width):  # each element's failures, after all of its statements
+            self.f.remembered = remembered[c]
+            text += self.remembered_failures()
         # The elements' columns and positions, where a statement needs them.
         positions = "".join(reduce.VECTOR_ELEMENT.format(index_t=self.f.index_t, c=c)
                             for c in range(width) if re.search(rf"\b(j|gid)_{c}\b", text))
         text = indent(positions + text)
-        text += "".join(element_names(accumulate, c, self.f.ir.invariants, walk=True)
+        text += "".join(self.accumulations({v: f"{v}_{c}" for v in owned})
                         for c in range(width))
         return decls, bases, loads, text
+
+    def accumulations(self, names: dict[str, str] | None = None) -> str:
+        """Each reduction's accumulation of its element's value (``names``: a vector lane's
+        names for the values, ``lanes.in_lane``)."""
+        text = ""
+        for k, r in enumerate(self.f.ir.reductions):
+            var = (names or {}).get(r.var, r.var)
+            if r.compensated:
+                text += reduce.ACCUMULATE_COMPENSATED.format(T=self.f.ctype(r.dtype), k=k,
+                                                             var=var)
+            else:
+                text += reduce.ACCUMULATE.format(
+                    k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}", var)))
+        return text

@@ -1,9 +1,6 @@
-"""Source text helpers shared by the renderers: C literals, indentation, and the names a
-vector lane gives its copies of a statement."""
+"""Source text helpers shared by the renderers: C literals and indentation."""
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 
@@ -15,7 +12,6 @@ from ..ir import (
 
 # A checked launch's error record: its place in the shared error buffer.
 ERROR_RECORD = f"({ERROR_BUFFER} + {ERROR_OFFSET})"
-LANE = "@lane@"  # in a vector lane's text, where the element's number goes
 
 
 def c_literal(value: float | int | bool, dtype: DType) -> str:
@@ -32,17 +28,6 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:
         return "(-9223372036854775807L - 1)"
     suffix = {"int64": "L", "uint32": "u"}.get(dtype.name, "")
     return f"{value}{suffix}"
-
-
-def element_names(text: str, c: int, shared: frozenset[str], walk: bool = False) -> str:
-    """``text`` for element ``c`` of a vector: its values get their own names (v3 becomes
-    v3_0, v3_1, ...), except the ``shared`` ones every element has in common, and, in a reduction's
-    vector walk, so do its column and grid position."""
-    text = re.sub(r"\b(v\d+)\b",
-                  lambda m: m[1] if m[1] in shared else f"{m[1]}_{c}", text)
-    if walk:
-        text = re.sub(r"\b(j|gid)\b", rf"\1_{c}", text)
-    return text
 
 
 def dedent(text: str, levels: int = 1) -> str:
