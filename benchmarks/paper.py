@@ -21,7 +21,7 @@ given; timing as gpu.py (median of batches of 10 calls between synchronizations)
 cases' implementations are timed in rounds, one batch of each per round, each round starting
 with the next one: a GPU's clocks and a host's speed drift over a run, and timed one after
 another the implementations met different conditions (their medians moved 1-2% between
-passes in one process, and their order with them; benchmarks/NOTES.md, 20 and 23).
+passes in one process, and their order with them; docs/tuning-notes.md, 20 and 23).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ host time per call next to the GPU time (CUDA events) and the number of kernels.
 ``--case glm`` profiles ``wf.stats.normal_id_glm_lpdf`` on 1000 x 2 instead of the 3-op call
 (host-bound on a GPU: the time per call is the host's).
 
-Prints to stdout; used to find the per-call overhead (benchmarks/NOTES.md).
+Prints to stdout; used to find the per-call overhead (docs/tuning-notes.md).
 """
 
 from __future__ import annotations

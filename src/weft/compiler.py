@@ -255,7 +255,7 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
         # One row split over work-groups: at most the groups the device holds at once. A
         # second wave starts only as the first ends, and its few groups then leave most of
         # the memory system idle (H100, narrow GLM 91.9 -> 89.0 us, a float64 normal density
-        # of 4 * 10^6 42.0 -> 39.4: benchmarks/NOTES.md, 16). A replanned walk is longer, so
+        # of 4 * 10^6 42.0 -> 39.4: docs/tuning-notes.md, 16). A replanned walk is longer, so
         # its kernel needs no more registers than the one asked about.
         wave = target.resident_groups(lowered[0].ir, lowered[0].variant)
         second = planned(wave) if 0 < wave < first.groups else first

@@ -323,7 +323,7 @@ class KernelIR:
         element of a buffer, and what ops and casts make of those alone. A kernel computes
         them once per thread, before its walk: NVRTC and NVIDIA's OpenCL compiler left a
         scalar's ``log`` and a division of two scalars inside the loop (H200, narrow GLM
-        68.4 -> 57.8 us; benchmarks/NOTES.md, 19)."""
+        68.4 -> 57.8 us; docs/tuning-notes.md, 19)."""
         fixed: set[str] = set()
         for s in self.body:
             if isinstance(s, ReadScalar) or isinstance(s, ReadIndex) and s.axis == "0":

@@ -242,7 +242,7 @@ def _walks_rows(a: Array, b: Array) -> bool:
     """Whether ``a @ b`` is a matrix times a vector that weft's row reduction reads with
     vector loads (16 bytes on CUDA): rows of at least a vector per lane, each starting on a
     vector boundary, in ``a`` and ``b`` alike (or computed in the kernel). Then it reads the
-    matrix at least as fast as cuBLAS ``gemv`` (benchmarks/NOTES.md, 11 and 12); other layouts
+    matrix at least as fast as cuBLAS ``gemv`` (docs/tuning-notes.md, 11 and 12); other layouts
     keep cuBLAS."""
     if a.ndim != 2 or b.ndim != 1:
         return False

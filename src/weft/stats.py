@@ -294,7 +294,7 @@ def _normal_terms(c: _Call, y: Operand, mu: Operand, sigma: Operand,
         # thread (it is loop-invariant), not a float64 division (about twenty operations on
         # a GPU) per element: the 10^7 x 2 GLM's kernel took 110 us instead of 96 on the
         # H100. With an array sigma the reciprocal would be a division per element anyway,
-        # and measured 13% slower than dividing (benchmarks/NOTES.md, 10).
+        # and measured 13% slower than dividing (docs/tuning-notes.md, 10).
         # 1 / sigma overflows for a subnormal sigma (then 0 * inf gave NaN): sigma is scaled
         # into the normal range first (by one for any normal sigma), and the square of
         # z / scale back by scale^2, folded into -1/2 once per thread, so an element costs

@@ -1,6 +1,6 @@
 """The measured constants behind weft's launch choices, and the devices measured apart.
 
-Each value cites the measurement that chose it (``benchmarks/NOTES.md`` by section); the
+Each value cites the measurement that chose it (``docs/tuning-notes.md`` by section); the
 choices that read them are in ``variants.py``, a device's own preferences in its backend's
 ``traits`` (``target.Traits``).
 
@@ -18,7 +18,7 @@ from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP
 # An element-wise kernel or a rows reduction walking element by element whose grid, buffers
 # and index arguments all stay at or under this many elements computes its indexes in 32 bits
 # (``KernelIR.index32``): NVIDIA's OpenCL compiler spent a fifth of the narrow GLM's time on
-# 64-bit index arithmetic (H100, benchmarks/NOTES.md, 13). The vector walk, whose columns
+# 64-bit index arithmetic (H100, docs/tuning-notes.md, 13). The vector walk, whose columns
 # are 32-bit already (``INT_COLUMNS``), measured 2-3% slower with the rest in 32 bits too (row
 # dot products, both backends), and column reductions measured mixed (CUDA 2% slower, OpenCL
 # 1.5% faster): both keep 64-bit indexes. The headroom keeps every intermediate index
@@ -33,13 +33,13 @@ MIN_WALK = 32
 BAND_ROWS = 64
 # Elements a lane of a short full reduction walks at least while the reduction spreads over
 # the compute units (reduce_layout). H100, device time of a float64 normal density of 10^5
-# elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (benchmarks/NOTES.md, 15).
+# elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (docs/tuning-notes.md, 15).
 SHORT_WALK = 4
 # A lane whose walk is shorter than this many unrolled steps loads its last, partial step's
 # vectors together under guards (one at a time, each costs a memory latency, and they are much
 # of a short walk: H100, 100000 x 5000 row dot products 1750 -> 1267 us with it). Longer walks
 # keep the plain loop: the guarded step's registers slowed a three-array float64 density 20% on
-# NVIDIA's OpenCL (benchmarks/NOTES.md, 12).
+# NVIDIA's OpenCL (docs/tuning-notes.md, 12).
 GUARDED_TAIL_STEPS = 4
 # Rows shorter than this walk their columns with 32-bit indexes (fewer registers and address
 # instructions per vector load).
@@ -47,7 +47,7 @@ INT_COLUMNS = 2**31 - 2 * WORK_GROUP * VECTOR_ALIGN * 8
 # Bytes of its row a GPU lane walks at least: two unrolled steps of the vector walk (16 vectors
 # of 16 bytes), so the loads of the lanes' last, partial step are not most of its time. Short
 # rows keep up to MIN_LANES lanes while each walks SHORT_LANE_BYTES: fewer lanes spread a warp
-# over more rows. H100, float64 row dot products of 5 * 10^8 elements (benchmarks/NOTES.md,
+# over more rows. H100, float64 row dot products of 5 * 10^8 elements (docs/tuning-notes.md,
 # 12), lanes chosen -> us (the old rule's lanes -> us): 5000 columns 128 -> 1267 (256 -> 1313);
 # 1250: 32 -> 1288 (256 -> 1846); 500: 8 -> 1366 (256 -> 3199); 100: 8 -> 1341 (128 -> 7029);
 # 64: 4 -> 1358 (64 -> 5615); 16: 1 -> 1582 (16 -> 5072).
@@ -70,7 +70,7 @@ class RowsTuning:
     fixed: bool = True
 
 
-# Devices measured apart, where the defaults are slower (benchmarks/NOTES.md, 18 and 20;
+# Devices measured apart, where the defaults are slower (docs/tuning-notes.md, 18 and 20;
 # float64 row dot products of 5 * 10^8 elements, one machine each, us). The H200 now takes
 # the defaults: with fixed settings, 256 bytes a lane against its former 1024, 5000 columns
 # 899.8 -> 878.8, 1250: 979.4 -> 884.6, 2000: 915.2 -> 885.5 (20000: 881.6 -> 891.1). The

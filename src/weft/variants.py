@@ -201,7 +201,7 @@ def fixed_settings(layout: ReduceLayout) -> tuple[tuple[str, int], ...]:
     """The launch settings a rows kernel takes as constants: its team width, its walk kind
     and, where each row is one split, the split count. With them fixed the compiler folds
     the walk's steps, the team's start and its tree: H200, row dot products over 5000
-    columns with 256 lanes 952 -> 885 us, with 128 lanes 972 -> 863 (benchmarks/NOTES.md,
+    columns with 256 lanes 952 -> 885 us, with 128 lanes 972 -> 863 (docs/tuning-notes.md,
     20). They take few values (lanes are powers of two up to the work-group), so an
     expression compiles few kernels over all sizes."""
     fixed = [("lanes", layout.lanes), ("contiguous", layout.contiguous)]

@@ -13,7 +13,7 @@ registers (``REMEMBER``, the first one per lane), and each lane reports once aft
 unrolled loads together, which halves the bandwidth. An element's remembers go together after
 its other statements, behind one test of whether any of its checks failed (``REMEMBER_ANY``):
 alone, each costs a test and four moves on every element (H200, a float64 density of 2^26:
-422 -> 402 us, 122 -> 84 registers; benchmarks/NOTES.md, 22).
+422 -> 402 us, 122 -> 84 registers; docs/tuning-notes.md, 22).
 """
 
 REPORT = """\

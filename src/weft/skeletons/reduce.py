@@ -20,14 +20,14 @@ so that their loads are issued together; a plain loop finishes the rest.
 
 ``REDUCE_ROWS_VECTOR`` walks rows ``width`` consecutive elements at a time: each walked operand
 is read with one vector load per step (16 bytes: what float64 rows need to reach the memory
-bandwidth, benchmarks/NOTES.md 11), then the body runs once per element. The launch chooses it
+bandwidth, docs/tuning-notes.md 11), then the body runs once per element. The launch chooses it
 only where every walked view starts each row on a vector boundary and a team's walk starts on
 one (``chunk`` is a multiple of ``lanes * VECTOR_ALIGN``; on CPUs a lane's run is rounded up to
 whole vectors). The unrolled loop issues all its vector loads before it uses any of them:
-interleaved, the compiler kept only two in flight per operand (benchmarks/NOTES.md, 11).
+interleaved, the compiler kept only two in flight per operand (docs/tuning-notes.md, 11).
 Where a lane's walk is short, its last vectors, fewer than an unrolled step, are loaded
 together too, each under a guard (one at a time, they cost a memory latency each:
-benchmarks/NOTES.md, 12). A scalar loop takes the last elements of a row that fill no vector.
+docs/tuning-notes.md, 12). A scalar loop takes the last elements of a row that fill no vector.
 Extra slots: ``width``, ``column_t`` (the walk's column index type: ``int`` where rows allow),
 ``vector_decls`` (each walked operand's vectors for one unrolled step), ``row_bases`` (where
 each walked operand's row starts), ``unrolled_vector_loads`` and ``unrolled_vector_body`` (the
@@ -41,7 +41,7 @@ WORK_GROUP = 256
 
 def unroll_for(itemsize: int) -> int:
     """Elements a lane loads before it accumulates any of them: a GPU reaches its memory
-    bandwidth only with about 32 bytes in flight per thread (benchmarks/NOTES.md, 5)."""
+    bandwidth only with about 32 bytes in flight per thread (docs/tuning-notes.md, 5)."""
     return 8 if itemsize <= 4 else 4
 
 # A rows kernel's start: its team, row and split, and the split's columns. Lane counts are
@@ -70,7 +70,7 @@ ROWS_TEAM = """\
 # of its own, or, woven (``KernelIR.woven``), the whole row, which every split's lanes walk
 # together, so the groups in flight read neighbouring memory. A GPU weaves one row split
 # over its groups when the row is walked element by element (a strided operand): H100,
-# narrow GLM 89.0 -> 86.4 us (benchmarks/NOTES.md, 17).
+# narrow GLM 89.0 -> 86.4 us (docs/tuning-notes.md, 17).
 SPLIT_CHUNK = ("    {index_t} begin = split * chunk;\n"
                "    {index_t} end = begin + chunk < cols ? begin + chunk : cols;\n")
 SPLIT_WOVEN = ("    {index_t} begin = split * lanes;\n"
@@ -161,7 +161,7 @@ VECTOR_ALIGN = 4
 # Bytes a lane has in flight from the operands it streams (those whose rows differ), per step
 # of the vector walk's unrolled loop (at most 8 vectors each). H100, float64: a matrix-vector
 # product 1382 us with 64, 1351 with 128 or more; a three-array density 573 us with 128 (two
-# vectors each), 546 with 256 (five) (benchmarks/NOTES.md, 11).
+# vectors each), 546 with 256 (five) (docs/tuning-notes.md, 11).
 VECTOR_IN_FLIGHT = 256
 
 

@@ -125,7 +125,7 @@ class _Layout:
     """How a kernel's arguments travel: buffers as pointers, the rest packed into the one
     struct the CUDA dialect declares (``dialect.argument_struct``). CuPy converts each
     argument separately, about 0.5 us apiece on the GPU machine; the struct makes a launch
-    of a 30-argument kernel 11 us faster there (benchmarks/NOTES.md, 9)."""
+    of a 30-argument kernel 11 us faster there (docs/tuning-notes.md, 9)."""
 
     __slots__ = ("buffers", "scalars", "bools", "pack")
 
@@ -157,7 +157,7 @@ class CUDABackend:
     def __init__(self) -> None:
         self._cupy: Any = None
         self._arch_cache: dict[int, int] = {}
-        # Launch tuning (benchmarks/tune_launch.py sets these; see benchmarks/NOTES.md).
+        # Launch tuning (benchmarks/tune_launch.py sets these; see docs/tuning-notes.md).
         self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
         self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
         self.vector_override = int(os.environ.get("WEFT_CUDA_VECTOR", "0"))
@@ -259,7 +259,7 @@ class CUDABackend:
         """Page-locked host memory, which kernels write through its device address: a
         drained stream whose flag is clear needs no copy of its records, and a copy after the
         device went idle costs far more than the wait (H100 machines, a 4 KiB read after the
-        device idled 73-133 us against 19-36 for the wait alone; benchmarks/NOTES.md, 23)."""
+        device idled 73-133 us against 19-36 for the wait alone; docs/tuning-notes.md, 23)."""
         h = device.handle
         cupy = h.cupy
         with h.active():
@@ -414,10 +414,10 @@ class CUDABackend:
 
     def traits(self, device: Any) -> Traits:
         """Large grids take four elements per thread, in vector loads where aligned: 4-byte
-        loads need them to reach the bandwidth (benchmarks/NOTES.md, 6), and each thread then
+        loads need them to reach the bandwidth (docs/tuning-notes.md, 6), and each thread then
         has loads in flight (``WEFT_CUDA_VECTOR=1`` turns vector loads off); small grids one
         per thread, where latency decides. Rows walks load 16 bytes at a time: a float64 row
-        walked one element per load stays about 5% under the bandwidth (NOTES.md, 11). A
+        walked one element per load stays about 5% under the bandwidth (docs/tuning-notes.md, 11). A
         column read is one memory transaction per element without a tile. Reductions aim for
         enough resident blocks to fill every SM, and the last block to finish a split one
         combines it (CUDA's documented fence-and-count pattern) unless

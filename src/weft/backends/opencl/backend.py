@@ -305,7 +305,7 @@ class OpenCLBackend:
         reductions aiming for eight groups per compute unit. On CPUs one element per
         work-item, as PoCL vectorizes across work-items itself; rows walks four 4-byte
         elements per load and 8-byte ones one at a time, PoCL's own vectorization of a lane's
-        run doing better with them (benchmarks/NOTES.md, 11); two groups per compute unit.
+        run doing better with them (docs/tuning-notes.md, 11); two groups per compute unit.
         Both tile transposes: on GPUs a column read is one transaction per element without a
         tile, on PoCL a tile keeps the column reads in cache (3x on exp(A.T) + A)."""
         h = device.handle

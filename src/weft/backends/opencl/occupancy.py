@@ -6,7 +6,7 @@ capability (``cl_nv_device_attribute_query``). From those this module computes w
 occupancy calculator would: registers are allocated per warp in units of 256, and an SM holds
 as many groups as its registers, threads and shared memory allow. The narrow GLM on the H200
 took 74.5 us per call with the default group count and 69.3 with one wave of groups
-(benchmarks/NOTES.md, 19).
+(docs/tuning-notes.md, 19).
 
 The driver caches what its assembler made of each PTX text and then prints nothing, so a
 kernel built for its counts carries one empty kernel of a name never used before
