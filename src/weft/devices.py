@@ -154,7 +154,11 @@ def _default() -> Device:
     if opencl:
         return opencl[0]  # GPUs sort before CPUs
     raise RuntimeError(
-        "weft found no device: install pyopencl and pocl-binary-distribution for the CPU"
+        "weft found no device. On Linux x86-64, `pip install pocl-binary-distribution` gives "
+        "a CPU device; elsewhere install an OpenCL driver for your CPU or GPU (macOS has "
+        "Apple's; on Linux ARM, pocl from the system's packages), or CuPy for an NVIDIA GPU "
+        "(pip install 'weft[cuda]'). wf.set_device('reference') runs the NumPy interpreter, "
+        "correct but slow (docs/platforms.md)."
     )
 
 

@@ -313,3 +313,15 @@ def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp
     fresh.program(real_device, other)  # a new kernel, compiled, silently
     assert fresh.stats["compiles"] == compiles + 1
     assert "weft: compiling" not in capfd.readouterr().err
+
+
+def test_no_device_says_what_to_install(monkeypatch):
+    """A machine with no CUDA or OpenCL device (no PoCL wheel for it): the default device's
+    error names the ways to get one and the reference device."""
+    import importlib
+
+    devices = importlib.import_module("weft.devices")  # the module, not wf.devices()
+    monkeypatch.setattr(devices, "_devices_of", lambda kind: [])
+    with pytest.raises(RuntimeError, match=r"found no device.*pocl-binary-distribution"
+                                           r".*weft\[cuda\].*set_device\('reference'\)"):
+        devices._default()
