@@ -36,10 +36,10 @@ class Reductions:
     def render_reduction(self) -> str:
         slots = self.f.frame()
         self.f.remember_errors = self.f.ir.checked
-        body = indent("".join(self.f.statement(s) for s in self.f.per_element)
-                      + self.remembered_failures())
+        statements = "".join(self.f.statement(s) for s in self.f.per_element)
         if self.f.variant.band:
-            return self.render_band(slots, body)
+            return self.render_band(slots, statements)
+        body = indent(statements + self.remembered_failures())
         local_decls = acc_init = tree_start = combines = stores = ""
         mode = self.f.ir.skeleton
         shuffle = bool(self.f.d.shuffle_down) and mode == REDUCE_ROWS
@@ -123,13 +123,21 @@ class Reductions:
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.f.finish(template, slots)
 
-    def render_band(self, slots: dict[str, str], body: str) -> str:
+    def render_band(self, slots: dict[str, str], statements: str) -> str:
         """A reduction in bands (CPUs): columns (``reduce.REDUCE_COLS_BAND``), accumulators
         per column of the band, written by the work-item that owns them; rows
         (``reduce.REDUCE_ROWS_BAND``), accumulators per position of the band, combined at
-        the end of the work-item's part of its row."""
+        the end of the work-item's part of its row. Fused checks only note, in the walk,
+        whether any failed (a running or, which vectorizes); a work-item that saw one walks
+        its part again to remember the first failure (``reduce.BAND_RECHECK_*``)."""
         band = self.f.variant.band
         rows = self.f.ir.skeleton == REDUCE_ROWS
+        conditions = [condition for condition, _ in self.f.remembered]
+        recheck = indent(statements + self.remembered_failures(), 2 if rows else 3)
+        body = indent(statements)
+        if conditions:
+            failed = " || ".join(f"({c})" for c in conditions)
+            body += indent(reduce.BAND_FAILED.format(failed=failed))
         acc_init = accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
@@ -150,8 +158,11 @@ class Reductions:
                                               storage=self.f.storage(self.f.types[r.buffer]),
                                               value=value)
         if self.f.ir.checked:
-            acc_init = checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t) + acc_init
+            acc_init = (checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t)
+                        + reduce.BAND_FAILED_DECL + acc_init)
             report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
+            again = reduce.BAND_RECHECK_ROWS if rows else reduce.BAND_RECHECK_COLS
+            report = again.format(index_t=self.f.index_t, body=recheck) + report
         if rows:
             slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
                          body=indent(body), accumulate=accumulate, tail_body=body,

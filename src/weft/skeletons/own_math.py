@@ -95,11 +95,14 @@ double OVERLOADABLE weft_log(double x) {
     const int tiny = x < 0x1p-1022;
     const double scaled = tiny ? x * 0x1p54 : x;
     const long bits = as_long(scaled);
-    long e = ((bits >> 52) & 0x7ff) - 1023 - (tiny ? 54 : 0);
+    // The exponent as a double without an int64 conversion (AVX2 has none for vectors):
+    // 2^52 + e is a double whose low bits are e.
+    double ef = as_double(0x4330000000000000L | ((bits >> 52) & 0x7ff))
+                - (0x1p52 + 1023.0 + (tiny ? 54.0 : 0.0));
     double m = as_double((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L);
     const int high = m > 1.4142135623730951;
     m = high ? m * 0.5 : m;
-    e = high ? e + 1 : e;
+    ef = high ? ef + 1.0 : ef;
     const double f = m - 1.0;
     const double s = f / (2.0 + f);
     const double z = s * s;
@@ -116,7 +119,6 @@ double OVERLOADABLE weft_log(double x) {
     r = r * z + 2.0 / 3.0;
     r = r * z;
     const double half_square = 0.5 * f * f;
-    const double ef = (double)e;
     const double y = ef * 0x1.62e42fee00000p-1
         + (f - (half_square - (s * (half_square + r) + ef * 0x1.a39ef35793c76p-33)));
     const double special = x < 0.0 ? NAN : (x == 0.0 ? -INFINITY : x);
@@ -157,7 +159,8 @@ float OVERLOADABLE weft_log(float x) {
         "float64": """\
 double OVERLOADABLE weft_log1p(double x) {
     const double u = 1.0 + x;
-    const double y = u == 1.0 ? x : weft_log(u) * (x / (u - 1.0));
+    const double logu = weft_log(u);  // computed either way: selects, not branches
+    const double y = u == 1.0 ? x : logu * (x / (u - 1.0));
     return x == INFINITY ? x : y;
 }
 """,
@@ -174,7 +177,8 @@ float OVERLOADABLE weft_log1p(float x) {
 double OVERLOADABLE weft_expm1(double x) {
     const double u = weft_exp(x);
     const double d = u - 1.0;
-    const double y = u == 1.0 ? x : (d == -1.0 ? -1.0 : d * (x / weft_log(u)));
+    const double logu = weft_log(u);  // computed either way: selects, not branches
+    const double y = u == 1.0 ? x : (d == -1.0 ? -1.0 : d * (x / logu));
     return u == INFINITY ? u : y;
 }
 """,
@@ -217,7 +221,7 @@ def own_math_source(names: frozenset[str], used: str) -> str:
     if not wanted:
         return ""
     text = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-            "#define OVERLOADABLE __attribute__((overloadable))\n")
+            "#define OVERLOADABLE __attribute__((overloadable, always_inline))\n")
     for name in _ORDER:
         if name in wanted:
             text += "".join(_VERSIONS[name].values())

@@ -272,6 +272,28 @@ REDUCE_ROWS_BAND = """\
 {tail_body}{tail_accumulate}    }}
 {totals}{report}{stores}}}
 """
+# A band's fused checks: the walk notes whether any failed; a work-item that saw one walks its
+# part again, remembering the first failure (each element's conditional record would keep
+# the walk from vectorizing: a logistic GLM's log density, 10^6 rows, went 25 -> 5 ms).
+BAND_FAILED_DECL = "    int failed = 0;\n"
+BAND_FAILED = "    failed = failed | ({failed});\n"
+BAND_RECHECK_ROWS = """\
+    if (failed) {{
+        for ({index_t} j = begin; j < end; ++j) {{
+            const {index_t} gid = i * cols + j;
+{body}        }}
+    }}
+"""
+BAND_RECHECK_COLS = """\
+    if (failed) {{
+        for ({index_t} i = begin; i < end; ++i) {{
+            for (int u = 0; u < width; ++u) {{
+                const {index_t} j = j0 + u;
+                const {index_t} gid = i * cols + j;
+{body}            }}
+        }}
+    }}
+"""
 BAND_TOTAL = ("    {T} total{k} = acc{k}[0];\n"
               "    for (int u = 1; u < {band}; ++u) total{k} = {combine};\n")
 BAND_ACC_INIT = ("    {T} acc{k}[{band}];\n"

@@ -47,4 +47,6 @@ OPENCL = Dialect(
     group_count="get_num_groups(0)",
 )
 
-OPENCL_CPU = replace(OPENCL, own_math=NAMES)
+# Helpers always inlined too: one left as a call keeps PoCL from vectorizing the kernel.
+OPENCL_CPU = replace(OPENCL, own_math=NAMES,
+                     function_qualifier="__attribute__((always_inline)) ")
