@@ -235,19 +235,9 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
     traits = target.traits
 
-    # Bands on CPUs, where float32 sums accumulate in float64 (compensated ones keep teams);
-    # a structure's ranges differ by column, so column bands need a general operand.
-    column_band = (mode == REDUCE_COLS and traits.column_band and range_structure == "general"
-                   and target.fp64)
-    row_band = mode == REDUCE_ROWS and traits.row_band and target.fp64
-
     def planned(target_groups: int) -> ReduceLayout:
-        if column_band:
-            return variants.band_layout(rows, cols, traits.column_band, target_groups)
-        if row_band:
-            return variants.row_band_layout(rows, cols, traits.row_band, target_groups)
-        return variants.reduce_layout(mode, rows, cols, target_groups, traits.is_cpu,
-                                      itemsize, traits.compute_units, traits.rows_lane_bytes)
+        return variants.reduction_layout(mode, rows, cols, target_groups, traits, itemsize,
+                                         range_structure == "general", target.fp64)
 
     first = planned(1 if combining else traits.reduction_groups)
     lowered = _lower_reductions(reductions, elementwise, grid, range_structure, first, target)

@@ -73,12 +73,12 @@ class Plan:
              ) -> tuple[Plan | None, str | None]:
         plan = cls()
         plan.device = device
-        plan.results = [(dtype, shape, structure, storage.size)
-                        for dtype, shape, structure, storage in results]
-        plan.leaves = [(shape, ex.contiguous_strides(shape), structure,
-                        _intern((dtype, shape, structure, 0, ex.contiguous_strides(shape),
-                                 device)))
-                       for dtype, shape, structure, _ in results]
+        # Per result: what to allocate, and its leaf (row-major, born signed).
+        plan.results = []
+        for dtype, shape, structure, storage in results:
+            strides = ex.contiguous_strides(shape)
+            sig = _intern((dtype, shape, structure, 0, strides, device))
+            plan.results.append((dtype, storage.size, shape, strides, structure, sig))
         plan.order, plan.out_tree = order, out_tree
         plan.temporaries = [(t.dtype, t.size) for t in compiled.temporaries]
         by_storage: dict[int, int] = {}
@@ -165,7 +165,7 @@ class Plan:
             closed.append(array._node.attrs.storage)
         device = self.device
         allocate = device.backend.allocate
-        outputs = [allocate(device, dtype, size) for dtype, _, _, size in self.results]
+        outputs = [allocate(device, dtype, size) for dtype, size, *_ in self.results]
         temps = [allocate(device, dtype, size) for dtype, size in self.temporaries]
         note_activity()
         for launch in self.launches:
@@ -188,7 +188,7 @@ class Plan:
             realize.launch(device, launch.ir, launch.program, args, launch.errors, launch.n,
                            launch.groups)
         arrays = []
-        for storage, (shape, strides, structure, sig) in zip(outputs, self.leaves):
+        for storage, (_, _, shape, strides, structure, sig) in zip(outputs, self.results):
             node = ex.buffer(storage, shape, 0, strides, structure)
             node.sig = sig  # fed back into a traced function, signed already
             arrays.append(Array(node, device))

@@ -162,6 +162,25 @@ def reduce_layout(mode: str, rows: int, cols: int, target_groups: int,
     return ReduceLayout(mode, rows, cols, lanes, splits, chunk, groups, int(contiguous))
 
 
+def reduction_layout(mode: str, rows: int, cols: int, target_groups: int, traits: Traits,
+                     itemsize: int, general: bool, fp64: bool) -> ReduceLayout:
+    """How a reduction walks its operand on a device of ``traits``: in bands where the
+    device asks for them (CPUs) and float32 sums accumulate in float64 (``fp64``; compensated
+    ones keep teams), column bands only over an operand with no structure (``general``: a
+    structure's ranges differ by column); else teams of lanes (``reduce_layout``).
+
+    >>> reduction_layout(REDUCE_COLS, 4096, 4096, 4, Traits(column_band=64), 8, True,
+    ...                  True).band
+    64
+    """
+    if mode == REDUCE_COLS and traits.column_band and general and fp64:
+        return band_layout(rows, cols, traits.column_band, target_groups)
+    if mode == REDUCE_ROWS and traits.row_band and fp64:
+        return row_band_layout(rows, cols, traits.row_band, target_groups)
+    return reduce_layout(mode, rows, cols, target_groups, traits.is_cpu, itemsize,
+                         traits.compute_units, traits.rows_lane_bytes)
+
+
 def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLayout:
     """A columns reduction walked by bands of ``band`` contiguous columns, one work-item per
     (band, split) (``Traits.column_band``): its rows split until there are work-items for

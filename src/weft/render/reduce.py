@@ -132,11 +132,9 @@ class Reductions:
         its part again to remember the first failure (``reduce.BAND_RECHECK_*``)."""
         band = self.f.variant.band
         rows = self.f.ir.skeleton == REDUCE_ROWS
-        conditions = [condition for condition, _ in self.f.remembered]
-        recheck = indent(statements + self.remembered_failures(), 2 if rows else 3)
         body = indent(statements)
-        if conditions:
-            failed = " || ".join(f"({c})" for c in conditions)
+        if self.f.remembered:
+            failed = " || ".join(f"({c})" for c, _ in self.f.remembered)
             body += indent(reduce.BAND_FAILED.format(failed=failed))
         acc_init = accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
@@ -162,6 +160,7 @@ class Reductions:
                         + reduce.BAND_FAILED_DECL + acc_init)
             report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
             again = reduce.BAND_RECHECK_ROWS if rows else reduce.BAND_RECHECK_COLS
+            recheck = indent(statements + self.remembered_failures(), 2 if rows else 3)
             report = again.format(index_t=self.f.index_t, body=recheck) + report
         if rows:
             slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
