@@ -20,7 +20,12 @@ from .lanes import in_lane, lane_owned
 from .text import ERROR_RECORD, c_literal, dedent, indent
 
 if TYPE_CHECKING:
+    from ..ir import Accumulate
     from .frame import Renderer
+
+# The per-result slots of the rows and columns skeletons (``Reductions.result_lines``).
+_RESULT_SLOTS = ("local_decls", "acc_init", "shuffles", "spills", "gathers", "finals",
+                 "tree_start", "combines", "stores")
 
 
 class Reductions:
@@ -40,44 +45,13 @@ class Reductions:
         if self.f.variant.band:
             return self.render_band(slots, statements)
         body = indent(statements + self.remembered_failures())
-        local_decls = acc_init = tree_start = combines = stores = ""
         mode = self.f.ir.skeleton
         shuffle = bool(self.f.d.shuffle_down) and mode == REDUCE_ROWS
-        shuffles = spills = gathers = finals = ""
+        lines = dict.fromkeys(_RESULT_SLOTS, "")
         for k, r in enumerate(self.f.ir.reductions):
-            t = self.f.ctype(r.dtype)
-            storage = self.f.storage(r.dtype)
-            local_decls += reduce.LOCAL_DECL.format(local=self.f.d.local_qualifier,
-                                                    storage=storage, k=k, wg=reduce.WORK_GROUP)
-            init = c_literal(identity(r.op, r.dtype), r.dtype)
-            if r.compensated:
-                acc_init += reduce.ACC_INIT_COMPENSATED.format(T=t, k=k, identity=init)
-            else:
-                acc_init += reduce.ACC_INIT.format(T=t, k=k, identity=init)
-            if shuffle:
-                lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
-                combine = self.f.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
-                shuffles += reduce.SHUFFLE.format(
-                    T=t, k=k, combine=combine, shuffled=self.f.d.shuffle_down.format(
-                        value=lane_value, offset="o", width="shuffle_width"))
-                spills += reduce.SPILL.format(k=k, storage=storage)
-                gathers += reduce.GATHER.format(
-                    T=t, k=k, combine=combine,
-                    read=self.local_read(k, r.dtype, "(lid >> 5) + w"))
-                finals += reduce.FINAL.format(k=k, storage=storage)
-            else:
-                tree_start += reduce.TREE_START.format(k=k, storage=storage)
-                combines += reduce.TREE_COMBINE.format(
-                    T=t, k=k, storage=storage,
-                    read_a=self.local_read(k, r.dtype, "lid"),
-                    read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
-                    combine=self.f.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
-            value = self.local_read(k, r.dtype, "lid")
-            if r.scale is not None and r.final_buffer is None:  # else the last group scales
-                value = f"{value} * {r.scale}"
-            stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
-                                              storage=self.f.storage(self.f.types[r.buffer]),
-                                              value=value)
+            for slot, text in self.result_lines(k, r, shuffle).items():
+                lines[slot] += text
+        acc_init, stores = lines["acc_init"], lines["stores"]
         accumulate = self.accumulations()
         report = ""
         if self.f.ir.checked:
@@ -85,11 +59,11 @@ class Reductions:
             report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
         if shuffle:
             tree = reduce.TREE_SHUFFLE.format(
-                shuffles=shuffles, spills=spills, barrier=self.f.d.barrier,
-                index_t=self.f.index_t, gathers=gathers, finals=finals)
+                shuffles=lines["shuffles"], spills=lines["spills"], barrier=self.f.d.barrier,
+                index_t=self.f.index_t, gathers=lines["gathers"], finals=lines["finals"])
         else:
-            tree = tree_start + reduce.TREE.format(barrier=self.f.d.barrier,
-                                                   index_t=self.f.index_t, combines=combines)
+            tree = lines["tree_start"] + reduce.TREE.format(
+                barrier=self.f.d.barrier, index_t=self.f.index_t, combines=lines["combines"])
         finish = self.last_group_finish(tree)
         tree = report + tree
         segments = "rows" if mode == REDUCE_ROWS else "cols"
@@ -98,30 +72,53 @@ class Reductions:
         if self.f.variant.vector > 1:
             unroll = self.f.variant.unroll
             template = reduce.REDUCE_ROWS_VECTOR
-            decls, bases, loads, vector_body = self.vector_walk(unroll)
-            column_t = "int" if self.f.variant.int_columns else self.f.index_t
-            if self.f.variant.guarded_tail:
-                tail = reduce.GUARDED_TAIL.format(
-                    unroll_less_one=unroll - 1, column_t=column_t, index_t=self.f.index_t,
-                    loads=indent(loads, 3), body=indent(vector_body, 2))
-            else:
-                tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.f.index_t,
-                                                 loads=indent(loads), body=vector_body)
-            slots.update(width=str(self.f.variant.vector), vector_decls=decls, row_bases=bases,
-                         column_t=column_t, unrolled_vector_loads=indent(loads, 2),
-                         unrolled_vector_body=indent(vector_body), vector_tail=tail)
+            slots.update(self.vector_slots(unroll))
         split_span = reduce.SPLIT_WOVEN if self.f.variant.woven else reduce.SPLIT_CHUNK
         slots.update(
             split_span=split_span.format(index_t=self.f.index_t),
             lane_step=reduce.WOVEN_LANE_STEP if self.f.variant.woven else reduce.LANE_STEP,
-            local_decls=local_decls, local_id=self.f.d.local_id, group_id=self.f.d.group_id,
-            wg=str(reduce.WORK_GROUP), range=reduce.RANGES.get((mode, self.f.ir.range_structure),
-                                                               ""),
+            local_decls=lines["local_decls"], local_id=self.f.d.local_id,
+            group_id=self.f.d.group_id, wg=str(reduce.WORK_GROUP),
+            range=reduce.RANGES.get((mode, self.f.ir.range_structure), ""),
             acc_init=acc_init, body=body, accumulate=accumulate, tree=tree,
             unroll=str(unroll), unroll_less_one=str(unroll - 1),
             unrolled_body=indent(body), unrolled_accumulate=indent(accumulate),
             write=reduce.WRITE.format(segments=segments, stores=stores), finish=finish)
         return self.f.finish(template, slots)
+
+    def result_lines(self, k: int, r: Accumulate, shuffle: bool) -> dict[str, str]:
+        """Reduction ``k``'s lines in each per-result slot of the rows and columns skeletons:
+        its work-group array, accumulator, the team's combining (warp shuffles or the
+        work-group tree) and the store of its result."""
+        t, storage = self.f.ctype(r.dtype), self.f.storage(r.dtype)
+        init = c_literal(identity(r.op, r.dtype), r.dtype)
+        acc_init = reduce.ACC_INIT_COMPENSATED if r.compensated else reduce.ACC_INIT
+        lines = {"local_decls": reduce.LOCAL_DECL.format(
+                     local=self.f.d.local_qualifier, storage=storage, k=k, wg=reduce.WORK_GROUP),
+                 "acc_init": acc_init.format(T=t, k=k, identity=init)}
+        if shuffle:
+            lane_value = f"(int)acc{k}" if r.dtype.name == "bool" else f"acc{k}"
+            combine = self.f.apply(r.op, r.dtype, (f"acc{k}", f"other{k}"))
+            lines["shuffles"] = reduce.SHUFFLE.format(
+                T=t, k=k, combine=combine, shuffled=self.f.d.shuffle_down.format(
+                    value=lane_value, offset="o", width="shuffle_width"))
+            lines["spills"] = reduce.SPILL.format(k=k, storage=storage)
+            lines["gathers"] = reduce.GATHER.format(
+                T=t, k=k, combine=combine, read=self.local_read(k, r.dtype, "(lid >> 5) + w"))
+            lines["finals"] = reduce.FINAL.format(k=k, storage=storage)
+        else:
+            lines["tree_start"] = reduce.TREE_START.format(k=k, storage=storage)
+            lines["combines"] = reduce.TREE_COMBINE.format(
+                T=t, k=k, storage=storage, read_a=self.local_read(k, r.dtype, "lid"),
+                read_b=self.local_read(k, r.dtype, "lid + s * partner_step"),
+                combine=self.f.apply(r.op, r.dtype, (f"lhs{k}", f"rhs{k}")))
+        value = self.local_read(k, r.dtype, "lid")
+        if r.scale is not None and r.final_buffer is None:  # else the last group scales
+            value = f"{value} * {r.scale}"
+        lines["stores"] = reduce.WRITE_ONE.format(
+            buffer=r.buffer, out=r.view, storage=self.f.storage(self.f.types[r.buffer]),
+            value=value)
+        return lines
 
     def render_band(self, slots: dict[str, str], statements: str) -> str:
         """A reduction in bands (CPUs): columns (``reduce.REDUCE_COLS_BAND``), accumulators
@@ -221,6 +218,22 @@ class Reductions:
             group_count=self.f.d.group_count, acc_reset=acc_reset, wg=reduce.WORK_GROUP,
             loads=reduce.FINISH_LOADS, gathers=loads + combines, tree=indent(tree),
             stores=stores, counter=GROUP_COUNTER)
+
+    def vector_slots(self, unroll: int) -> dict[str, str]:
+        """``reduce.REDUCE_ROWS_VECTOR``'s own slots: the vector walk and its last vectors
+        (``GUARDED_TAIL`` or ``SINGLE_TAIL``)."""
+        decls, bases, loads, vector_body = self.vector_walk(unroll)
+        column_t = "int" if self.f.variant.int_columns else self.f.index_t
+        if self.f.variant.guarded_tail:
+            tail = reduce.GUARDED_TAIL.format(
+                unroll_less_one=unroll - 1, column_t=column_t, index_t=self.f.index_t,
+                loads=indent(loads, 3), body=indent(vector_body, 2))
+        else:
+            tail = reduce.SINGLE_TAIL.format(column_t=column_t, index_t=self.f.index_t,
+                                             loads=indent(loads), body=vector_body)
+        return dict(width=str(self.f.variant.vector), vector_decls=decls, row_bases=bases,
+                    column_t=column_t, unrolled_vector_loads=indent(loads, 2),
+                    unrolled_vector_body=indent(vector_body), vector_tail=tail)
 
     def vector_walk(self, unroll: int) -> tuple[str, str, str, str]:
         """A rows reduction's vector walk: the declarations of each walked operand's vectors

@@ -1,4 +1,11 @@
-"""Reduction kernel skeletons: teams of ``lanes`` threads, one team per (segment, split).
+"""Reduction kernel skeletons: one whole template per kind, each readable top to bottom as
+the kernel it becomes. GPUs: ``REDUCE_ROWS``, ``REDUCE_ROWS_VECTOR`` and ``REDUCE_COLS``, teams
+of ``lanes`` threads, one team per (segment, split). CPUs: ``REDUCE_ROWS_BAND`` and
+``REDUCE_COLS_BAND``, a work-item per band. The variants are whole blocks in slots: the team's
+combining (``TREE`` or ``TREE_SHUFFLE``), the last group's ``FINISH``, the vector walk's last
+vectors (``GUARDED_TAIL`` or ``SINGLE_TAIL``), a band's re-check walk. The remaining strings
+are one result's lines in a per-result slot (an accumulator, its combining step, its store),
+written for each result by ``render.reduce.Reductions.result_lines``.
 
 ``reduce_rows`` gives one result per row: a team walks its row's columns, interleaved
 (adjacent lanes read adjacent elements: coalesced on GPUs) or, when ``contiguous`` is set
@@ -44,11 +51,25 @@ def unroll_for(itemsize: int) -> int:
     bandwidth only with about 32 bytes in flight per thread (docs/tuning-notes.md, 5)."""
     return 8 if itemsize <= 4 else 4
 
-# A rows kernel's start: its team, row and split, and the split's columns. Lane counts are
-# powers of two up to the work-group size, so 32-bit arithmetic finds the team; a row that is
-# one split needs no 64-bit division (on GPUs, tens of instructions: as much as a short row's
-# loads per thread).
-ROWS_TEAM = """\
+# Where a team's split of its row lies, and how far a lane steps in the element walk: a chunk
+# of its own, or, woven (``KernelIR.woven``), the whole row, which every split's lanes walk
+# together, so the groups in flight read neighbouring memory. A GPU weaves one row split
+# over its groups when the row is walked element by element (a strided operand): H100,
+# narrow GLM 89.0 -> 86.4 us (docs/tuning-notes.md, 17).
+SPLIT_CHUNK = ("    {index_t} begin = split * chunk;\n"
+               "    {index_t} end = begin + chunk < cols ? begin + chunk : cols;\n")
+SPLIT_WOVEN = ("    {index_t} begin = split * lanes;\n"
+               "    {index_t} end = cols;\n")
+LANE_STEP = "contiguous ? 1 : lanes"
+WOVEN_LANE_STEP = "splits * lanes"
+
+# Rows on GPUs: a team of ``lanes`` work-items per (row, split). Its start finds the team,
+# row and split, and the split's columns. Lane counts are powers of two up to the work-group
+# size, so 32-bit arithmetic finds the team; a row that is one split needs no 64-bit division
+# (on GPUs, tens of instructions: as much as a short row's loads per thread). Then each lane
+# walks its elements, ``unroll`` at a time with no bounds test between them, and the team
+# combines its lanes' values (``tree``) and writes the row's result.
+REDUCE_ROWS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{local_decls}{invariants}    const {index_t} lid = {local_id};
@@ -65,21 +86,7 @@ ROWS_TEAM = """\
     const {index_t} segment = i;
     const {index_t} partner_step = 1;
 {split_span}    if (i >= rows) end = begin;
-{range}"""
-# Where a team's split of its row lies, and how far a lane steps in the element walk: a chunk
-# of its own, or, woven (``KernelIR.woven``), the whole row, which every split's lanes walk
-# together, so the groups in flight read neighbouring memory. A GPU weaves one row split
-# over its groups when the row is walked element by element (a strided operand): H100,
-# narrow GLM 89.0 -> 86.4 us (docs/tuning-notes.md, 17).
-SPLIT_CHUNK = ("    {index_t} begin = split * chunk;\n"
-               "    {index_t} end = begin + chunk < cols ? begin + chunk : cols;\n")
-SPLIT_WOVEN = ("    {index_t} begin = split * lanes;\n"
-               "    {index_t} end = cols;\n")
-LANE_STEP = "contiguous ? 1 : lanes"
-WOVEN_LANE_STEP = "splits * lanes"
-
-REDUCE_ROWS = ROWS_TEAM + """\
-    {index_t} span = 1;
+{range}    {index_t} span = 1;
     if (contiguous) span = (end - begin + lanes - 1) / lanes;
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
@@ -98,8 +105,26 @@ REDUCE_ROWS = ROWS_TEAM + """\
 {tree}{write}{finish}}}
 """
 
-REDUCE_ROWS_VECTOR = ROWS_TEAM + """\
-    {index_t} span = 1;
+# Rows on GPUs walking ``width`` consecutive elements per vector load (see the module): the
+# same start as REDUCE_ROWS, then the vector walk, its last vectors and a scalar tail.
+REDUCE_ROWS_VECTOR = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{local_decls}{invariants}    const {index_t} lid = {local_id};
+    const int team_lanes = (int)lanes;
+    const {index_t} seg_local = (int)lid / team_lanes;
+    const {index_t} lane = lid - seg_local * lanes;
+    const {index_t} task = ({index_t}){group_id} * ({wg} / team_lanes) + seg_local;
+    {index_t} i = task;
+    {index_t} split = 0;
+    if (splits > 1) {{
+        i = task / splits;
+        split = task - i * splits;
+    }}
+    const {index_t} segment = i;
+    const {index_t} partner_step = 1;
+{split_span}    if (i >= rows) end = begin;
+{range}    {index_t} span = 1;
     if (contiguous) span = ((end - begin + lanes - 1) / lanes + {width} - 1) / {width} * {width};
     const {index_t} first = begin + lane * span;
     const {index_t} last = contiguous && first + span < end ? first + span : end;
