@@ -1,6 +1,13 @@
-"""Benchmark cases as data: inputs, the weft expression, the NumPy and numexpr versions, and
-the fewest bytes each must move (every input read once, every output written once; a
-triangular sum reads only its triangle).
+"""Every benchmark case, as data: its inputs, the computation written once against a small
+namespace each implementation provides (``impls.py``), and the fewest bytes it must move
+(every input read once, every output written once; a triangular sum reads only its triangle).
+
+A case runs wherever its namespace functions exist; ``weft`` overrides the computation for
+weft where weft has a library function for it (``wf.stats``), ``numexpr`` is its numexpr
+string, and ``hand`` names its hand-written kernel (``handwritten.py``).
+
+>>> CASES["c*(a+b)"].inputs(np.random.default_rng(0), 8, np.float32)["a"].shape
+(8,)
 """
 
 from __future__ import annotations
@@ -12,98 +19,232 @@ from typing import Any
 
 import numpy as np
 
-import weft as wf
-
 INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+MU, SIGMA = 0.3, 1.2  # the overhead cases' density parameters
 
 
 @dataclass(frozen=True)
 class Case:
     name: str
-    inputs: Callable[[np.random.Generator, int, Any], dict[str, np.ndarray]]
-    weft: Callable[..., wf.Array]
-    numpy: Callable[..., np.ndarray]
-    numexpr: str | None
-    outputs: int = 1  # output arrays as large as an input (0 for reductions to few values)
-    read_fraction: Callable[[dict[str, np.ndarray]], float] | None = None  # of each input
+    fn: Callable[..., Any]  # fn(xp, **inputs): the computation on namespace xp
+    inputs: Callable[[np.random.Generator, int, Any], dict[str, Any]]  # (rng, n, dtype)
+    outputs: int = 1  # output arrays as large as an input (0: reductions to few values)
+    read_fraction: float = 1.0  # of each input (a triangle: about half)
+    numexpr: str | None = None
+    weft: Callable[..., Any] | None = None  # weft's own way, on weft inputs
+    weft_floats: tuple[tuple[str, float], ...] = ()  # more arguments of ``weft``: floats
+    hand: str | None = None  # the hand-written kernel (``handwritten.HAND``)
+    read_back: bool = False  # each call reads its 0-d result as a float (an MCMC loop)
+    setup: Callable[..., dict[str, Any]] | None = None  # setup(xp, **inputs), untimed
+    streams: int | None = None  # else: every input read once, ``outputs`` written
+    bound: float | None = None  # a chain's bound on the fused speedup: the bytes ratio
+
+    def nbytes(self, host: dict[str, Any]) -> float:
+        """The fewest bytes the case moves."""
+        arrays = [v for v in host.values() if isinstance(v, np.ndarray) and v.dtype != bool]
+        largest = max(a.nbytes for a in arrays)
+        if self.streams is not None:
+            return self.streams * largest
+        return sum(a.nbytes for a in arrays) * self.read_fraction + self.outputs * largest
 
 
-def matrix_shape(n: int) -> tuple[int, int]:
-    """n elements as a matrix: square for even powers of two, twice as wide otherwise."""
-    rows = 1 << (max(n.bit_length() - 1, 0) // 2)
-    return rows, n // rows
+# Inputs --------------------------------------------------------------------------------
 
 
-def _matrix(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
-    return {"a": rng.uniform(-1.0, 1.0, matrix_shape(n)).astype(dtype)}
-
-
-def _square(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
-    side = 1 << (max(n.bit_length() - 1, 0) // 2)
-    return {"a": rng.uniform(-1.0, 1.0, (side, side)).astype(dtype)}
-
-
-def _triangle_fraction(host: dict[str, np.ndarray]) -> float:
-    rows, cols = host["a"].shape
-    k = min(rows, cols)
-    return (k * (k + 1) / 2 + (rows - k) * cols) / (rows * cols)
-
-
-def _uniform(names: str, low: float = -1.0, high: float = 1.0):
-    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
+def uniform(names: str, low: float = -1.0, high: float = 1.0):
+    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
         return {k: rng.uniform(low, high, n).astype(dtype) for k in names.split()}
     return make
 
 
-def _normal_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, np.ndarray]:
+def square(names: str = "a"):
+    """Square matrices of about ``n`` elements (side 2^floor(log2(n) / 2))."""
+    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+        side = 1 << (max(n.bit_length() - 1, 0) // 2)
+        return {k: rng.uniform(-1.0, 1.0, (side, side)).astype(dtype) for k in names.split()}
+    return make
+
+
+def normal_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
     return {"y": rng.standard_normal(n).astype(dtype), "mu": rng.standard_normal(n).astype(dtype),
             "sigma": rng.uniform(0.5, 2.0, n).astype(dtype)}
 
 
-def _pdf(exp, y, mu, sigma):
+def glm_inputs(columns: int):
+    """A normal linear model with ``n`` rows of ``columns`` predictors (``n`` rounded to
+    whole rows), scalar alpha and sigma."""
+    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+        rows = max(n // columns, 1)
+        x = (rng.standard_normal((rows, columns)) / math.sqrt(columns)).astype(dtype)
+        beta = rng.standard_normal(columns).astype(dtype)
+        alpha, sigma = 0.3, 1.7
+        y = (alpha + x @ beta + sigma * rng.standard_normal(rows)).astype(dtype)
+        return {"x": x, "y": y, "beta": beta, "alpha": alpha, "sigma": sigma}
+    return make
+
+
+def mask_inputs(pattern: str):
+    """In-place masked add (dst = lhs + rhs where selected): the mask's pattern decides
+    which 32-byte sectors a store covers whole."""
+    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+        selected = {"all set": np.ones(n, bool),
+                    "runs of 256": (np.arange(n) // 256) % 2 == 0,
+                    "random 50%": rng.random(n) < 0.5,
+                    "none": None}[pattern]
+        data = {k: rng.standard_normal(n).astype(dtype) for k in ("dst", "lhs", "rhs")}
+        if selected is not None:
+            data["selected"] = selected
+        return data
+    return make
+
+
+# Computations --------------------------------------------------------------------------
+
+
+def normal_pdf(xp, y, mu, sigma):
     z = (y - mu) / sigma
-    return exp(-0.5 * z * z) * INV_SQRT_2PI / sigma
+    return xp.exp(-0.5 * z * z) * INV_SQRT_2PI / sigma
 
 
-def _chain6(sin, cos, x):
-    return sin(x) * 2.0 + cos(x) * x - x * 0.5 + 1.0
-
-
-LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-
-
-def _lpdf_terms(log, y, mu, sigma):
+def normal_lpdf_sum(xp, y, mu, sigma):
     z = (y - mu) / sigma
-    return -0.5 * z * z - log(sigma) - LOG_SQRT_2PI
+    return xp.sum(-0.5 * z * z - xp.log(sigma) - LOG_SQRT_2PI)
 
 
-def _chain8(x):
+def chain6(xp, x):
+    return xp.sin(x) * 2.0 + xp.cos(x) * x - x * 0.5 + 1.0
+
+
+def chain8(xp, x):
     return ((((((x * 1.5 + 0.25) * x - 0.5) * x + 2.0) * x - 1.0) * x + 0.75) * x - 0.125) * x
 
 
-CASES = [
-    Case("c*(a+b)", _uniform("a b"), lambda a, b: 3.0 * (a + b), lambda a, b: 3.0 * (a + b),
-         "3.0 * (a + b)"),
-    Case("normal_pdf", _normal_inputs, lambda y, mu, sigma: _pdf(wf.exp, y, mu, sigma),
-         lambda y, mu, sigma: _pdf(np.exp, y, mu, sigma),
-         f"exp(-0.5 * ((y - mu) / sigma)**2) * {INV_SQRT_2PI!r} / sigma"),
-    Case("chain6", _uniform("x"), lambda x: _chain6(wf.sin, wf.cos, x),
-         lambda x: _chain6(np.sin, np.cos, x), "sin(x) * 2.0 + cos(x) * x - x * 0.5 + 1.0"),
-    Case("chain8", _uniform("x"), _chain8, _chain8,
-         "((((((x * 1.5 + 0.25) * x - 0.5) * x + 2.0) * x - 1.0) * x + 0.75) * x - 0.125) * x"),
-    Case("normal_lpdf_sum", _normal_inputs,
-         lambda y, mu, sigma: _lpdf_terms(wf.log, y, mu, sigma).sum(),
-         lambda y, mu, sigma: _lpdf_terms(np.log, y, mu, sigma).sum(),
-         f"sum(-0.5 * ((y - mu) / sigma)**2 - log(sigma) - {LOG_SQRT_2PI!r})", outputs=0),
-    Case("colwise_sum", _matrix, lambda a: a.sum(axis=0), lambda a: a.sum(axis=0), None,
-         outputs=0),
-    Case("rowwise_sum", _matrix, lambda a: a.sum(axis=1), lambda a: a.sum(axis=1), None,
-         outputs=0),
-    # wf.multiply(.., 1) materializes the view (a.T alone is an O(1) view, like the copy case)
-    Case("transpose", _matrix, lambda a: wf.multiply(a.T, 1), lambda a: np.ascontiguousarray(a.T),
-         None),
-    Case("exp(A.T)+A", lambda rng, n, dtype: _square(rng, n, dtype), lambda a: wf.exp(a.T) + a,
-         lambda a: np.exp(a.T) + a, None),
-    Case("tril_sum", _matrix, lambda a: wf.tril(a).sum(), lambda a: np.tril(a).sum(), None,
-         outputs=0, read_fraction=_triangle_fraction),
+def chain10(xp, a):
+    x = a
+    for k in range(5):
+        x = xp.exp(x * 0.001) if k % 2 else x * 1.0001 + 0.5
+        x = x - 0.25
+    return x
+
+
+def glm_lpdf(xp, x, y, beta, alpha, sigma):
+    """The normal linear model's log density written the natural way: a matrix-vector
+    product, then the element-wise work and a sum."""
+    z = (y - (x @ beta + alpha)) / sigma
+    n = y.shape[0]
+    return -0.5 * xp.sum(z * z) - n * math.log(sigma) - n * LOG_SQRT_2PI
+
+
+def normal_lpdf_total(xp, y, mu, sigma):
+    z = (y - mu) / sigma
+    return xp.sum(-0.5 * z * z - xp.log(sigma)) - y.shape[0] * LOG_SQRT_2PI
+
+
+def fixed_normal_lpdf(xp, y):
+    """A density at fixed parameters (the overhead suite's: peers write it out)."""
+    z = (y - MU) / SIGMA
+    return xp.sum(-0.5 * z * z - math.log(SIGMA) - LOG_SQRT_2PI)
+
+
+def scalar_chain(k: int):
+    """x * c1 + c2 * ...: fused, 2 arrays move; one kernel per operation, 2k (bound k)."""
+    def run(xp, x):
+        for i in range(k):
+            x = x * 1.0001 if i % 2 == 0 else x + 0.5
+        return x
+    return run
+
+
+def array_chain(k: int):
+    """a0 + a1 * a2 + ...: fused, k + 2 arrays move; one kernel per operation, 3k."""
+    def run(xp, **a):
+        x = a["a0"]
+        for i in range(1, k + 1):
+            x = x + a[f"a{i}"] if i % 2 else x * a[f"a{i}"]
+        return x
+    return run
+
+
+def masked_add(xp, dst, lhs, rhs, selected=None):
+    xp.masked_add(dst, lhs, rhs, selected)
+    return dst
+
+
+def _weft_glm(x, y, beta, alpha, sigma):
+    import weft as wf
+
+    return wf.stats.normal_id_glm_lpdf(y, x, alpha, beta, sigma)
+
+
+def _weft_normal(y, mu, sigma):
+    import weft as wf
+
+    return wf.stats.normal_lpdf(y, mu, sigma)
+
+
+def _weft_fixed_normal(y, mu, sigma):
+    import weft as wf
+
+    return wf.stats.normal_lpdf(y, mu, sigma)
+
+
+def _mask_setup(xp, dst, lhs, rhs, selected=None):
+    return dict(dst=dst, lhs=lhs, rhs=rhs,
+                selected=None if selected is None else xp.bitmask(selected))
+
+
+def _bool_mask_setup(xp, dst, lhs, rhs, selected=None):
+    return dict(dst=dst, lhs=lhs, rhs=rhs, selected=xp.asarray(selected))
+
+
+# The table -----------------------------------------------------------------------------
+
+_LIST = [
+    Case("copy", lambda xp, a: a * 1.0, uniform("a")),
+    Case("c*(a+b)", lambda xp, a, b: 3.0 * (a + b), uniform("a b"), numexpr="3.0 * (a + b)"),
+    Case("normal_pdf", normal_pdf, normal_inputs,
+         numexpr=f"exp(-0.5 * ((y - mu) / sigma)**2) * {INV_SQRT_2PI!r} / sigma"),
+    Case("chain6", chain6, uniform("x"), numexpr="sin(x) * 2.0 + cos(x) * x - x * 0.5 + 1.0"),
+    Case("chain8", chain8, uniform("x"),
+         numexpr="((((((x * 1.5 + 0.25) * x - 0.5) * x + 2.0) * x - 1.0) * x + 0.75) * x "
+                 "- 0.125) * x"),
+    Case("normal_lpdf_sum", normal_lpdf_sum, normal_inputs, outputs=0,
+         numexpr=f"sum(-0.5 * ((y - mu) / sigma)**2 - log(sigma) - {LOG_SQRT_2PI!r})"),
+    Case("lgamma+digamma", lambda xp, z: xp.lgamma(z) + xp.digamma(z), uniform("z", 0.1, 20.0)),
+    Case("colwise_sum", lambda xp, a: xp.sum(a, 0), square(), outputs=0),
+    Case("rowwise_sum", lambda xp, a: xp.sum(a, 1), square(), outputs=0),
+    Case("transpose", lambda xp, a: xp.transpose_copy(a), square()),
+    Case("exp(A.T)+A", lambda xp, a: xp.exp(xp.t(a)) + a, square()),
+    Case("tril_sum", lambda xp, a: xp.sum(xp.tril(a)), square(), outputs=0, read_fraction=0.5),
+    # Per-call overhead: small cached calls (1000 elements), where the host path decides.
+    Case("small c*(a+b)", lambda xp, a, b: 2.5 * (a + b), uniform("a b")),
+    # weft calls ``wf.stats.normal_lpdf`` with mu and sigma as float arguments (a traced
+    # function's are kernel arguments, as an MCMC loop's parameters); the peers write the
+    # density out with them as constants.
+    Case("small normal_lpdf", fixed_normal_lpdf, uniform("y"), outputs=0,
+         weft=_weft_fixed_normal, weft_floats=(("mu", MU), ("sigma", SIGMA))),
+    Case("small chain10", chain10, uniform("a")),
+    Case("mcmc", fixed_normal_lpdf, uniform("y"), outputs=0, weft=_weft_fixed_normal,
+         weft_floats=(("mu", MU), ("sigma", SIGMA)), read_back=True),
+    # The fusion paper's evaluation: log densities against hand-written kernels and peers.
+    Case("glm wide", glm_lpdf, glm_inputs(5000), outputs=0, weft=_weft_glm, hand="glm"),
+    Case("glm narrow", glm_lpdf, glm_inputs(2), outputs=0, weft=_weft_glm, hand="glm"),
+    Case("normal_lpdf", normal_lpdf_total, normal_inputs, outputs=0, weft=_weft_normal,
+         hand="normal_lpdf"),
+    # Bit masks: an in-place add, three streams, against the same add unmasked.
+    Case("add, no mask", masked_add, mask_inputs("none"), setup=_mask_setup,
+         hand="masked_add", streams=3),
+    *(Case(f"add, bit mask, {p}", masked_add, mask_inputs(p), setup=_mask_setup,
+           hand="masked_add", streams=3) for p in ("all set", "runs of 256", "random 50%")),
+    *(Case(f"add, bool mask, {p}", masked_add, mask_inputs(p), setup=_bool_mask_setup,
+           streams=3) for p in ("all set", "runs of 256", "random 50%")),
+    # Chains of k operations, for fused against one kernel per operation.
+    *(Case(f"scalar chain {k}", scalar_chain(k), uniform("x", 0.5, 1.5), bound=float(k))
+      for k in range(1, 11)),
+    *(Case(f"array chain {k}", array_chain(k),
+           uniform(" ".join(f"a{i}" for i in range(k + 1)), 0.5, 1.5), bound=3 * k / (k + 2))
+      for k in range(1, 11)),
 ]
+
+CASES: dict[str, Case] = {c.name: c for c in _LIST}

@@ -1,6 +1,8 @@
-"""Hand-written kernels for the fusion paper's comparison (issue 7): the value of
+"""Hand-written kernels, an implementation the benchmark runner can select (``hand-cuda``,
+``hand-opencl``): for the fusion paper's comparison (issue 7), the value of
 ``normal_id_glm_lpdf`` with scalar ``alpha`` and ``sigma``, and the sum of a normal log density
-over three arrays, in CUDA (through CuPy's RawKernel) and in OpenCL (through PyOpenCL).
+over three arrays, in CUDA (through CuPy's RawKernel) and in OpenCL (through PyOpenCL); for the
+bit-mask comparison (issue 6), an in-place add under a bit mask and without one, in CUDA.
 
 They are the kernels a careful person would write by hand for these two computations, tuned the
 usual ways, and nothing weft-specific:
@@ -12,6 +14,8 @@ usual ways, and nothing weft-specific:
   per-group partial that a one-group pass sums (OpenCL has no double atomics).
 - GLM with few columns: one thread per row, the row's k values read in a short loop.
 - Normal density: a grid-stride loop, one block reduction, one atomic (or partial) per block.
+- Masked add: four elements per thread, the mask's word loaded once per element, a
+  conditional store.
 
 The constant terms (-n log sigma - n log sqrt(2 pi)) are added on the host. Every function
 returns a callable that runs the whole computation and leaves a 0-d result on the device.
@@ -202,6 +206,44 @@ void sum_partials(__global const double* partial, long count, __global double* o
 }
 """
 
+MASKED_SOURCE = r"""
+template <typename T>
+__device__ void masked_add(T* __restrict__ dst, const T* __restrict__ lhs,
+                           const T* __restrict__ rhs, const unsigned* __restrict__ words,
+                           long long n) {
+    const long long first = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long long i = first + (long long)k * blockDim.x;
+        if (i < n && ((words[i >> 5] >> (i & 31)) & 1u)) dst[i] = lhs[i] + rhs[i];
+    }
+}
+
+template <typename T>
+__device__ void add(T* __restrict__ dst, const T* __restrict__ lhs,
+                    const T* __restrict__ rhs, long long n) {
+    const long long first = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long long i = first + (long long)k * blockDim.x;
+        if (i < n) dst[i] = lhs[i] + rhs[i];
+    }
+}
+
+extern "C" {
+__global__ void masked_add_f32(float* d, const float* a, const float* b, const unsigned* w,
+                               long long n) { masked_add(d, a, b, w, n); }
+__global__ void masked_add_f64(double* d, const double* a, const double* b, const unsigned* w,
+                               long long n) { masked_add(d, a, b, w, n); }
+__global__ void add_f32(float* d, const float* a, const float* b, long long n) {
+    add(d, a, b, n);
+}
+__global__ void add_f64(double* d, const double* a, const double* b, long long n) {
+    add(d, a, b, n);
+}
+}
+"""
+
 FEW_COLUMNS = 32  # below a warp's width, one thread per row wastes no lanes
 
 
@@ -211,6 +253,7 @@ class CudaKernels:
     def __init__(self, cp: Any) -> None:
         self.cp = cp
         self.module = cp.RawModule(code=CUDA_SOURCE)
+        self.masked = None
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         self.blocks = props["multiProcessorCount"] * (props["maxThreadsPerMultiProcessor"]
                                                       // BLOCK)
@@ -229,6 +272,27 @@ class CudaKernels:
             out.fill(0)
             kernel((self.blocks,), (BLOCK,), args)
             return out * -0.5 + constant
+        return run
+
+    def masked_add(self, dst: Any, lhs: Any, rhs: Any, words: Any | None):
+        """dst = lhs + rhs where the bit mask's ``words`` select (everywhere for None)."""
+        cp = self.cp
+        module = self.masked
+        if module is None:
+            module = self.masked = cp.RawModule(code=MASKED_SOURCE, options=("-std=c++17",))
+        n = dst.size
+        short = "f32" if dst.dtype == cp.float32 else "f64"
+        grid = (-(-n // (BLOCK * 4)),)
+        if words is None:
+            kernel = module.get_function(f"add_{short}")
+            args = (dst, lhs, rhs, np.int64(n))
+        else:
+            kernel = module.get_function(f"masked_add_{short}")
+            args = (dst, lhs, rhs, words, np.int64(n))
+
+        def run():
+            kernel(grid, (BLOCK,), args)
+            return dst
         return run
 
     def normal(self, y: Any, mu: Any, sigma: Any):
@@ -255,6 +319,7 @@ class OpenCLKernels:
         self.context = device.handle.context
         self.queue = cl.CommandQueue(self.context)
         self.program = cl.Program(self.context, OPENCL_SOURCE).build()
+        self.sum_partials = cl.Kernel(self.program, "sum_partials")
         cl_device = self.context.devices[0]
         self.groups = cl_device.max_compute_units * (8 if cl_device.type
                                                      & cl.device_type.GPU else 1)
@@ -267,13 +332,13 @@ class OpenCLKernels:
 
     def _reduced(self, kernel: Any, args: tuple, scale: float, constant: float):
         cl, queue = self.cl, self.queue
-        finish = self.program.sum_partials
+        finish = self.sum_partials
         global_size = (self.groups * BLOCK,)
 
         def run():
             kernel(queue, global_size, (BLOCK,), *args, self.partial)
             finish(queue, (BLOCK,), (BLOCK,), self.partial, np.int64(self.groups), self.out)
-            return self
+            return run  # its value() reads the result
 
         def value() -> float:
             host = np.empty(1, np.float64)

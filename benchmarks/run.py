@@ -1,168 +1,121 @@
-"""The benchmark runner: weft and every installed peer, side by side, in one run.
+"""The benchmark runner: one or more suites (``suites.py``), weft and the implementations
+each suite compares (``impls.py``), side by side in one process.
 
-    python benchmarks/run.py [--sizes 22 25] [--repeat 7]
+    python benchmarks/run.py [SUITE ...] [--cases ...] [--impls ...] [--dtypes ...]
+                             [--sizes N ...] [--repeat R] [--small] [--merge] [--out DIR]
 
-Prints a table, writes ``benchmarks/results/<device>/latest.json`` (records with ``case impl
-dtype n ms gbps frac_copy``) and, when matplotlib is installed, ``latest.png``. Method
-(../shared/PERFORMANCE.md): warm up, check every result against NumPy, then the median of
-``--repeat`` timed runs with the device synchronized; random data, never zeros.
+Suites: ``latest`` (the default), ``chains`` and ``glm`` (together ``paper``), ``masked``,
+``overhead``, ``compile``, ``dask``. ``--impls`` picks implementations by name, including
+weft with launch traits set (``'weft[row_band=0]'``); ``--sizes`` takes element counts
+(``2**22`` works). Method (../shared/PERFORMANCE.md): random data, never zeros; every
+result checked against a float64 reference before it is timed; then the median of batches
+between synchronizations, or interleaved rounds. Each suite writes
+``results/<device>/<stem>.{json,txt,png}`` after every case (``report.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import platform
+import ast
+import os
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
-
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX would take 75% of memory
 sys.path.insert(0, str(Path(__file__).parent))
 
-from cases import CASES  # noqa: E402
-from common import results_dir  # noqa: E402
+import report  # noqa: E402
+from impls import find  # noqa: E402
+from methods import Plan, batches, compile_times, interleaved  # noqa: E402
+from suites import GROUPS, SUITES, Suite  # noqa: E402
 
 import weft as wf  # noqa: E402
 
-
-def median_ms(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return 1e3 * float(np.median(times))
+METHODS = {"batches": batches, "rounds": interleaved, "compile": compile_times}
 
 
-def copy_ms(n: int, dtype, repeat: int) -> float:
-    """The device's copy of n elements: a one-input, one-output weft kernel (x * 1)."""
-    x = wf.asarray(np.random.default_rng(1).uniform(size=n).astype(dtype))
-
-    def run():
-        wf.multiply(x, 1).eval()
-        wf.synchronize()
-    return median_ms(run, repeat)
+def machine(small: bool) -> str:
+    if small:
+        return "small"
+    gpu = any(d.kind == "cuda" or (d.kind == "opencl" and not d.handle.is_cpu)
+              for d in wf.devices())
+    return "gpu" if gpu else "cpu"
 
 
-def bench(sizes: list[int], repeat: int) -> list[dict]:
-    try:
-        import numexpr
-    except ImportError:
-        numexpr = None
-    records = []
-    rng = np.random.default_rng(0)
-    for dtype in (np.float64, np.float32):
-        for n in sizes:
-            itemsize = np.dtype(dtype).itemsize
-            copy = copy_ms(n, dtype, repeat)
-            copy_gbps = 2 * n * itemsize / copy / 1e6
-            records.append(dict(case="copy", impl="weft", dtype=np.dtype(dtype).name, n=n,
-                                ms=copy, gbps=copy_gbps, frac_copy=1.0))
-            for case in CASES:
-                host = case.inputs(rng, n, dtype)
-                dev = {k: wf.asarray(v) for k, v in host.items()}
-                # checked against float64 NumPy: float32 NumPy sums are the less accurate side
-                expected = case.numpy(**{k: v.astype(np.float64) for k, v in host.items()})
-                elements = next(iter(host.values())).size
-                fraction = case.read_fraction(host) if case.read_fraction else 1.0
-                nbytes = (len(host) * fraction + case.outputs) * elements * itemsize
-
-                def weft_run(case=case, dev=dev):
-                    case.weft(**dev).eval()
-                    wf.synchronize()
-
-                got = case.weft(**dev).to_numpy()
-                rtol = 1e-4 if dtype == np.float32 else 1e-10
-                np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol)
-                impls = {"weft": weft_run}
-
-                def unfused(weft_run=weft_run):
-                    with wf.config(fuse=False):
-                        weft_run()
-                impls["weft-unfused"] = unfused
-                impls["numpy"] = lambda case=case, host=host: case.numpy(**host)
-                if numexpr is not None and case.numexpr:
-                    local = dict(host)
-                    np.testing.assert_allclose(numexpr.evaluate(case.numexpr, local_dict=local),
-                                               expected, rtol=10 * rtol, atol=rtol)
-                    impls["numexpr"] = lambda e=case.numexpr, d=local: numexpr.evaluate(
-                        e, local_dict=d)
-                for impl, fn in impls.items():
-                    ms = median_ms(fn, repeat)
-                    gbps = nbytes / ms / 1e6
-                    records.append(dict(case=case.name, impl=impl, dtype=np.dtype(dtype).name,
-                                        n=n, ms=ms, gbps=gbps, frac_copy=gbps / copy_gbps))
-    return records
+def where(small: bool, out: str | None) -> tuple[Path, str]:
+    """The results folder of this machine (or ``out``) and a title for its tables."""
+    cuda = [d for d in wf.devices() if d.kind == "cuda"]
+    device = cuda[0] if cuda else wf.current_device()
+    if small:
+        folder, name = report.RESULTS / "small-harness-check", f"{device.name} (tiny sizes)"
+    else:
+        kind = "gpu" if device.kind == "cuda" else device.kind
+        folder, name = report.results_dir(kind, device.name), device.name
+    return (Path(out) if out else folder), name
 
 
-def table(records: list[dict]) -> str:
-    lines = [f"{'case':<16} {'dtype':<8} {'n':>10} {'impl':<13} {'ms':>9} {'GB/s':>8} "
-             f"{'of copy':>8} {'vs numpy':>9}"]
-    numpy_ms = {(r["case"], r["dtype"], r["n"]): r["ms"] for r in records if r["impl"] == "numpy"}
-    for r in records:
-        ref = numpy_ms.get((r["case"], r["dtype"], r["n"]))
-        speedup = f"{ref / r['ms']:8.2f}x" if ref else ""
-        lines.append(f"{r['case']:<16} {r['dtype']:<8} {r['n']:>10} {r['impl']:<13} "
-                     f"{r['ms']:9.2f} {r['gbps']:8.2f} {r['frac_copy']:8.2f} {speedup:>9}")
-    return "\n".join(lines)
+def run_suite(suite: Suite, args: argparse.Namespace) -> None:
+    kind = machine(args.small)
+    wanted = args.impls or list(suite.impls.get(kind, ()))
+    impls, missing = find(wanted)
+    if not impls:
+        print(f"{suite.name}: nothing to measure here ({missing})")
+        return
+    dtypes = args.dtypes or list(dict.fromkeys(
+        d for sizes in suite.sizes.values() for d in sizes)) or ["float32"]
+    plan = Plan(suite, impls, kind, args.cases or list(suite.cases), dtypes, args.sizes,
+                args.repeat or suite.repeat)
+    folder, name = where(args.small, args.out)
+    title = f"{suite.name} suite, {name}"
+    print(f"weft benchmark: {title}; {suite.about}\nimplementations: "
+          f"{[i.name for i in impls]}", flush=True)
 
+    def save(records: list[dict]) -> list[dict]:
+        if args.merge:
+            records = report.merged(folder, suite.stem, records)
+        info = report.meta(title, suite=suite.name, not_measured=missing,
+                           skipped=plan.skipped)
+        report.write(folder, suite.stem, info, records, report.TABLES[suite.table](records))
+        return records
 
-def plot(records: list[dict], path: Path, title: str) -> bool:
-    try:
-        import matplotlib
+    if suite.method == "dask":
+        from dask_scale import scaling
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    n = max(r["n"] for r in records)
-    rows = [r for r in records if r["n"] == n and r["case"] != "copy"]
-    labels = sorted({(r["case"], r["dtype"]) for r in rows})
-    impls = sorted({r["impl"] for r in rows})
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    width = 0.8 / len(impls)
-    for k, impl in enumerate(impls):
-        vals = [next((r["gbps"] for r in rows if (r["case"], r["dtype"]) == lab
-                      and r["impl"] == impl), 0) for lab in labels]
-        ax.bar(np.arange(len(labels)) + k * width, vals, width, label=impl)
-    copy = [r["gbps"] for r in records if r["case"] == "copy" and r["n"] == n]
-    for c in copy:
-        ax.axhline(c, color="grey", ls="--", lw=0.8)
-    ax.set_xticks(np.arange(len(labels)) + 0.4 - width / 2)
-    ax.set_xticklabels([f"{c}\n{d}" for c, d in labels])
-    ax.set_ylabel("GB/s (fewest bytes moved)")
-    ax.set_title(f"{title}, n = {n} (dashed: copy)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    return True
+        records = scaling(plan, save, tuple(args.gpus))
+    else:
+        records = METHODS[suite.method](plan, save)
+    records = save(records)
+    print(report.TABLES[suite.table](records))
+    for s in plan.skipped:
+        print("skipped:", s)
+    if suite.plot and report.plot(suite.plot, records, folder / f"{suite.stem}.png", title):
+        print(f"plot: {folder / f'{suite.stem}.png'}")
+    print(f"results: {folder / f'{suite.stem}.json'}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[22, 25],
-                        help="log2 of the element counts")
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("suites", nargs="*", default=["latest"],
+                        help=f"suites: {', '.join([*SUITES, *GROUPS])}")
+    parser.add_argument("--cases", nargs="+", help="case names (default: the suite's)")
+    parser.add_argument("--impls", nargs="+", help="implementations (default: the suite's)")
+    parser.add_argument("--dtypes", nargs="+")
+    parser.add_argument("--sizes", nargs="+", type=lambda s: int(ast.literal_eval(s)),
+                        help="element counts (default: the suite's for this machine)")
+    parser.add_argument("--repeat", type=int, help="batches or rounds (default: the suite's)")
+    parser.add_argument("--gpus", nargs="+", type=int, default=[1, 2], help="dask suite")
+    parser.add_argument("--small", action="store_true",
+                        help="tiny sizes, CPU devices allowed: checks the harness, not speed")
+    parser.add_argument("--out", help="results folder (default: results/<device>/)")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the earlier records this run does not measure")
     args = parser.parse_args()
-    device = wf.current_device()
-    records = bench([1 << s for s in args.sizes], args.repeat)
-    title = f"{device} {device.name}"
-    print(f"weft benchmark on {title}, {datetime.date.today()}, {platform.processor() or ''}")
-    print(table(records))
-    out = results_dir(device.kind, device.name)
-    out.mkdir(parents=True, exist_ok=True)
-    meta = {"device": str(device), "device_name": device.name,
-            "date": datetime.date.today().isoformat(), "python": platform.python_version(),
-            "numpy": np.__version__}
-    (out / "latest.json").write_text(json.dumps({"meta": meta, "records": records}, indent=1))
-    (out / "latest.txt").write_text(f"{title} {meta['date']}\n{table(records)}\n")
-    if plot(records, out / "latest.png", title):
-        print(f"plot: {out / 'latest.png'}")
-    print(f"results: {out / 'latest.json'}")
+    names = [s for name in args.suites for s in GROUPS.get(name, (name,))]
+    unknown = [n for n in names if n not in SUITES]
+    if unknown:
+        sys.exit(f"unknown suites {unknown}; known: {[*SUITES, *GROUPS]}")
+    for name in names:
+        run_suite(SUITES[name], args)
 
 
 if __name__ == "__main__":

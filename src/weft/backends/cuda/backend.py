@@ -157,7 +157,8 @@ class CUDABackend:
     def __init__(self) -> None:
         self._cupy: Any = None
         self._arch_cache: dict[int, int] = {}
-        # Launch tuning (benchmarks/tune_launch.py sets these; see docs/tuning-notes.md).
+        # Launch tuning (the `tune` suite of benchmarks/run.py measures elements per thread;
+        # see docs/tuning-notes.md).
         self.per_thread_override = int(os.environ.get("WEFT_CUDA_PER_THREAD", "0"))
         self.block = int(os.environ.get("WEFT_CUDA_BLOCK", str(_BLOCK)))
         self.vector_override = int(os.environ.get("WEFT_CUDA_VECTOR", "0"))

@@ -1,0 +1,479 @@
+"""The implementations a benchmark compares, each selectable by name: weft on each device
+(``weft``, ``weft-opencl``, ``weft-unfused``, ``weft.function``, and ``weft[trait=value]``
+with launch traits set, or the CPU dialect's ``own_math``), NumPy, numexpr, CuPy,
+``cupy.fuse``, torch, ``torch.compile``, ``jax.jit`` and the hand-written kernels
+(``hand-cuda``, ``hand-opencl``).
+
+Each library gets a small namespace (``exp log sin cos sum t transpose_copy tril lgamma
+digamma asarray bitmask masked_add``) so that a case is written once (``cases.py``); an
+``Impl`` moves data in, prepares a case, synchronizes and brings a result back.
+
+>>> [i.name for i in find(["numpy"])[0]]
+['numpy']
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from cases import Case
+
+import weft as wf
+
+# Cases cupy.fuse can express: element-wise work and at most a final full reduction.
+_CUPY_FUSABLE = {"copy", "c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain6", "chain8",
+                 "lgamma+digamma", "small c*(a+b)", "small normal_lpdf", "small chain10",
+                 "mcmc"}
+
+
+class Namespace:
+    """The functions a case may call, for one library."""
+
+    def __init__(self, **fns: Callable) -> None:
+        self.__dict__.update(fns)
+
+
+def numpy_namespace() -> Namespace:
+    from scipy import special
+
+    def masked_add(dst, lhs, rhs, selected):
+        np.add(lhs, rhs, out=dst, where=True if selected is None else selected)
+
+    return Namespace(exp=np.exp, log=np.log, sin=np.sin, cos=np.cos,
+                     sum=lambda a, axis=None: np.sum(a, axis=axis), t=lambda a: a.T,
+                     transpose_copy=lambda a: np.ascontiguousarray(a.T), tril=np.tril,
+                     lgamma=special.gammaln, digamma=special.digamma, asarray=np.asarray,
+                     bitmask=lambda selected: selected, masked_add=masked_add)
+
+
+def weft_namespace() -> Namespace:
+    return Namespace(exp=wf.exp, log=wf.log, sin=wf.sin, cos=wf.cos,
+                     sum=lambda a, axis=None: wf.sum(a, axis=axis), t=lambda a: a.T,
+                     transpose_copy=lambda a: wf.multiply(a.T, 1), tril=wf.tril,
+                     lgamma=wf.lgamma, digamma=wf.digamma, asarray=wf.asarray,
+                     bitmask=wf.bitmask, masked_add=wf.kernels.masked_add)
+
+
+def cupy_namespace(cp) -> Namespace:
+    from cupyx.scipy import special
+
+    return Namespace(exp=cp.exp, log=cp.log, sin=cp.sin, cos=cp.cos,
+                     sum=lambda a, axis=None: cp.sum(a, axis=axis), t=lambda a: a.T,
+                     transpose_copy=lambda a: cp.ascontiguousarray(a.T), tril=cp.tril,
+                     lgamma=special.gammaln, digamma=special.digamma, asarray=cp.asarray)
+
+
+def torch_namespace(torch) -> Namespace:
+    def total(a, axis=None):
+        return torch.sum(a) if axis is None else torch.sum(a, dim=axis)
+    return Namespace(exp=torch.exp, log=torch.log, sin=torch.sin, cos=torch.cos, sum=total,
+                     t=lambda a: a.T, transpose_copy=lambda a: a.T.contiguous(),
+                     tril=torch.tril, lgamma=torch.special.gammaln,
+                     digamma=torch.special.digamma)
+
+
+def jax_namespace(jnp) -> Namespace:
+    from jax.scipy import special
+
+    return Namespace(exp=jnp.exp, log=jnp.log, sin=jnp.sin, cos=jnp.cos,
+                     sum=lambda a, axis=None: jnp.sum(a, axis=axis), t=lambda a: a.T,
+                     transpose_copy=lambda a: jnp.transpose(a), tril=jnp.tril,
+                     lgamma=special.gammaln, digamma=special.digamma)
+
+
+# Implementations ---------------------------------------------------------------------------
+
+
+class Impl:
+    """Moves host data in, prepares a case (None: it cannot express it), synchronizes, and
+    brings a result back. ``enter`` and ``leave`` bracket each timed batch (a weft variant
+    sets its traits there)."""
+
+    name = ""
+    ns: Namespace | None = None
+
+    def inputs(self, host: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def prepare(self, case: Case) -> Callable[..., Any] | None:
+        if self.ns is None:
+            return None
+        ns = self.ns
+        for name in ("sin", "cos", "lgamma", "digamma", "masked_add"):
+            if name in case.fn.__code__.co_names and not hasattr(ns, name):
+                return None
+        if case.read_back:
+            return lambda **kw: float(case.fn(ns, **kw))
+        return lambda **kw: case.fn(ns, **kw)
+
+    def sync(self) -> None:
+        raise NotImplementedError
+
+    def to_host(self, out: Any) -> Any:
+        return out if isinstance(out, float) else np.asarray(out)
+
+    def enter(self) -> None:
+        pass
+
+    def leave(self) -> None:
+        pass
+
+
+class WeftImpl(Impl):
+    """weft on ``device``: ad-hoc lazy expressions evaluated per call, or a traced function
+    (``traced``), or one kernel per operation (``fuse=False``), or with some of the device's
+    launch traits set (``traits``)."""
+
+    def __init__(self, name: str, device: Any, fuse: bool = True, traced: bool = False,
+                 traits: dict[str, Any] | None = None) -> None:
+        self.name, self.device, self.fuse, self.traced = name, device, fuse, traced
+        self.traits = traits or {}
+        self.ns = weft_namespace()
+        self.usual = device.traits
+
+    def inputs(self, host):
+        return {k: wf.asarray(v, device=self.device) if isinstance(v, np.ndarray) else v
+                for k, v in host.items()}
+
+    def prepare(self, case):
+        ns = self.ns
+        compute = case.weft or (lambda **kw: case.fn(ns, **kw))
+        floats = dict(case.weft_floats)
+        if self.traced:
+            names: list[str] = []
+            traced = wf.function(lambda *args: compute(**dict(zip(names, args))))
+            more = tuple(floats.values())
+
+            def run(**kw):
+                if not names:
+                    names.extend([*kw, *floats])
+                return traced(*kw.values(), *more)
+        else:
+            def run(**kw):
+                return compute(**kw, **floats).eval()
+        if case.read_back:
+            return lambda **kw: float(run(**kw))
+        if self.fuse and self.device is wf.current_device():
+            return run  # no context managers in the timed call
+
+        def in_context(**kw):
+            with wf.device(self.device), wf.config(fuse=self.fuse):
+                return run(**kw)
+        return in_context
+
+    def sync(self):
+        with wf.device(self.device):
+            wf.synchronize()
+
+    def to_host(self, out):
+        return out if isinstance(out, float) else out.to_numpy()
+
+    def enter(self):
+        traits = dict(self.traits)
+        own_math = traits.pop("own_math", None)
+        if own_math is not None:  # a dialect's choice, not a trait: kernels cached by device
+            backend = self.device.backend
+            chosen = replace(backend.dialect_of(self.device), own_math=frozenset(own_math))
+            backend.dialect_of = lambda device: chosen
+            wf.clear_cache()
+        if traits:
+            self.device.traits = replace(self.usual, **traits)
+
+    def leave(self):
+        if "own_math" in self.traits:
+            vars(self.device.backend).pop("dialect_of", None)
+            wf.clear_cache()
+        if self.traits:
+            self.device.traits = self.usual
+
+
+class NumpyImpl(Impl):
+    name = "numpy"
+
+    def __init__(self) -> None:
+        self.ns = numpy_namespace()
+
+    def inputs(self, host):
+        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in host.items()}
+
+    def sync(self):
+        pass
+
+
+class NumexprImpl(NumpyImpl):
+    name = "numexpr"
+
+    def __init__(self, numexpr: Any) -> None:
+        super().__init__()
+        self.numexpr = numexpr
+
+    def prepare(self, case):
+        if case.numexpr is None:
+            return None
+        evaluate, expression = self.numexpr.evaluate, case.numexpr
+        return lambda **kw: evaluate(expression, local_dict=kw)
+
+
+class CupyImpl(Impl):
+    def __init__(self, cp, fused: bool) -> None:
+        self.cp, self.fused = cp, fused
+        self.name = "cupy.fuse" if fused else "cupy"
+        self.ns = cupy_namespace(cp)
+
+    def inputs(self, host):
+        return {k: self.cp.asarray(v) if isinstance(v, np.ndarray) else v
+                for k, v in host.items()}
+
+    def prepare(self, case):
+        if not self.fused:
+            return super().prepare(case)
+        if case.name not in _CUPY_FUSABLE:
+            return None  # cupy.fuse fuses element-wise work and a final reduction only
+        cp = self.cp
+        ns = Namespace(**{**vars(self.ns), "sum": lambda a, axis=None: cp.sum(a, axis=axis)})
+        names: list[str] = []
+        kernel = cp.fuse(lambda *args: case.fn(ns, **dict(zip(names, args))))
+
+        def run(**kw):
+            if not names:
+                names.extend(kw)
+            return kernel(*kw.values())
+        if case.read_back:
+            return lambda **kw: float(run(**kw))
+        return run
+
+    def sync(self):
+        self.cp.cuda.get_current_stream().synchronize()
+
+    def to_host(self, out):
+        return out if isinstance(out, float) else self.cp.asnumpy(out)
+
+
+class TorchImpl(Impl):
+    def __init__(self, torch, compiled: bool) -> None:
+        self.torch, self.compiled = torch, compiled
+        self.name = "torch.compile" if compiled else "torch"
+        self.ns = torch_namespace(torch)
+
+    def inputs(self, host):
+        return {k: self.torch.from_numpy(v).to("cuda") if isinstance(v, np.ndarray) else v
+                for k, v in host.items()}
+
+    def prepare(self, case):
+        ns = self.ns
+
+        def run(**kw):
+            return case.fn(ns, **kw)
+        if self.compiled:
+            # Static shapes, as a program with one problem size compiles: with the default
+            # (dynamic=None) dynamo recompiled a second shape of one function for symbolic
+            # shapes, which ran 35x slower (docs/tuning-notes.md).
+            self.torch._dynamo.reset()
+            run = self.torch.compile(run, dynamic=False)
+        if case.read_back:
+            return lambda **kw: float(run(**kw))
+        return run
+
+    def sync(self):
+        self.torch.cuda.synchronize()
+
+    def to_host(self, out):
+        return out if isinstance(out, float) else out.cpu().numpy()
+
+
+class JaxImpl(Impl):
+    name = "jax.jit"
+
+    def __init__(self, jax) -> None:
+        self.jax = jax
+        self.ns = jax_namespace(jax.numpy)
+        self.last: Any = None
+
+    def inputs(self, host):
+        return {k: self.jax.device_put(v) if isinstance(v, np.ndarray) else v
+                for k, v in host.items()}
+
+    def prepare(self, case):
+        ns, jax = self.ns, self.jax
+        jitted: dict[tuple, Any] = {}
+
+        def run(**kw):
+            statics = tuple(k for k, v in kw.items() if isinstance(v, float))
+            f = jitted.get(statics)
+            if f is None:
+                f = jitted[statics] = jax.jit(lambda **a: case.fn(ns, **a),
+                                              static_argnames=statics)
+            self.last = f(**kw)
+            return self.last
+        if case.read_back:
+            return lambda **kw: float(run(**kw))
+        return run
+
+    def sync(self):
+        if self.last is not None:
+            self.last.block_until_ready()
+
+    def to_host(self, out):
+        return out if isinstance(out, float) else np.asarray(out)
+
+
+class HandCuda(Impl):
+    """The hand-written CUDA kernels of ``handwritten.py``, for the cases that name one."""
+
+    name = "hand-cuda"
+
+    def __init__(self, cp) -> None:
+        from handwritten import CudaKernels
+
+        self.cp = cp
+        self.kernels = CudaKernels(cp)
+        self.ns = Namespace(bitmask=lambda selected: cp.asarray(
+            wf.bitmask(np.asarray(selected)).words.to_numpy()))
+
+    def inputs(self, host):
+        return {k: self.cp.asarray(v) if isinstance(v, np.ndarray) else v
+                for k, v in host.items()}
+
+    def prepare(self, case):
+        k = self.kernels
+        if case.hand == "glm":
+            return _bound_once(lambda x, y, beta, alpha, sigma: k.glm(x, y, beta, alpha, sigma))
+        if case.hand == "normal_lpdf":
+            return _bound_once(lambda y, mu, sigma: k.normal(y, mu, sigma))
+        if case.hand == "masked_add":
+            return _bound_once(lambda dst, lhs, rhs, selected=None:
+                               k.masked_add(dst, lhs, rhs, selected))
+        return None
+
+    def sync(self):
+        self.cp.cuda.get_current_stream().synchronize()
+
+    def to_host(self, out):
+        return self.cp.asnumpy(out)
+
+
+class HandOpenCL(Impl):
+    """The hand-written OpenCL kernels, in weft's context for ``device``."""
+
+    name = "hand-opencl"
+
+    def __init__(self, device: Any) -> None:
+        from handwritten import OpenCLKernels
+
+        self.kernels = OpenCLKernels(device)
+
+    def inputs(self, host):
+        return dict(host)
+
+    def prepare(self, case):
+        k = self.kernels
+        if case.hand == "glm":
+            return _bound_once(lambda x, y, beta, alpha, sigma: k.glm(x, y, beta, alpha, sigma))
+        if case.hand == "normal_lpdf":
+            return _bound_once(lambda y, mu, sigma: k.normal(y, mu, sigma))
+        return None
+
+    def sync(self):
+        self.kernels.sync()
+
+    def to_host(self, out):
+        return out.value() if hasattr(out, "value") else out
+
+
+def _bound_once(make: Callable[..., Callable[[], Any]]) -> Callable[..., Any]:
+    """A hand kernel binds its arguments once (its launch closure), then runs per call."""
+    bound: list[Callable[[], Any]] = []
+
+    def run(**kw):
+        if not bound:
+            bound.append(make(**kw))
+        return bound[0]()
+    return run
+
+
+# Finding them --------------------------------------------------------------------------
+
+
+def _weft_variant(spec: str, device: Any) -> WeftImpl:
+    """``weft[trait=value,...]``: weft with some of the device's launch traits set."""
+    inside = spec[spec.index("[") + 1:spec.rindex("]")]
+    traits = {}
+    for part in inside.split(","):
+        key, value = part.split("=", 1)
+        traits[key.strip()] = ast.literal_eval(value.strip())
+    return WeftImpl(spec, device, traits=traits)
+
+
+def find(wanted: list[str]) -> tuple[list[Impl], dict[str, str]]:
+    """The implementations among ``wanted`` that can run here, in that order, and why the
+    others cannot."""
+    found: list[Impl] = []
+    missing: dict[str, str] = {}
+    devices = wf.devices()
+    cuda = [d for d in devices if d.kind == "cuda"]
+    gpu_opencl = [d for d in devices if d.kind == "opencl" and not d.handle.is_cpu]
+    main = cuda[0] if cuda else wf.current_device()
+    modules: dict[str, Any] = {}
+
+    def module(name: str) -> Any:
+        if name not in modules:
+            try:
+                modules[name] = __import__(name)
+            except ImportError as e:
+                modules[name] = e
+        return modules[name]
+
+    for name in wanted:
+        try:
+            impl = _make(name, main, cuda, gpu_opencl, module)
+        except Exception as e:  # noqa: BLE001 - a peer that cannot start is reported
+            impl = f"{type(e).__name__}: {e}"
+        if isinstance(impl, str):
+            missing[name] = impl
+        else:
+            found.append(impl)
+    return found, missing
+
+
+def _make(name: str, main: Any, cuda: list, gpu_opencl: list, module: Callable) -> Any:
+    if name == "weft":
+        return WeftImpl("weft", main)
+    if name == "weft-unfused":
+        return WeftImpl(name, main, fuse=False)
+    if name == "weft.function":
+        return WeftImpl(name, main, traced=True)
+    if name.startswith("weft["):
+        return _weft_variant(name, main)
+    if name == "weft-opencl":
+        return WeftImpl(name, gpu_opencl[0]) if gpu_opencl else "no OpenCL GPU device"
+    if name == "numpy":
+        return NumpyImpl()
+    if name == "numexpr":
+        numexpr = module("numexpr")
+        return str(numexpr) if isinstance(numexpr, Exception) else NumexprImpl(numexpr)
+    if name == "hand-opencl":
+        device = gpu_opencl[0] if gpu_opencl else (main if main.kind == "opencl" else None)
+        return HandOpenCL(device) if device is not None else "no OpenCL device"
+    if name in ("cupy", "cupy.fuse", "hand-cuda"):
+        cp = module("cupy")
+        if isinstance(cp, Exception) or not cuda:
+            return f"no CUDA device through CuPy ({cp})"
+        return HandCuda(cp) if name == "hand-cuda" else CupyImpl(cp, name == "cupy.fuse")
+    if name in ("torch", "torch.compile"):
+        torch = module("torch")
+        if isinstance(torch, Exception) or not torch.cuda.is_available():
+            return f"torch without a GPU ({torch})"
+        return TorchImpl(torch, name == "torch.compile")
+    if name == "jax.jit":
+        jax = module("jax")
+        if isinstance(jax, Exception):
+            return str(jax)
+        jax.config.update("jax_enable_x64", True)
+        if jax.default_backend() != "gpu":
+            return "JAX sees no GPU"
+        return JaxImpl(jax)
+    return f"unknown implementation {name!r}"

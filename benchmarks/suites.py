@@ -1,0 +1,117 @@
+"""The benchmark suites, as data: which cases, which implementations, at which sizes, timed
+how, reported how, and the file they write under ``results/<device>/``.
+
+A machine is ``gpu`` (a CUDA or OpenCL GPU is present), ``cpu`` (PoCL alone) or ``small``
+(``--small``: tiny sizes that check the harness, not the speed). Sizes are element counts
+per dtype; a case of matrices takes a square of about that many elements.
+
+>>> SUITES["latest"].method
+'batches'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+_VECTORS = ("c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain6", "chain8", "lgamma+digamma")
+_MATRICES = ("colwise_sum", "rowwise_sum", "transpose", "exp(A.T)+A", "tril_sum")
+_GPU_PEERS = ("cupy", "cupy.fuse", "torch", "torch.compile", "jax.jit")
+
+
+def _sizes(gpu: dict[str, int], cpu: dict[str, int], small: int = 1 << 14
+           ) -> dict[str, dict[str, tuple[int, ...]]]:
+    return {"gpu": {d: (n,) for d, n in gpu.items()},
+            "cpu": {d: (n,) for d, n in cpu.items()},
+            "small": {d: (small,) for d in gpu}}
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    about: str
+    cases: tuple[str, ...]
+    impls: dict[str, tuple[str, ...]]  # by machine: the implementations it compares
+    sizes: dict[str, dict[str, tuple[int, ...]]]  # machine -> dtype -> element counts
+    method: str = "batches"  # batches | rounds (interleaved) | compile | dask
+    repeat: int = 10  # batches per implementation, or rounds
+    batch: int = 10  # calls per batch
+    table: str = "throughput"  # throughput | rounds | chains | overhead | compile | dask
+    plot: str | None = None  # bars | chains | dask
+    output: str = ""  # file stem; the suite's name if empty
+    case_sizes: dict[str, dict[str, int]] = field(default_factory=dict)  # case -> machine -> n
+
+    @property
+    def stem(self) -> str:
+        return self.output or self.name
+
+
+SUITES: dict[str, Suite] = {s.name: s for s in [
+    Suite("latest", "element-wise and reduction cases at memory-bound sizes, weft against "
+          "every installed peer; GB/s counts the fewest bytes a case must move",
+          ("copy", *_VECTORS, *_MATRICES),
+          {"gpu": ("weft", "weft-opencl", "weft-unfused", *_GPU_PEERS),
+           "cpu": ("weft", "weft-unfused", "numpy", "numexpr"),
+           "small": ("weft", "weft-unfused", "numpy", "numexpr")},
+          _sizes({"float32": 1 << 27, "float64": 1 << 26}, {"float32": 1 << 24,
+                                                             "float64": 1 << 24}),
+          plot="bars"),
+    Suite("chains", "a chain of k = 1..10 element-wise operations, fused (one kernel) "
+          "against wf.config(fuse=False) (one kernel per operation), float32",
+          tuple(f"{form} chain {k}" for form in ("scalar", "array") for k in range(1, 11)),
+          {"gpu": ("weft", "weft-unfused", "weft-opencl"), "cpu": ("weft", "weft-unfused"),
+           "small": ("weft", "weft-unfused")},
+          _sizes({"float32": 1 << 26}, {"float32": 1 << 22}), table="chains",
+          plot="chains", output="paper-chains"),
+    Suite("glm", "the value of wf.stats.normal_id_glm_lpdf and normal_lpdf (float64) against "
+          "the hand-written kernels and the peers, interleaved in rounds",
+          ("glm wide", "glm narrow", "normal_lpdf"),
+          {"gpu": ("weft", "weft-opencl", "hand-cuda", "hand-opencl", "cupy", "torch",
+                   "torch.compile", "jax.jit"),
+           "cpu": ("weft", "hand-opencl", "numpy"), "small": ("weft", "hand-opencl", "numpy")},
+          _sizes({"float64": 1 << 26}, {"float64": 1 << 24}, 1 << 16),
+          method="rounds", repeat=30, table="rounds", output="paper-glm",
+          case_sizes={"glm wide": {"gpu": 500_000_000, "cpu": 50_000_000, "small": 600_000},
+                      "glm narrow": {"gpu": 20_000_000, "cpu": 20_000_000,
+                                     "small": 200_000}}),
+    Suite("masked", "an in-place add under a bit mask or a bool mask, for three mask "
+          "patterns, against the add unmasked and the hand-written CUDA kernel",
+          ("add, no mask", *(f"add, {m} mask, {p}" for m in ("bit", "bool")
+                             for p in ("all set", "runs of 256", "random 50%"))),
+          {"gpu": ("weft", "weft-opencl", "hand-cuda"), "cpu": ("weft", "numpy"),
+           "small": ("weft", "numpy")},
+          _sizes({"float32": 1 << 26, "float64": 1 << 26}, {"float32": 1 << 24,
+                                                             "float64": 1 << 24}),
+          repeat=9),
+    Suite("overhead", "time per call, Python included, of small cached calls (1000 elements) "
+          "where the host path decides the speed; interleaved rounds of 1000 calls",
+          ("small c*(a+b)", "small normal_lpdf", "small chain10", "mcmc"),
+          {"gpu": ("weft", "weft.function", *_GPU_PEERS),
+           "cpu": ("weft", "weft.function", "numpy"),
+           "small": ("weft", "weft.function", "numpy")},
+          {m: {"float32": (1000,), "float64": (1000,)} for m in ("gpu", "cpu", "small")},
+          method="rounds", repeat=7, batch=1000, table="overhead"),
+    Suite("compile", "a new kernel's time to its first result in a fresh process with empty "
+          "caches, then in another fresh process with the disk caches kept",
+          ("first_compile", "disk_cache_load"),
+          {"gpu": ("weft", "weft-opencl", "cupy.fuse", "torch.compile", "jax.jit"),
+           "cpu": ("weft",), "small": ("weft",)},
+          {}, method="compile", table="compile"),
+    Suite("ab", "a launch choice on and off: pass two weft variants, e.g. --impls "
+          "'weft[group_bounds_check=True]' 'weft[group_bounds_check=False]' (a trait of "
+          "target.Traits, or own_math as a tuple of names); interleaved rounds",
+          ("c*(a+b)", "normal_pdf", "chain6"), {m: ("weft",) for m in ("gpu", "cpu", "small")},
+          _sizes({"float32": 1 << 24, "float64": 1 << 24}, {"float32": 1 << 24,
+                                                             "float64": 1 << 24}),
+          method="rounds", repeat=5, batch=1, table="rounds"),
+    Suite("tune", "elements per thread of the element-wise kernels on a GPU (the measurements "
+          "behind the CUDA and OpenCL traits)", ("copy", "c*(a+b)", "normal_pdf", "chain8",
+                                                  "transpose", "exp(A.T)+A"),
+          {"gpu": tuple(f"weft[per_thread={k},per_thread_from=0]" for k in (1, 2, 4, 8))},
+          _sizes({"float32": 1 << 27, "float64": 1 << 26}, {}), table="throughput"),
+    Suite("dask", "sum(exp(x) * 2 + x * x) over float32 x persisted on Dask workers, one per "
+          "GPU: strong and weak scaling, and the cost per task against chunk size",
+          (), {"gpu": ("weft",)}, {}, method="dask", repeat=5, table="dask", plot="dask"),
+]}
+
+# Several suites run as one (the fusion paper's evaluation).
+GROUPS: dict[str, tuple[str, ...]] = {"paper": ("chains", "glm")}
