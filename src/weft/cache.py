@@ -51,7 +51,7 @@ class KernelCache:
         self._memory: dict[tuple[Any, KernelIR, Variant], Any] = {}
         self._known: dict[tuple[Any, KernelIR], Variant] = {}  # a variant built of each IR
         self._lock = threading.Lock()
-        self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0}
+        self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0, "launches": 0}
 
     def program(self, device: Any, ir: KernelIR, variant: Variant = PLAIN) -> Any:
         """The program of ``ir`` launched as ``variant`` on ``device``: from memory, else from
@@ -200,11 +200,12 @@ CACHE = KernelCache()
 
 
 def cache_info() -> dict[str, int]:
-    """Counts of in-memory ``hits``/``misses`` (one per launch), ``compiles``, ``disk_hits``.
+    """Counts of in-memory ``hits``/``misses`` (one per launch), ``compiles``, ``disk_hits``,
+    and kernel ``launches`` (replayed ones included).
 
     >>> import weft as wf
     >>> sorted(wf.cache_info())
-    ['compiles', 'disk_hits', 'hits', 'misses']
+    ['compiles', 'disk_hits', 'hits', 'launches', 'misses']
     """
     return dict(CACHE.stats)
 

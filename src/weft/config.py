@@ -7,7 +7,16 @@ import os
 import sys
 import threading
 
-_state = threading.local()
+
+class _ThreadSetting(threading.local):
+    """The calling thread's own setting inside ``with wf.config(...)`` (None: the global
+    one). A class default, so reading an unset one costs an attribute lookup, not an
+    exception."""
+
+    fuse: bool | None = None
+
+
+_state = _ThreadSetting()
 _global = {"fuse": True}
 
 log = logging.getLogger("weft")
@@ -19,7 +28,8 @@ if os.environ.get("WEFT_DEBUG") and not log.handlers:
 
 
 def fuse_enabled() -> bool:
-    return getattr(_state, "fuse", _global["fuse"])
+    fuse = _state.fuse
+    return _global["fuse"] if fuse is None else fuse
 
 
 class config:  # noqa: N801 - used like a function: wf.config(fuse=False)
@@ -35,7 +45,7 @@ class config:  # noqa: N801 - used like a function: wf.config(fuse=False)
     def __init__(self, *, fuse: bool | None = None) -> None:
         self._fuse = fuse
         self._old_global = _global["fuse"]
-        self._old_thread = getattr(_state, "fuse", None)
+        self._old_thread = _state.fuse
         if fuse is not None:
             _global["fuse"] = bool(fuse)
 
@@ -47,8 +57,4 @@ class config:  # noqa: N801 - used like a function: wf.config(fuse=False)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._old_thread is None:
-            if hasattr(_state, "fuse"):
-                del _state.fuse
-        else:
-            _state.fuse = self._old_thread
+        _state.fuse = self._old_thread

@@ -89,7 +89,14 @@ class Device:
 _lock = threading.Lock()
 _found: dict[str, list[Device]] = {}
 _chosen: Device | None = None
-_local = threading.local()
+class _DeviceStack(threading.local):
+    """The calling thread's ``with wf.device(...)`` blocks, innermost last (a class default,
+    so a thread that opened none reads it without an exception)."""
+
+    stack: tuple[Device, ...] | list[Device] = ()
+
+
+_local = _DeviceStack()
 
 
 class _ForkedBackend:
@@ -193,7 +200,7 @@ def current_device() -> Device:
     >>> wf.current_device() in wf.devices() + [wf.get_device("reference")]
     True
     """
-    stack = getattr(_local, "stack", None)
+    stack = _local.stack
     if stack:
         return stack[-1]
     global _chosen
@@ -226,8 +233,8 @@ def device(spec: Any) -> Iterator[Device]:
     'reference:0'
     """
     d = get_device(spec)
-    stack = getattr(_local, "stack", None)
-    if stack is None:
+    stack = _local.stack
+    if not isinstance(stack, list):
         stack = _local.stack = []
     stack.append(d)
     try:

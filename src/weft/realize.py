@@ -2,7 +2,8 @@
 choices) → cache → launch.
 
 A repeated evaluation of one output skips compiling: its compiled kernels are remembered by
-the expression's structure (``memo``), and a later call binds the new leaves and launches.
+the expression's structure (``memo``), and a later call replays them with the new leaves
+(``replay``).
 Kernels with bounds checks or fused checks report through a small error buffer that is read
 back later, when a value that depends on it is observed (``pending``).
 """
@@ -16,6 +17,7 @@ from . import expr as ex
 from .cache import CACHE
 from .compiler import Compiled, TemporaryBuffer, compile
 from .ir import ErrorInfo, KernelIR
+from .replay import Replay
 from .schedule import Output
 from .storage import Storage
 from .traced import note_activity
@@ -57,6 +59,7 @@ def launch(device: Any, ir: KernelIR, program: Any, args: list[Any], errors: lis
                          getattr(program, "name", "reference"), device, n, len(inputs),
                          len(outputs))
     device.backend.launch(device, program, ir, args, n, outputs, inputs, groups)
+    CACHE.stats["launches"] += 1
     if report is not None:
         outputs = [s for s in outputs if s is not report.slab.buffer]
     pending.launched(report, inputs, outputs)
@@ -92,29 +95,20 @@ def execute(device: Any, outputs: list[Output]) -> None:
 
 
 def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
-                        outputs: list[Output]) -> memo.Plan | None:
-    """One output with a structural key: run its remembered plan, or compile and run it and
-    remember the result. Returns the plan (None: not rememberable)."""
+                        outputs: list[Output]) -> Replay | None:
+    """One output with a structural key: replay what it compiled to before, or compile and
+    run it and remember it. Returns the replay (None: not rememberable)."""
     dest = outputs[0][1].attrs.storage
     remembered = memo.MEMO.get(key)
     if remembered is not None:
-        _run_plan(device, remembered, memo.inputs(leaves), dest)
+        remembered.run(memo.inputs(leaves), [dest])
         return remembered
     compiled = compile(outputs, device.target)
     programs = run(device, compiled)
-    made = memo.make_plan(compiled, programs, leaves, dest)
+    made = memo.record(device, compiled, programs, leaves, dest)
     if made is not None:
         memo.MEMO.put(key, made)
     return made
-
-
-def _run_plan(device: Any, remembered: memo.Plan, inputs: list[Any], dest: Storage) -> None:
-    temps = [device.backend.allocate(device, dtype, size)
-             for dtype, size in remembered.temporaries]
-    for step in remembered.launches:
-        CACHE.stats["hits"] += 1
-        launch(device, step.ir, step.program, step.arguments(inputs, dest, temps), step.errors,
-               step.n, step.groups)
 
 
 def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
@@ -129,7 +123,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
     known = memo.MEMO.for_template(template, device)
     dest = new_leaf(device, shape, dtype, structure)
     if known is not None:
-        _run_plan(device, known, deferred.plan_inputs(), dest.attrs.storage)
+        known.run(deferred.plan_inputs(), [dest.attrs.storage])
         return dest
     root = deferred.expression()
     key, leaves = memo.signature(root, dest)  # a template's expression always has a key

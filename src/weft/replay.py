@@ -1,266 +1,280 @@
-"""What a traced function's trace launched, and its replay (``wf.function``).
+"""Remembered evaluations, replayed: the one fast path behind traced functions
+(``wf.function``), repeated lazy expressions (``memo``) and library functions' templates.
 
-``record`` computes a trace's results and makes its ``Plan``: per launch, the program, the
-arguments that never change (sizes, offsets, launch settings, constants) and the holes a call
-fills (an argument's buffer, a float argument through the conversions the expression made
-of it, a result, a temporary, a closed-over array read anew). ``Plan.run`` replays it for
-one call; ``Plan.fingerprint`` is what two traces of one signature must share.
+An evaluation compiled once (``compiler.Compiled``) is remembered as a ``Replay``: per
+kernel, the program, the arguments that never change (sizes, offsets, launch settings,
+constants) and the holes a call fills. A hole is an input (a buffer or a scalar value the
+caller passes, a scalar through the conversions the expression made of it), a result, a
+temporary, or the calling thread's error record. ``Replay.run`` launches it with a call's
+inputs: per thread, each kernel is bound once (``Backend.bind``: its constant arguments set,
+its parameter block laid out), so a call only allocates, fills holes, enqueues and records.
+
+>>> import numpy as np, weft as wf
+>>> x = wf.asarray(np.arange(3.0))
+>>> [(x * 2).tolist() for _ in range(2)]  # the second call replays the first's kernel
+[[0.0, 2.0, 4.0], [0.0, 2.0, 4.0]]
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import expr as ex
-from . import realize
-from .array import Array
+from . import pending
 from .cache import CACHE
-from .compiler import Compiled, TemporaryBuffer, compile
-from .devices import Device
-from .storage import Storage
-from .traced import TracedFloat, note_activity
+from .compiler import Compiled, TemporaryBuffer
+from .config import log
+from .storage import Storage, events_before_launch
+from .traced import note_activity
 
-_FLOAT, _INPUT, _OUTPUT, _TEMP, _CLOSED = range(5)
-STALE = object()  # a plan whose closed-over array is no longer what it traced
-_SIGNATURE_LIMIT = 16384
-
-
-def record(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
-            leaves: list[Any], mark: int, closed: dict[int, tuple]
-            ) -> tuple[Plan | None, str | None]:
-    """Compute the traced results and make the plan that replays them."""
-    unique: dict[int, int] = {}
-    pairs = []
-    for a in outputs:
-        if id(a) not in unique:
-            unique[id(a)] = len(pairs)
-            pairs.append((a, a._node, realize.new_leaf(device, a._node)))
-    compiled = compile([(node, dest) for _, node, dest in pairs], device.target)
-    programs = realize.run(device, compiled)
-    for a, _, dest in pairs:
-        a._node = dest
-        a._deferred = None
-    results = [(dest.dtype, dest.shape, dest.structure, dest.attrs.storage)
-               for _, _, dest in pairs]
-    order = [unique[id(a)] for a in outputs]
-    return Plan.make(device, compiled, programs, results, order, out_tree, call, leaves,
-                      mark, closed)
+# Where a hole's value comes from.
+INPUT = 0  # the caller's k-th input: a storage
+SCALAR = 1  # the caller's k-th input: a scalar, converted through ``types``
+RESULT = 2  # the k-th result
+TEMP = 3  # the k-th temporary
+ERROR_BUFFER, ERROR_OFFSET, ERROR_SEEN = 4, 5, 6  # the calling thread's error record
 
 
-class _Launch:
-    __slots__ = ("ir", "program", "constants", "holes", "n", "groups", "errors")
+class UnreplayableError(Exception):
+    """An argument whose source a replay cannot name (the evaluation is not remembered)."""
 
 
-class Plan:
-    """What one signature's trace launched, and where each argument comes from."""
+class Step:
+    """One kernel of a replay: its program, constant arguments (None at holes), holes
+    ``(position, kind, k, types)``, and which buffers it reads and writes (a hole's index
+    among the holes, or a constant storage)."""
 
-    def __init__(self) -> None:
-        self.verified = True
-        self.float_leaves: list[int] = []
-        self.traced: dict[int, str] = {}  # float values of the trace, as float.hex
-        self.checks: list[tuple[int, str, str, Any]] = []  # replayed host checks
-        self.captured: list[ex.Node] = []  # leaves over other buffers the trace read
-        self.closed: list[tuple] = []
-        self.stale = ""
-        self.fingerprint: tuple = ()
+    __slots__ = ("ir", "variant", "program", "n", "groups", "errors", "args", "holes",
+                 "getters", "read_holes", "read_constants", "write_holes", "write_constants",
+                 "checked", "slab_hole")
 
-    @classmethod
-    def make(cls, device: Device, compiled: Compiled, programs: list[Any],
-             results: list[tuple], order: list[int], out_tree: Any, call: list[Any],
-             leaves: list[Any], mark: int, closed: dict[int, tuple]
-             ) -> tuple[Plan | None, str | None]:
-        plan = cls()
-        plan.device = device
-        # Per result: what to allocate, and its leaf (row-major, born signed).
-        plan.results = []
-        for dtype, shape, structure, storage in results:
-            strides = ex.contiguous_strides(shape)
-            sig = _intern((dtype, shape, structure, 0, strides, device))
-            plan.results.append((dtype, storage.size, shape, strides, structure, sig))
-        plan.order, plan.out_tree = order, out_tree
-        plan.temporaries = [(t.dtype, t.size) for t in compiled.temporaries]
-        by_storage: dict[int, int] = {}
-        for k, value in enumerate(leaves):
-            if isinstance(value, Array):
-                by_storage.setdefault(id(value._node.attrs.storage), k)
-        outs = {id(r[3]): j for j, r in enumerate(results)}
-        temps = {id(t): k for k, t in enumerate(compiled.temporaries)}
-        captured: dict[int, Storage] = {}
-        plan.closed = []  # (name, how to read it now, its signature at the trace)
-        closed_index: dict[int, int] = {}
-        plan.launches = []
-        shape = []
-        for kernel, program in zip(compiled.kernels, programs):
-            launch = _Launch()
-            launch.ir, launch.program = kernel.ir, program
-            launch.n, launch.groups, launch.errors = kernel.n, kernel.groups, kernel.errors
-            launch.constants = []
-            launch.holes = []
-            for position, a in enumerate(kernel.arguments):
-                hole: tuple | None = None
-                if type(a) is TemporaryBuffer:
-                    hole = (position, _TEMP, temps[id(a)], None)
-                elif isinstance(a, Storage):
-                    if id(a) in outs:
-                        hole = (position, _OUTPUT, outs[id(a)], None)
-                    elif id(a) in by_storage:
-                        hole = (position, _INPUT, by_storage[id(a)], None)
-                    elif id(a) in closed:
-                        if id(a) not in closed_index:
-                            closed_index[id(a)] = len(plan.closed)
-                            plan.closed.append(closed[id(a)])
-                        hole = (position, _CLOSED, closed_index[id(a)], None)
-                    elif a.serial > mark:
-                        return None, ("a result reads a buffer made while tracing (an upload "
-                                      "or a library call inside the function)")
-                    else:
-                        captured[id(a)] = a
-                elif isinstance(a, np.generic):
-                    leaf = kernel.arguments.leaves.get(position)
-                    origin = getattr(leaf, "origin", None) if leaf is not None else None
-                    traced = origin[0] if origin is not None else None
-                    # Only this call's floats: an enclosing trace's are its own constants.
-                    if (traced is not None and traced.position < len(call)
-                            and call[traced.position] is traced):
-                        hole = (position, _FLOAT, traced.position, origin[1])
-                elif type(a) is int or type(a) is bool:
+    def __init__(self, kernel: Any, program: Any, args: list[Any],
+                 holes: list[tuple[int, int, int, tuple]]) -> None:
+        self.ir, self.variant, self.program = kernel.ir, kernel.variant, program
+        self.n, self.groups, self.errors = kernel.n, kernel.groups, kernel.errors
+        self.args, self.holes = args, tuple(holes)
+        # Per hole, what a call reads: its kind, index and (scalars) the conversions.
+        self.getters = tuple((kind, k, tuple(t.numpy.type for t in types))
+                             for _, kind, k, types in holes)
+        at = {h[0]: j for j, h in enumerate(holes)}
+        read, written = kernel.ir.buffer_roles
+        self.read_holes = tuple(at[k] for k in read if k in at)
+        self.read_constants = tuple(args[k] for k in read if k not in at)
+        self.write_holes = tuple(at[k] for k in written if k in at)
+        self.write_constants = tuple(args[k] for k in written if k not in at)
+        self.checked = kernel.ir.checked
+        # The error buffer among the written holes: its reports are not the outputs' own.
+        self.slab_hole = next((j for j, h in enumerate(holes) if h[1] == ERROR_BUFFER), None)
+
+    def shape(self) -> tuple:
+        """What two traces of one signature must share for their replays to be one."""
+        constants = tuple(_constant_key(a) for a in self.args)
+        holes = tuple((p, kind, k, tuple(t.name for t in types))
+                      for p, kind, k, types in self.holes)
+        return (self.ir, self.variant, self.n, self.groups, constants, holes)
+
+
+class Replay:
+    """A remembered evaluation on ``device``: results and temporaries to allocate
+    (``(dtype, size)`` each), then ``steps`` to launch in order."""
+
+    def __init__(self, device: Any, steps: list[Step], results: list[tuple[Any, int]],
+                 temporaries: list[tuple[Any, int]]) -> None:
+        self.device = device
+        self.steps = steps
+        self.results = results
+        self.temporaries = temporaries
+        self._runners: dict[int, Callable] = {}  # per thread
+        self._lock = threading.Lock()
+
+    @property
+    def fingerprint(self) -> tuple:
+        return tuple(step.shape() for step in self.steps)
+
+    def run(self, inputs: list[Any], results: list[Storage] | None = None) -> list[Storage]:
+        """Launch every step for a call's ``inputs`` (storages and scalar values, by the
+        index the holes name) into ``results`` (new buffers when None); the results."""
+        runner = self._runners.get(threading.get_ident())
+        if runner is None:
+            runner = self._runner()
+        return runner(inputs, results)
+
+    def _runner(self) -> Callable[[list[Any], list[Storage] | None], list[Storage]]:
+        """The calling thread's runner: straight-line Python generated from the steps, each
+        bound once on this thread (``Backend.bind``: the thread's queue, kernel objects or
+        parameter blocks, its group counter), with every constant a global. A loop over
+        holes and kinds cost as much as the launch itself (PoCL: 8 of 18 us per call)."""
+        source, names = _runner_source(self)
+        if log.isEnabledFor(5):
+            log.log(5, "replay runner:\n%s", source)
+        code = compile(source, f"<weft replay runner {id(self):x}>", "exec")
+        exec(code, names)  # noqa: S102 - generated from the replay's own steps
+        runner = names["run"]
+        with self._lock:
+            self._runners[threading.get_ident()] = runner
+        return runner
+
+
+def _bind(replay: Replay, step: Step) -> Any:
+    """``step`` made ready on the calling thread: its group counter is the thread's."""
+    device = replay.device
+    backend = device.backend
+    args = step.args
+    counter = step.ir.counter_position
+    if counter is not None:
+        args = args.copy()
+        args[counter] = backend.group_counter(device)
+    holes = tuple(h[0] for h in step.holes)
+    return backend.bind(device, step.program, step.ir, args, holes, step.n, step.groups)
+
+
+def _runner_source(replay: Replay) -> tuple[str, dict[str, Any]]:
+    """The source of a replay's runner on the calling thread, and its globals."""
+    names: dict[str, Any] = {
+        "ALLOCATE": replay.device.backend.allocate, "DEVICE": replay.device,
+        "NOTE": note_activity, "STATS": CACHE.stats, "BEFORE": events_before_launch,
+        "RESERVE": pending.reserve, "LAUNCHED": pending.launched}
+    body: list[str] = []
+    scalar_names: dict[tuple, str] = {}
+    for k, (dtype, _) in enumerate(replay.results):
+        names[f"RESULT{k}"] = dtype
+    results = [f"r{k}" for k in range(len(replay.results))]
+    if results:
+        body += ["if results is None:"]
+        body += [f"    r{k} = ALLOCATE(DEVICE, RESULT{k}, {size})"
+                 for k, (_, size) in enumerate(replay.results)]
+        body += ["else:", f"    {', '.join(results)}, = results"]
+    for k, (dtype, size) in enumerate(replay.temporaries):
+        names[f"TEMP{k}"] = dtype
+        body.append(f"t{k} = ALLOCATE(DEVICE, TEMP{k}, {size})")
+    body.append("NOTE()")
+    inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
+                     if kind == INPUT})
+    body[:0] = [f"i{k} = inputs[{k}]" for k in inputs]
+    fresh = {f"t{k}" for k in range(len(replay.temporaries))}
+    for n, step in enumerate(replay.steps):
+        bound = _bind(replay, step)
+        queue = bound.queue
+        body += ['STATS["hits"] += 1', 'STATS["launches"] += 1']
+        if step.checked:
+            names[f"ERRORS{n}"] = step.errors
+            body.append(f"report{n} = RESERVE(DEVICE, ERRORS{n})")
+        values = []
+        for kind, k, convert in step.getters:
+            if kind == INPUT:
+                values.append(f"i{k}")
+            elif kind == SCALAR:
+                if (k, convert) not in scalar_names:
+                    name = scalar_names[(k, convert)] = f"s{len(scalar_names)}"
+                    expression = f"inputs[{k}]"
+                    for j, to_type in enumerate(convert):
+                        names[f"{name}_type{j}"] = to_type
+                        expression = f"{name}_type{j}({expression})"
+                    body.insert(len(inputs), f"{name} = {expression}")
+                values.append(scalar_names[(k, convert)])
+            elif kind == RESULT:
+                values.append(f"r{k}")
+            elif kind == TEMP:
+                values.append(f"t{k}")
+            else:
+                values.append(f"report{n}.slab.buffer" if kind == ERROR_BUFFER else
+                              f"report{n}.offset" if kind == ERROR_OFFSET else
+                              f"report{n}.slab.seen")
+        for j, constant in enumerate((*step.read_constants, *step.write_constants)):
+            names[f"C{n}_{j}"] = constant
+        reads = [values[j] for j in step.read_holes]
+        reads += [f"C{n}_{j}" for j in range(len(step.read_constants))]
+        writes = [values[j] for j in step.write_holes]
+        writes += [f"C{n}_{len(step.read_constants) + j}"
+                   for j in range(len(step.write_constants))]
+        reads_tuple, writes_tuple = _tuple(reads), _tuple(writes)
+        lines, bound_names = bound.source(f"B{n}", values)
+        names.update(bound_names)
+        if queue is None:  # the backend's general launch orders and records itself
+            body += [f"reads, writes = {reads_tuple}, {writes_tuple}", *lines]
+        else:
+            names[f"Q{n}"] = queue
+            waits = [f"({x}.write is not None and {x}.write[1] is not Q{n})" for x in reads
+                     if x not in fresh]
+            waits += [f"{x}.reads or ({x}.write is not None and {x}.write[1] is not Q{n})"
+                      for x in writes if x not in fresh]
+            body.append("waits = None")
+            if waits:
+                body += [f"if {' or '.join(waits)}:",
+                         f"    waits = BEFORE({reads_tuple}, {writes_tuple}, Q{n}) or None"]
+            body += lines
+            body.append(f"entry = (event, Q{n})")
+            body += [f"{x}.reads[{id(queue)}] = entry" for x in reads]
+            for x in writes:
+                body += [f"{x}.write = entry", f"if {x}.reads:", f"    {x}.reads = {{}}"]
+        if step.checked:
+            slab = values[step.slab_hole]
+            outputs = _tuple([x for x in writes if x != slab])
+            body.append(f"LAUNCHED(report{n}, {reads_tuple}, {outputs})")
+        else:
+            checks = " or ".join(f"{x}.checks" for x in reads) or "False"
+            body += [f"if {checks}:", f"    LAUNCHED(None, {reads_tuple}, {writes_tuple})"]
+            clears = [x for x in writes if x not in fresh]
+            if clears:
+                body.append("else:")
+                for x in clears:
+                    body += [f"    if {x}.checks:", f"        {x}.checks = ()"]
+        fresh.difference_update(writes)  # written here: ordered like any other now
+    body.append(f"return [{', '.join(results)}]")
+    source = "def run(inputs, results):\n" + "".join(f"    {line}\n" for line in body)
+    return source, names
+
+
+def _tuple(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+Source = Callable[[Any, int, Any], tuple[int, int, tuple] | None]
+
+
+def record(device: Any, compiled: Compiled, programs: list[Any], results: list[Storage],
+           source: Source) -> Replay:
+    """The replay of ``compiled`` (launched as ``programs`` into ``results``): each argument
+    that is a result, a temporary, the error record or the group counter is a hole of its
+    kind; ``source(kernel, position, argument)`` names the others' (``(INPUT, k, ())`` or
+    ``(SCALAR, k, types)``), or None for a constant, or raises ``UnreplayableError``."""
+    result_index = {id(s): k for k, s in enumerate(results)}
+    temp_index = {id(t): k for k, t in enumerate(compiled.temporaries)}
+    steps = []
+    for kernel, program in zip(compiled.kernels, programs):
+        ir = kernel.ir
+        errors = ir.error_positions or ()
+        special = dict(zip(errors, (ERROR_BUFFER, ERROR_OFFSET, ERROR_SEEN)))
+        args: list[Any] = []
+        holes: list[tuple[int, int, int, tuple]] = []
+        for position, a in enumerate(kernel.arguments):
+            hole: tuple[int, int, tuple] | None = None
+            if position in special:
+                hole = (special[position], 0, ())
+            elif position == ir.counter_position:
+                a = None  # the binding thread's own
+            elif type(a) is TemporaryBuffer:
+                hole = (TEMP, temp_index[id(a)], ())
+            elif isinstance(a, Storage) and id(a) in result_index:
+                hole = (RESULT, result_index[id(a)], ())
+            else:
+                hole = source(kernel, position, a)
+                if hole is None and (type(a) is int or type(a) is bool):
                     a = np.int64(a)  # converted once, not per call
-                launch.constants.append(None if hole else a)
-                if hole:
-                    launch.holes.append(hole)
-                shape.append(hole[1:3] + (hole[3],) if hole else _constant_key(a))
-            plan.launches.append(launch)
-            shape.append((kernel.ir, kernel.variant, kernel.n, kernel.groups))
-        plan.captured = [ex.buffer(s, (s.size,)) for s in captured.values()]
-        # Every float argument, read by a launch or not: one that no launch reads may have
-        # reached a constant through host Python, which the first call with another value
-        # shows (``Function._verify``).
-        floats = [t.position for t in call if type(t) is TracedFloat]
-        plan.float_leaves = floats
-        plan.traced = {k: leaves[k].hex() for k in floats}  # bits: -0.0 is not 0.0
-        plan.verified = not floats
-        plan.checks = [(t.position, *check) for t in call if type(t) is TracedFloat
-                       for check in t.checks]
-        plan.fingerprint = tuple(shape)
-        return plan, None
-
-    def floats_differ(self, leaves: list[Any]) -> bool:
-        """Whether a float argument has other bits than at the trace."""
-        return any(leaves[k].hex() != v for k, v in self.traced.items())
-
-    def run(self, leaves: list[Any]) -> Any:
-        """Launch the plan for a call's ``leaves`` (buffers and float values)."""
-        for k, name, key, rule in self.checks:
-            value = leaves[k]
-            if not rule.host(value):
-                raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
-        closed = []
-        for name, read, sig in self.closed:
-            array = read()
-            if type(array) is not Array or array.is_lazy or signature_entry(array) != sig:
-                self.stale = name
-                return STALE
-            closed.append(array._node.attrs.storage)
-        device = self.device
-        allocate = device.backend.allocate
-        outputs = [allocate(device, dtype, size) for dtype, size, *_ in self.results]
-        temps = [allocate(device, dtype, size) for dtype, size in self.temporaries]
-        note_activity()
-        for launch in self.launches:
-            args = launch.constants.copy()
-            for position, kind, k, types in launch.holes:
-                if kind == _INPUT:
-                    args[position] = leaves[k]._node.attrs.storage
-                elif kind == _FLOAT:
-                    value = leaves[k]
-                    for dtype in types:
-                        value = dtype.numpy.type(value)
-                    args[position] = value
-                elif kind == _OUTPUT:
-                    args[position] = outputs[k]
-                elif kind == _TEMP:
-                    args[position] = temps[k]
-                else:
-                    args[position] = closed[k]
-            CACHE.stats["hits"] += 1
-            realize.launch(device, launch.ir, launch.program, args, launch.errors, launch.n,
-                           launch.groups)
-        arrays = []
-        for storage, (_, _, shape, strides, structure, sig) in zip(outputs, self.results):
-            node = ex.buffer(storage, shape, 0, strides, structure)
-            node.sig = sig  # fed back into a traced function, signed already
-            arrays.append(Array(node, device))
-        if self.out_tree is None:
-            return arrays[0]
-        return unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
+            args.append(None if hole else a)
+            if hole:
+                holes.append((position, *hole))
+        steps.append(Step(kernel, program, args, holes))
+    return Replay(device, steps, [(s.dtype, s.size) for s in results],
+                  [(t.dtype, t.size) for t in compiled.temporaries])
 
 
-def signature_entry(array: Array) -> tuple:
-    view = array._node.attrs
-    return (array.dtype, array.shape, array._node.structure, view.offset, view.strides,
-            array._device)
-
-
-class Signature:
-    """A materialized array's part of a call's signature, interned: one object per distinct
-    (dtype, shape, structure, offset, strides, device), so a key hashes and compares it by
-    identity."""
-
-    __slots__ = ("entry",)
-
-    def __init__(self, entry: tuple) -> None:
-        self.entry = entry
-
-    def __repr__(self) -> str:
-        return f"<signature {self.entry}>"
-
-
-_SIGNATURES: dict[tuple, Signature] = {}
-
-
-def _intern(entry: tuple) -> Signature:
-    found = _SIGNATURES.get(entry)
-    if found is None:
-        if len(_SIGNATURES) >= _SIGNATURE_LIMIT:
-            _SIGNATURES.clear()  # rare; an array signed before then keys a new trace
-        found = _SIGNATURES.setdefault(entry, Signature(entry))
-    return found
-
-
-def sign(array: Array) -> Signature:
-    return _intern(signature_entry(array))
-
-
-def _constant_key(value: Any) -> tuple:
+def _constant_key(value: Any) -> Any:
     if isinstance(value, Storage):
         return ("captured", id(value))
     if isinstance(value, np.generic):
         return ("constant", value.dtype.str, value.tobytes())
     return ("constant", type(value), value)
-
-
-# Trees of arguments and results ---------------------------------------------------------
-
-
-def flatten(value: Any, leaves: list[Any]) -> Any:
-    """``value``'s tuples, lists and dicts as a hashable tree; everything else appended to
-    ``leaves``."""
-    kind = type(value)
-    if kind is tuple or kind is list:
-        return (kind, tuple(flatten(v, leaves) for v in value))
-    if kind is dict:
-        return (dict, tuple(value), tuple(flatten(v, leaves) for v in value.values()))
-    leaves.append(value)
-    return None
-
-
-def unflatten(tree: Any, leaves: Any) -> Any:
-    if tree is None:
-        return next(leaves)
-    if tree[0] == "args":
-        return [unflatten(t, leaves) for t in tree[1]]
-    if tree[0] is dict:
-        return dict(zip(tree[1], (unflatten(t, leaves) for t in tree[2])))
-    return tree[0](unflatten(t, leaves) for t in tree[1])

@@ -14,12 +14,12 @@ import pytest
 import scipy.stats
 
 import weft as wf
-from weft.replay import Plan
+from weft.trace import Trace
 
 
 def _replays(f) -> bool:
     """Whether ``f`` (traced) has a plan it replays (not only signatures run as Python)."""
-    return any(isinstance(p, Plan) for p in f.plans.values())
+    return any(isinstance(p, Trace) for p in f.plans.values())
 
 
 @pytest.fixture(params=["traced", "plain"])

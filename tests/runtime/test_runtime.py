@@ -282,7 +282,7 @@ def test_remembered_reductions_take_new_data(device):
         with pytest.raises(ValueError, match=f"must be positive.*{17 + k}"):
             checked.item()
     if device.kind != "reference":
-        assert any(len(p.launches) > 1 for p in MEMO.plans.values())  # reductions remembered
+        assert any(len(p.steps) > 1 for p in MEMO.plans.values())  # reductions remembered
 
 
 def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp_path, caplog,

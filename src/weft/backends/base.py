@@ -27,6 +27,35 @@ def thread_group_counter(backend: Any, device: Any) -> Storage:
     return counter
 
 
+class GenericBound:
+    """A launch made ready to repeat through the backend's general ``launch`` (backends
+    with nothing to set up once, such as the reference interpreter): each call fills the
+    holes of a copy of the arguments."""
+
+    __slots__ = ("backend", "device", "program", "ir", "args", "holes", "n", "groups")
+    queue = None  # the general launch orders and records its own work
+
+    def __init__(self, backend: Any, device: Any, program: Any, ir: KernelIR, args: list[Any],
+                 holes: tuple[int, ...], n: int, groups: int | None) -> None:
+        self.backend, self.device, self.program, self.ir = backend, device, program, ir
+        self.args, self.holes, self.n, self.groups = list(args), holes, n, groups
+
+    def fire(self, values: tuple[Any, ...], reads: list[Storage], writes: list[Storage]
+             ) -> None:
+        """Launch with the holes set to ``values`` (the backend orders and records it)."""
+        args = self.args.copy()
+        for k, v in zip(self.holes, values):
+            args[k] = v
+        self.backend.launch(self.device, self.program, self.ir, args, self.n, writes, reads,
+                            self.groups)
+
+    def source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
+        """A replay runner's lines: ``fire`` with the holes' expressions; the launch orders
+        and records itself (``event`` None: nothing for the runner to record)."""
+        return ([f"{name}.fire(({', '.join(values)},), reads, writes)", "event = None"],
+                {name: self})
+
+
 class DeviceHandle(Protocol):
     """What a backend knows about one of its devices."""
 
@@ -90,6 +119,15 @@ class Backend(Protocol):
         """Enqueue ``program`` (built from ``ir``; ``args`` in the order of its parameters)
         over ``n`` elements (element-wise) or ``groups`` work-groups of the reduction
         skeleton's size, recording events on the storages."""
+
+    def bind(self, device: Any, program: Any, ir: KernelIR, args: list[Any],
+             holes: tuple[int, ...], n: int, groups: int | None = None) -> Any:
+        """``program``'s launch with ``args`` made ready to repeat on the calling thread
+        (replay.py): an object with the ``queue`` it launches on and a method
+        ``source(name, values)`` giving the lines of a generated runner that fill the
+        positions ``holes`` with the expressions ``values``, launch after the events or
+        marks in the runner's ``waits`` and name the launch's ``event``, with the globals
+        those lines read (``GenericBound`` for a backend with nothing to prepare)."""
 
     def synchronize(self, device: Any) -> None:
         """Wait for all work the calling thread queued on ``device``."""

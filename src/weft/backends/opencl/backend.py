@@ -149,6 +149,73 @@ class _Layout:
         return values
 
 
+class _Bound:
+    """One launch made ready to repeat on the calling thread (``Backend.bind``): a kernel
+    object of its own whose constant arguments are set once (OpenCL arguments are state), so
+    a call sets only its holes: buffers one by one, and where a scalar hole changes, every
+    argument through the typed ``set_args`` (setting one scalar alone costs PyOpenCL ten
+    times as much). ``source`` writes that call as lines of a replay's generated runner."""
+
+    __slots__ = ("kernel", "queue", "args", "holes", "buffers", "bools", "scalar_holes",
+                 "global_size", "local_size")
+
+    def __init__(self, h: CLDevice, program: _Kernel, ir: Any, args: list[Any],
+                 holes: tuple[int, ...], n: int, groups: int | None) -> None:
+        cl = h.cl
+        layout = program._layout
+        if layout is None:
+            layout = program._layout = _Layout(ir.params)
+        self.kernel = cl.Kernel(program.program, program.name)
+        self.kernel.set_scalar_arg_dtypes(layout.dtypes)
+        self.queue = h.queue()
+        self.holes, self.buffers, self.bools = holes, layout.buffers, layout.bools
+        self.scalar_holes = any(k not in layout.buffers for k in holes)
+        values = []
+        for k, a in enumerate(args):
+            if k in holes:
+                a = None  # set by every call
+            elif k in layout.buffers:
+                a = a.buffer.mem
+            elif k in layout.bools:
+                a = int(a)
+            values.append(a)
+        self.args = values
+        if not self.scalar_holes:  # the constants once; a null buffer in each hole for now
+            self.kernel.set_args(*values)
+        if groups is None:
+            self.local_size = (h.local_size,)
+            self.global_size = ((n + h.local_size - 1) // h.local_size * h.local_size,)
+        else:
+            self.local_size = (WORK_GROUP,)
+            self.global_size = (groups * WORK_GROUP,)
+
+    def source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
+        """Lines that set the holes to the expressions ``values`` (storages and scalars, in
+        hole order), enqueue after the events in ``waits`` and name the launch's ``event``;
+        and the globals they read, each prefixed by ``name``."""
+        import pyopencl as cl
+
+        names = {f"{name}_kernel": self.kernel, f"{name}_queue": self.queue,
+                 f"{name}_global": self.global_size, f"{name}_local": self.local_size,
+                 f"{name}_enqueue": cl.enqueue_nd_range_kernel}
+        lines = []
+        if self.scalar_holes:
+            names[f"{name}_args"] = self.args
+            for k, value in zip(self.holes, values):
+                if k in self.buffers:
+                    value = f"{value}.buffer.mem"
+                elif k in self.bools:
+                    value = f"int({value})"
+                lines.append(f"{name}_args[{k}] = {value}")
+            lines.append(f"{name}_kernel.set_args(*{name}_args)")
+        else:
+            lines += [f"{name}_kernel.set_arg({k}, {value}.buffer.mem)"
+                      for k, value in zip(self.holes, values)]
+        lines.append(f"event = {name}_enqueue({name}_queue, {name}_kernel, {name}_global, "
+                     f"{name}_local, None, waits)")
+        return lines, names
+
+
 class OpenCLBackend:
     kind = "opencl"
     dialect = OPENCL
@@ -234,7 +301,12 @@ class OpenCLBackend:
         return self.upload(device, np.zeros(1, dtype=np.int32)), None
 
     def release(self, device: Any, storage: Storage) -> None:
-        foreign = storage.events_before_write(storage.buffer.queue)
+        queue = storage.buffer.queue
+        write, reads = storage.write, storage.reads
+        if (write is None or write[1] is queue) and (not reads or (
+                len(reads) == 1 and id(queue) in reads)):
+            return  # only the pool's own queue used it: it orders the block's next user
+        foreign = storage.events_before_write(queue)
         if foreign:
             device.handle.cl.wait_for_events(foreign)
 
@@ -356,6 +428,12 @@ class OpenCLBackend:
         except cl.MemoryError as e:
             raise MemoryError(f"out of device memory running {program.name} on {device}") from e
         record_launch(inputs, outputs, event, q)
+
+    def bind(self, device: Any, program: _Kernel, ir: Any, args: list[Any],
+             holes: tuple[int, ...], n: int, groups: int | None = None) -> _Bound:
+        """``program``'s launch with ``args`` made ready to repeat on the calling thread,
+        each call filling the positions ``holes`` (``_Bound``)."""
+        return _Bound(device.handle, program, ir, args, holes, n, groups)
 
     def _finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over work-groups may be finished by its last group (one

@@ -38,6 +38,7 @@ from ...ir import (
 from ...ops import OPS, identity, reference
 from ...storage import Storage
 from ...target import Traits
+from ..base import GenericBound
 
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
            "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and}
@@ -223,6 +224,10 @@ class ReferenceBackend:
 
     def resident_groups(self, device: Any, program: Any) -> int:
         return 0
+
+    def bind(self, device: Any, program: KernelIR, ir: Any, args: list[Any],
+             holes: tuple[int, ...], n: int, groups: int | None = None) -> GenericBound:
+        return GenericBound(self, device, program, ir, args, holes, n, groups)
 
     def launch(self, device: Any, program: KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None

@@ -1,0 +1,233 @@
+"""What a traced function's trace launched (``wf.function``): its ``Replay``, where each
+input comes from (an argument's buffer, a float argument, a closed-over array read anew),
+the host checks to replay, and the results' signatures, so a result fed back into a traced
+function is signed already. Also the trees of arguments and results, and the interned
+signature of a materialized array.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import expr as ex
+from . import realize
+from .array import Array
+from .compiler import compile
+from .devices import Device
+from .replay import INPUT, SCALAR, Replay, UnreplayableError, record
+from .storage import Storage
+from .traced import TracedFloat
+
+STALE = object()  # a trace whose closed-over array is no longer what it traced
+_SIGNATURE_LIMIT = 16384
+
+
+class Trace:
+    """One signature's trace: its replay and what a call binds to it."""
+
+    def __init__(self, replay: Replay, results: list[tuple], order: list[int], out_tree: Any,
+                 inputs: list[tuple[int, Any]], closed: list[tuple], checks: list[tuple],
+                 floats: list[int], traced: dict[int, str], captured: list[ex.Node]) -> None:
+        self.replay = replay
+        self.results = results  # per result: shape, strides, structure, signature
+        self.order, self.out_tree = order, out_tree
+        self.inputs = inputs  # per replay input: (argument leaf, or -1 - closed index)
+        self.input_kinds: list[tuple[int, bool]] = []  # (leaf, an array?), set by record
+        self.closed = closed  # (name, how to read it now, its signature at the trace)
+        self.checks = checks  # replayed host checks: (leaf, density, argument, rule)
+        self.float_leaves = floats
+        self.traced = traced  # float values of the trace, as float.hex (bits: -0.0 != 0.0)
+        self.traced_values = [(k, float.fromhex(v)) for k, v in traced.items()]
+        self.verified = not floats
+        self.captured = captured  # leaves over other buffers the trace read: kept alive
+        self.stale = ""
+
+    @property
+    def fingerprint(self) -> tuple:
+        return self.replay.fingerprint
+
+    def floats_differ(self, leaves: list[Any]) -> bool:
+        """Whether a float argument has other bits than at the trace (-0.0 is not 0.0, and
+        NaN differs from everything, conservatively)."""
+        for k, value in self.traced_values:
+            new = leaves[k]
+            if new != value or (new == 0.0 and math.copysign(1.0, new) !=
+                                math.copysign(1.0, value)):
+                return True
+        return False
+
+    def run(self, leaves: list[Any]) -> Any:
+        """Launch the trace for a call's ``leaves`` (arrays and float values)."""
+        for k, name, key, rule in self.checks:
+            value = leaves[k]
+            if not rule.host(value):
+                raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
+        if self.closed:
+            closed = []
+            for name, read, sig in self.closed:
+                array = read()
+                if (type(array) is not Array or array.is_lazy
+                        or signature_entry(array) != sig):
+                    self.stale = name
+                    return STALE
+                closed.append(array._node.attrs.storage)
+            inputs = [leaves[k] if k >= 0 else closed[-1 - k] for k in self.inputs]
+            inputs = [v._node.attrs.storage if type(v) is Array else v for v in inputs]
+        else:
+            inputs = [leaves[k]._node.attrs.storage if array else leaves[k]
+                      for k, array in self.input_kinds]
+        storages = self.replay.run(inputs)
+        device = self.replay.device
+        buffer = ex.buffer
+        if self.out_tree is None:
+            shape, strides, structure, sig = self.results[0]
+            node = buffer(storages[0], shape, 0, strides, structure)
+            node.sig = sig  # fed back into a traced function, signed already
+            return Array(node, device)
+        arrays = []
+        for storage, (shape, strides, structure, sig) in zip(storages, self.results):
+            node = buffer(storage, shape, 0, strides, structure)
+            node.sig = sig
+            arrays.append(Array(node, device))
+        return unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
+
+
+def record_trace(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
+                 leaves: list[Any], mark: int, closed: dict[int, tuple]
+                 ) -> tuple[Trace | None, str | None]:
+    """Compute a trace's results and make the ``Trace`` that replays them (None and why,
+    where it cannot be)."""
+    unique: dict[int, int] = {}
+    pairs = []
+    for a in outputs:
+        if id(a) not in unique:
+            unique[id(a)] = len(pairs)
+            pairs.append((a, a._node, realize.new_leaf(device, a._node)))
+    compiled = compile([(node, dest) for _, node, dest in pairs], device.target)
+    programs = realize.run(device, compiled)
+    for a, _, dest in pairs:
+        a._node = dest
+        a._deferred = None
+    storages = [dest.attrs.storage for _, _, dest in pairs]
+    by_storage: dict[int, int] = {}
+    for k, value in enumerate(leaves):
+        if isinstance(value, Array):
+            by_storage.setdefault(id(value._node.attrs.storage), k)
+    inputs: list[int] = []  # per replay input: its leaf, or -1 - its closed index
+    input_of: dict[Any, int] = {}
+    closed_list: list[tuple] = []
+    captured: dict[int, Storage] = {}
+
+    def take(key: Any, leaf: int) -> int:
+        if key not in input_of:
+            input_of[key] = len(inputs)
+            inputs.append(leaf)
+        return input_of[key]
+
+    def source(kernel: Any, position: int, a: Any) -> tuple[int, int, tuple] | None:
+        if isinstance(a, Storage):
+            if id(a) in by_storage:
+                return INPUT, take(("leaf", by_storage[id(a)]), by_storage[id(a)]), ()
+            if id(a) in closed:
+                if ("closed", id(a)) not in input_of:
+                    closed_list.append(closed[id(a)])
+                return INPUT, take(("closed", id(a)), -len(closed_list)), ()
+            if a.serial > mark:
+                raise UnreplayableError("a result reads a buffer made while tracing (an upload "
+                                   "or a library call inside the function)")
+            captured[id(a)] = a
+            return None
+        if isinstance(a, np.generic):
+            leaf = kernel.arguments.leaves.get(position)
+            origin = getattr(leaf, "origin", None) if leaf is not None else None
+            traced = origin[0] if origin is not None else None
+            # Only this call's floats: an enclosing trace's are its own constants.
+            if (traced is not None and traced.position < len(call)
+                    and call[traced.position] is traced):
+                return SCALAR, take(("float", traced.position), traced.position), origin[1]
+        return None
+
+    try:
+        replay = record(device, compiled, programs, storages, source)
+    except UnreplayableError as e:
+        return None, str(e)
+    results = []
+    for _, _, dest in pairs:
+        strides = ex.contiguous_strides(dest.shape)
+        sig = _intern((dest.dtype, dest.shape, dest.structure, 0, strides, device))
+        results.append((dest.shape, strides, dest.structure, sig))
+    # Every float argument, read by a launch or not: one that no launch reads may have
+    # reached a constant through host Python, which the first call with another value shows
+    # (``Function._verify``).
+    floats = [t.position for t in call if type(t) is TracedFloat]
+    checks = [(t.position, *check) for t in call if type(t) is TracedFloat
+              for check in t.checks]
+    trace = Trace(replay, results, [unique[id(a)] for a in outputs], out_tree, inputs,
+                  closed_list, checks, floats, {k: leaves[k].hex() for k in floats},
+                  [ex.buffer(s, (s.size,)) for s in captured.values()])
+    trace.input_kinds = [(k, isinstance(leaves[k], Array)) for k in inputs if k >= 0]
+    return trace, None
+
+
+def signature_entry(array: Array) -> tuple:
+    view = array._node.attrs
+    return (array.dtype, array.shape, array._node.structure, view.offset, view.strides,
+            array._device)
+
+
+class Signature:
+    """A materialized array's part of a call's signature, interned: one object per distinct
+    (dtype, shape, structure, offset, strides, device), so a key hashes and compares it by
+    identity."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: tuple) -> None:
+        self.entry = entry
+
+    def __repr__(self) -> str:
+        return f"<signature {self.entry}>"
+
+
+_SIGNATURES: dict[tuple, Signature] = {}
+
+
+def _intern(entry: tuple) -> Signature:
+    found = _SIGNATURES.get(entry)
+    if found is None:
+        if len(_SIGNATURES) >= _SIGNATURE_LIMIT:
+            _SIGNATURES.clear()  # rare; an array signed before then keys a new trace
+        found = _SIGNATURES.setdefault(entry, Signature(entry))
+    return found
+
+
+def sign(array: Array) -> Signature:
+    return _intern(signature_entry(array))
+
+
+# Trees of arguments and results ---------------------------------------------------------
+
+
+def flatten(value: Any, leaves: list[Any]) -> Any:
+    """``value``'s tuples, lists and dicts as a hashable tree; everything else appended to
+    ``leaves``."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return (kind, tuple(flatten(v, leaves) for v in value))
+    if kind is dict:
+        return (dict, tuple(value), tuple(flatten(v, leaves) for v in value.values()))
+    leaves.append(value)
+    return None
+
+
+def unflatten(tree: Any, leaves: Any) -> Any:
+    if tree is None:
+        return next(leaves)
+    if tree[0] == "args":
+        return [unflatten(t, leaves) for t in tree[1]]
+    if tree[0] is dict:
+        return dict(zip(tree[1], (unflatten(t, leaves) for t in tree[2])))
+    return tree[0](unflatten(t, leaves) for t in tree[1])
