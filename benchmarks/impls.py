@@ -236,7 +236,10 @@ class CupyImpl(Impl):
         cp = self.cp
         ns = Namespace(**{**vars(self.ns), "sum": lambda a, axis=None: cp.sum(a, axis=axis)})
         names: list[str] = []
-        kernel = cp.fuse(lambda *args: case.fn(ns, **dict(zip(names, args))))
+
+        def fused(*args):  # a named function: cupy.fuse names its kernel after it
+            return case.fn(ns, **dict(zip(names, args)))
+        kernel = cp.fuse(fused)
 
         def run(**kw):
             if not names:

@@ -115,8 +115,9 @@ def _device_copy_ms(n: int, dtype: str, repeat: int) -> float:
 
 
 def _cases(plan: Plan) -> list[tuple[Case, str, int]]:
+    dtypes = plan.suite.case_dtypes
     return [(CASES[name], dtype, n) for dtype in plan.dtypes for name in plan.cases
-            for n in plan.case_sizes(name, dtype)]
+            if dtype in dtypes.get(name, (dtype,)) for n in plan.case_sizes(name, dtype)]
 
 
 def batches(plan: Plan, progress: Callable[[list[dict]], None]) -> list[dict]:

@@ -39,6 +39,7 @@ class Suite:
     plot: str | None = None  # bars | chains | dask
     output: str = ""  # file stem; the suite's name if empty
     case_sizes: dict[str, dict[str, int]] = field(default_factory=dict)  # case -> machine -> n
+    case_dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # else every dtype
 
     @property
     def stem(self) -> str:
@@ -89,7 +90,9 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
            "cpu": ("weft", "weft.function", "numpy"),
            "small": ("weft", "weft.function", "numpy")},
           {m: {"float32": (1000,), "float64": (1000,)} for m in ("gpu", "cpu", "small")},
-          method="rounds", repeat=7, batch=1000, table="overhead"),
+          method="rounds", repeat=7, batch=1000, table="overhead",
+          case_dtypes={"small c*(a+b)": ("float32",), "small normal_lpdf": ("float64",),
+                       "small chain10": ("float32",), "mcmc": ("float64",)}),
     Suite("compile", "a new kernel's time to its first result in a fresh process with empty "
           "caches, then in another fresh process with the disk caches kept",
           ("first_compile", "disk_cache_load"),

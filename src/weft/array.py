@@ -15,17 +15,17 @@ one reads its source's value when the view was made; writing into one (``v[...] 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import pending, realize, rewrites
-from .devices import Device, current_device
+from . import pending, realize
+from .devices import Device
 from .dtypes import DType
 from .indexing import AffineMap, basic_map, transpose_map
-from .ops import OPS, signature
 
 
 class Array:
@@ -84,7 +84,7 @@ class Array:
     @property
     def size(self) -> int:
         shape = self.shape
-        return int(np.prod(shape)) if shape else 1
+        return math.prod(shape)
 
     @property
     def dtype(self) -> DType:
@@ -220,9 +220,13 @@ class Array:
         >>> wf.asarray([2.5]).item()
         2.5
         """
-        if self.size != 1:
-            raise ValueError(f"item() needs an array of size 1, not shape {self.shape}")
-        return self.to_numpy().reshape(()).item()
+        if self._deferred is not None or self._node.kind is not ex.BUFFER:
+            self.eval()
+        node = self._node
+        if math.prod(node.shape) != 1:
+            raise ValueError(f"item() needs an array of size 1, not shape {node.shape}")
+        view = node.attrs
+        return pending.observe(view.storage)[view.offset].item()
 
     def tolist(self) -> Any:
         """The value as nested Python lists.
@@ -234,7 +238,7 @@ class Array:
         return self.to_numpy().tolist()
 
     def _scalar(self, kind: type) -> Any:
-        if self.size != 1:
+        if math.prod(self.shape) != 1:
             raise TypeError(f"only arrays of size 1 convert to Python scalars, not {self.shape}")
         return kind(self.item())
 
@@ -441,98 +445,6 @@ def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
     return shape
 
 
-def _device_of(args: tuple[Any, ...], name: str) -> Device:
-    found: Device | None = None
-    for a in args:
-        if isinstance(a, Array):
-            if found is None:
-                found = a._device
-            elif a._device is not found:
-                raise ValueError(
-                    f"{name}: operands live on different devices ({found} and {a._device}); "
-                    "move one with wf.asarray(x, device=...)"
-                )
-    return found if found is not None else current_device()
-
-
-def _strong_dtype(a: Any) -> DType | None:
-    if isinstance(a, Array):
-        return a.dtype
-    if isinstance(a, np.generic):
-        return dt.of_numpy_scalar(a)
-    return None
-
-
-def as_operand(value: Any, device: Device) -> Array | Any:
-    """An Array for array-likes; Python scalars stay as they are (weak types) and NumPy
-    scalars too (strong types), both becoming kernel arguments rather than buffers."""
-    if isinstance(value, Array):
-        return value
-    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
-        return value
-    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
-        return value
-    from .creation import asarray
-
-    return asarray(value, device=device)
-
-
-_TYPING: dict[tuple, tuple[list[DType], DType, DType]] = {}  # (op, operand types) -> types
-
-
-def _typing(op: Any, operands: list[Any], explicit: DType | None
-            ) -> tuple[list[DType], DType, DType]:
-    # A Python scalar takes the type it would have next to the strong operands it combines
-    # with (for where: the two value operands, not the condition).
-    values = operands[1:] if op.rule == "where" else operands
-    strong = [_strong_dtype(a) for a in values if _strong_dtype(a) is not None]
-    resolved = [_strong_dtype(a) or dt.resolve(strong, [dt.scalar_kind(a)]) for a in operands]
-    return signature(op, resolved, explicit)
-
-
-def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
-    """``OPS[name]`` over ``args`` (Arrays, array-likes or Python scalars), lazily.
-
-    >>> import weft as wf
-    >>> wf.apply_op("add", wf.asarray([1, 2]), 3).tolist()
-    [4, 5]
-    """
-    op = OPS[name]
-    if len(args) != op.arity:
-        raise TypeError(f"{name} takes {op.arity} argument(s), got {len(args)}")
-    device = _device_of(args, name)
-    operands = [as_operand(a, device) for a in args]
-    explicit = dt.to_dtype(dtype) if dtype is not None else None
-    tags = tuple(_strong_dtype(a) or dt.scalar_kind(a) for a in operands)
-    key = (name, tags, explicit, dt.default_real())
-    typing = _TYPING.get(key)
-    if typing is None:
-        typing = _TYPING[key] = _typing(op, operands, explicit)
-    arg_types, result, compute = typing
-    if name == "power" and isinstance(operands[1], (int, float, np.generic)):
-        reduced = rewrites.power_by_constant(operands[0], operands[1], compute, device)
-        if reduced is not None:
-            return reduced
-    nodes = []
-    for position, (a, want) in enumerate(zip(operands, arg_types)):
-        if isinstance(a, Array):
-            nodes.append(ex.cast(a._node, want))
-        elif isinstance(a, np.generic):
-            nodes.append(ex.scalar(a.item(), want))
-        else:
-            if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
-                if name in rewrites.COMPARISONS and not dt.int_fits(a, want):
-                    return rewrites.compare_beyond_range(name, operands, position, want)
-                dt.check_int_fits(a, want)
-            nodes.append(ex.scalar(a, want))
-    shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
-    node = ex.apply(op, tuple(nodes), result, compute, shape)
-    if explicit is not None and result is not explicit and op.rule not in ("predicate",
-                                                                           "logical"):
-        node = ex.cast(node, explicit)
-    return Array(node, device)
-
-
 def transpose(x: Any) -> Array:
     """The transpose: a lazy view, readable and assignable (0-d and 1-d arrays unchanged).
 
@@ -597,4 +509,7 @@ def compute(device: Device, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
         device.evaluator(device, outputs)
 
 
-__all__ = ["Array", "apply_op", "compute", "evaluate", "transpose", "view_of"]
+# Operations on arrays build their nodes in operate.py, which needs Array defined first.
+from .operate import apply_op, as_operand  # noqa: E402
+
+__all__ = ["Array", "apply_op", "as_operand", "compute", "evaluate", "transpose", "view_of"]

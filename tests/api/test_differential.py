@@ -6,7 +6,7 @@ broadcasting, views with steps and transposes (of leaves and of expressions), st
 reductions over each axis, ``where`` and concatenation. Each tree is evaluated twice, with
 fresh array and scalar values the second time, so the remembered plan of the first call
 binds the second call's values. NumPy computes each operation in the types weft's promotion
-gives (``weft.array._typing``, the rule API.md fixes), so the comparison is of values.
+gives (``weft.operate._typing``, the rule API.md fixes), so the comparison is of values.
 
 ``WEFT_TEST_PROFILE=large`` runs many more examples.
 """
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import weft as wf
-from weft.array import _typing
+from weft.operate import _typing
 from weft.ops import OPS
 
 LARGE = os.environ.get("WEFT_TEST_PROFILE") == "large"

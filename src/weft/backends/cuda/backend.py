@@ -33,6 +33,8 @@ from .dialect import CUDA
 _BLOCK = 256
 # Downloads of several buffers go through page-locked memory up to this total (bytes).
 _STAGED_BYTES = 1 << 20
+# One buffer of up to this many bytes is read through the thread's page-locked block.
+_SMALL_READ = 256
 
 
 class _Mark:
@@ -96,6 +98,16 @@ class CUDADevice:
         if self.only or self.cupy.cuda.runtime.getDevice() == self.index:
             return _CURRENT
         return self.cupy.cuda.Device(self.index)
+
+    def small_staging(self) -> tuple[Any, np.ndarray]:
+        """The calling thread's page-locked block for small reads, and its bytes as NumPy."""
+        staging = getattr(self._local, "staging", None)
+        if staging is None:
+            with self.active():
+                block = self.cupy.cuda.alloc_pinned_memory(_SMALL_READ)
+            staging = self._local.staging = (block, np.frombuffer(block, np.uint8,
+                                                                  _SMALL_READ))
+        return staging
 
     def existing_stream(self) -> Any:
         """The calling thread's stream, or None where it has queued nothing."""
@@ -195,7 +207,9 @@ class _Bound:
         """Lines that write the holes' expressions ``values`` (in hole order), make the
         stream wait for the marks in ``waits``, launch, and name the launch's ``event``; and
         the globals they read, each prefixed by ``name``."""
-        names = {f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
+        # ``name`` itself keeps the block and the parameter array, whose addresses the
+        # lines hold as numbers, alive as long as the runner.
+        names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
                  f"{name}_launch": self.h.cupy.cuda.driver.launchKernel,
                  f"{name}_mark": _Mark, f"{name}_active": self.h.active}
         lines = [f"{name}_pointers[{slot}] = {values[j]}.buffer.mem.ptr"
@@ -311,6 +325,17 @@ class CUDABackend:
         with h.active():
             _wait(stream, events_before_launch([s for s, _ in live], (), stream))
             spans = [-(-out.nbytes // ALIGNMENT) * ALIGNMENT for _, out in live]
+            if len(live) == 1 and spans[0] <= _SMALL_READ:
+                # A value an MCMC loop reads each step: through the thread's page-locked
+                # staging block, one copy and one wait (pageable memory costs a staging copy
+                # of the driver's own; ../shared/design/fast-path.md 6.5).
+                (s, out), = live
+                staging, view = h.small_staging()
+                runtime.memcpyAsync(staging.ptr, s.buffer.mem.ptr, out.nbytes, to_host,
+                                    stream.ptr)
+                stream.synchronize()
+                out[:] = view[:out.nbytes].view(out.dtype)
+                return outs
             if len(live) == 1 or sum(spans) > _STAGED_BYTES:
                 # Into pageable memory each copy returns when done: the waits add up.
                 for s, out in live:

@@ -195,7 +195,7 @@ class _Bound:
         and the globals they read, each prefixed by ``name``."""
         import pyopencl as cl
 
-        names = {f"{name}_kernel": self.kernel, f"{name}_queue": self.queue,
+        names = {name: self, f"{name}_kernel": self.kernel, f"{name}_queue": self.queue,
                  f"{name}_global": self.global_size, f"{name}_local": self.local_size,
                  f"{name}_enqueue": cl.enqueue_nd_range_kernel}
         lines = []

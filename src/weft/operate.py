@@ -1,0 +1,196 @@
+"""Applying an op-table entry to operands: weft arrays, NumPy scalars (strong types) and
+Python scalars (weak types, taking the type of the strong operands beside them), with
+NumPy's broadcasting; the result is a lazy Array over a new node.
+
+The types an op gets are worked out once per (op, operand types, default real) and kept;
+operands that are arrays of one device and Python floats (or ints and bools where the
+operation computes in a float type) take a short path that builds the node from the kept
+types directly (PoCL host: ``2.5 * a`` 11.6 -> 3 us).
+
+>>> import weft as wf
+>>> wf.apply_op("add", wf.asarray([1, 2]), 3).tolist()
+[4, 5]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from . import rewrites
+from .array import Array
+from .devices import Device, current_device
+from .dtypes import DType
+from .ops import OPS, signature
+
+
+def _device_of(args: tuple[Any, ...], name: str) -> Device:
+    found: Device | None = None
+    for a in args:
+        if isinstance(a, Array):
+            if found is None:
+                found = a._device
+            elif a._device is not found:
+                raise ValueError(
+                    f"{name}: operands live on different devices ({found} and {a._device}); "
+                    "move one with wf.asarray(x, device=...)"
+                )
+    return found if found is not None else current_device()
+
+
+def _strong_dtype(a: Any) -> DType | None:
+    if isinstance(a, Array):
+        return a.dtype
+    if isinstance(a, np.generic):
+        return dt.of_numpy_scalar(a)
+    return None
+
+
+def as_operand(value: Any, device: Device) -> Array | Any:
+    """An Array for array-likes; Python scalars stay as they are (weak types) and NumPy
+    scalars too (strong types), both becoming kernel arguments rather than buffers."""
+    if isinstance(value, Array):
+        return value
+    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return value
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        return value
+    from .creation import asarray
+
+    return asarray(value, device=device)
+
+
+_TYPING: dict[tuple, tuple[list[DType], DType, DType]] = {}  # (op, operand types) -> types
+
+
+def _typing(op: Any, operands: list[Any], explicit: DType | None
+            ) -> tuple[list[DType], DType, DType]:
+    # A Python scalar takes the type it would have next to the strong operands it combines
+    # with (for where: the two value operands, not the condition).
+    values = operands[1:] if op.rule == "where" else operands
+    strong = [_strong_dtype(a) for a in values if _strong_dtype(a) is not None]
+    resolved = [_strong_dtype(a) or dt.resolve(strong, [dt.scalar_kind(a)]) for a in operands]
+    return signature(op, resolved, explicit)
+
+
+def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
+    """``OPS[name]`` over ``args`` (Arrays, array-likes or Python scalars), lazily.
+
+    >>> import weft as wf
+    >>> wf.apply_op("add", wf.asarray([1, 2]), 3).tolist()
+    [4, 5]
+    """
+    if dtype is None and 0 < len(args) < 3:
+        made = _short_path(name, args)
+        if made is not None:
+            return made
+    op = OPS[name]
+    if len(args) != op.arity:
+        raise TypeError(f"{name} takes {op.arity} argument(s), got {len(args)}")
+    device = _device_of(args, name)
+    operands = [as_operand(a, device) for a in args]
+    explicit = dt.to_dtype(dtype) if dtype is not None else None
+    tags = tuple(_strong_dtype(a) or dt.scalar_kind(a) for a in operands)
+    key = (name, tags, explicit, dt.default_real())
+    typing = _TYPING.get(key)
+    if typing is None:
+        typing = _TYPING[key] = _typing(op, operands, explicit)
+    arg_types, result, compute = typing
+    if name == "power" and isinstance(operands[1], (int, float, np.generic)):
+        reduced = rewrites.power_by_constant(operands[0], operands[1], compute, device)
+        if reduced is not None:
+            return reduced
+    nodes = []
+    for position, (a, want) in enumerate(zip(operands, arg_types)):
+        if isinstance(a, Array):
+            nodes.append(ex.cast(a._node, want))
+        elif isinstance(a, np.generic):
+            nodes.append(ex.scalar(a.item(), want))
+        else:
+            if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
+                if name in rewrites.COMPARISONS and not dt.int_fits(a, want):
+                    return rewrites.compare_beyond_range(name, operands, position, want)
+                dt.check_int_fits(a, want)
+            nodes.append(ex.scalar(a, want))
+    shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
+    node = ex.apply(op, tuple(nodes), result, compute, shape)
+    if explicit is not None and result is not explicit and op.rule not in ("predicate",
+                                                                           "logical"):
+        node = ex.cast(node, explicit)
+    return Array(node, device)
+
+
+# The short path ---------------------------------------------------------------------------
+
+_SCALARS = (float, int, bool)
+# (op, operand tags, default real) -> (op, per operand the type it takes (None for a weak
+# scalar that must take the long path), result, computation type), or None: long path only.
+_SHORT: dict[tuple, tuple | None] = {}
+
+
+def _short_path(name: str, args: tuple[Any, ...]) -> Array | None:
+    """The op over arrays of one device and plain Python scalars, from kept types; None
+    where the long path must decide (other operands, views with a base, integer scalars
+    that must be range-checked, ``power``'s rewrites, broadcasting errors)."""
+    device = None
+    tags = []
+    for a in args:
+        kind = type(a)
+        if kind is Array:
+            if a._deferred is not None:
+                return None
+            if device is None:
+                device = a._device
+            elif a._device is not device:
+                return None
+            tags.append(a._node.dtype)
+        elif kind in _SCALARS:
+            tags.append(kind)
+        else:
+            return None
+    if device is None:
+        return None
+    key = (name, *tags, dt.default_real())
+    kept = _SHORT.get(key, _MISSING)
+    if kept is _MISSING:
+        kept = _SHORT[key] = _short_types(name, args)
+    if kept is None:
+        return None
+    op, wants, result, compute = kept
+    nodes = []
+    shape = None
+    same = True
+    for a, want in zip(args, wants):
+        if type(a) is Array:
+            node = a._node
+            if node.dtype is not want:
+                node = ex.cast(node, want)
+            if shape is None:
+                shape = node.shape
+            elif node.shape != shape:
+                same = False
+        else:
+            node = ex.scalar(a, want)
+        nodes.append(node)
+    if not same:
+        shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
+    elif len(nodes) == 2 and nodes[0].shape != nodes[1].shape:  # a scalar and an array
+        shape = nodes[0].shape or nodes[1].shape
+    return Array(ex.apply(op, tuple(nodes), result, compute, shape), device)
+
+
+_MISSING = object()
+
+
+def _short_types(name: str, args: tuple[Any, ...]) -> tuple | None:
+    op = OPS.get(name)
+    if op is None or len(args) != op.arity or name == "power":
+        return None
+    arg_types, result, compute = _typing(op, list(args), None)
+    for a, want in zip(args, arg_types):
+        if type(a) is not Array and want.kind in "uib":
+            return None  # an int or bool scalar: range checks and comparisons' rewrites
+    return op, tuple(arg_types), result, compute
