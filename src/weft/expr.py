@@ -15,7 +15,6 @@ buffer is done in place only when no lazy expression can still read the old cont
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ from . import structure as st
 from .dtypes import DType
 from .indexing import AffineMap, padded_strides, unpad_strides
 from .ops import Op
-from .traced import TracedFloat
+from .traced import TRACED
 
 Shape = tuple[int, ...]
 
@@ -69,7 +68,7 @@ class Node:
     """One vertex of the expression DAG. Treat as immutable."""
 
     # Set only where they apply (read with getattr and a default): ``origin`` on scalar
-    # leaves made from a traced function's float argument (its TracedFloat, the types its
+    # leaves made from a traced scalar argument (its TracedFloat or TracedInt, the types its
     # value went through); ``sig`` on buffer leaves a traced function has signed.
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
                  "origin", "sig", "__weakref__")
@@ -159,7 +158,7 @@ def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...]
 def scalar(value: Any, dtype: DType) -> Node:
     """A 0-d runtime scalar: its value is a kernel argument, not part of the kernel."""
     node = Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
-    if type(value) is TracedFloat:
+    if type(value) in TRACED:
         node.origin = (value, (dtype,))
     return node
 
@@ -167,16 +166,6 @@ def scalar(value: Any, dtype: DType) -> Node:
 def index(axis: str, shape: Shape, dtype: DType) -> Node:
     """The row (``axis="row"``) or column index of each element of ``shape``."""
     return Node(INDEX, dtype, shape, attrs=axis)
-
-
-class _ScalarSources(threading.local):
-    """While a template is captured (templates.py): scalar leaves made from a call's scalar
-    arguments, id -> (leaf, argument position, the types its value went through)."""
-
-    sources: dict[int, tuple[Node, int, tuple[DType, ...]]] | None = None
-
-
-SCALAR_SOURCES = _ScalarSources()
 
 
 def cast(node: Node, dtype: DType) -> Node:
@@ -187,10 +176,6 @@ def cast(node: Node, dtype: DType) -> Node:
         origin = getattr(node, "origin", None)
         if origin is not None:
             out.origin = (origin[0], (*origin[1], dtype))
-        sources = SCALAR_SOURCES.sources
-        if sources is not None and id(node) in sources:
-            _, position, types = sources[id(node)]
-            sources[id(out)] = (out, position, (*types, dtype))
         return out
     return Node(CAST, dtype, node.shape, (node,), structure=node.structure)
 

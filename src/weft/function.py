@@ -110,9 +110,15 @@ class Function:
             raise ValueError(f"wf.function({fn.__name__}): static_argnames {unknown} are not "
                              f"parameters of {fn.__name__}{self.signature}")
         self.static_positions = frozenset(names.index(n) for n in static_argnames)
-        simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                     and p.default is p.empty for p in self.signature.parameters.values())
-        self.arity = len(names) if simple else -1
+        params = list(self.signature.parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)
+                      and p.default is p.empty]
+        self.arity = len(names) if len(positional) == len(params) else -1
+        # (a, b, *rest): positional arguments, as many as a call gives, need no binding.
+        self.varargs = (len(params) == len(positional) + 1
+                        and params[-1].kind is params[-1].VAR_POSITIONAL)
+        self.least = len(positional)
         # The tree of arguments that are all leaves (no tuples, lists or dicts), when no
         # argument is static: the common call, flattened by copying the arguments.
         self.flat = None if self.static_positions else ("args", (None,) * len(names))
@@ -133,19 +139,22 @@ class Function:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         last = self.last
-        if last is not None and not kwargs and len(args) == self.arity:
+        if last is not None and not kwargs and len(args) == len(last[0]):
             result = self._replay_last(last, args)
             if result is not None:
                 return result
         if kwargs or len(args) != self.arity:
-            bound = self.signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            if bound.kwargs:  # **kwargs parameters: not traced
-                return self.fn(*args, **kwargs)
-            args = bound.args
+            if kwargs or not self.varargs or len(args) < self.least:
+                bound = self.signature.bind(*args, **kwargs)
+                bound.apply_defaults()
+                if bound.kwargs:  # **kwargs parameters: not traced
+                    return self.fn(*args, **kwargs)
+                args = bound.args
         if ACTIVITY.tracing:  # inside another function's trace: part of its expression
             return self.fn(*args)
         flat = self.flat
+        if flat is not None and len(args) != len(flat[1]):
+            flat = ("args", (None,) * len(args))  # as many as a (*rest) call gives
         if (flat is not None and len(args) == len(flat[1])
                 and all(type(a) not in _CONTAINERS for a in args)):
             tree, leaves = flat, list(args)
@@ -173,21 +182,19 @@ class Function:
     def _replay_last(self, last: tuple, args: tuple[Any, ...]) -> Any:
         """The last plan's result for ``args`` when the call has its signature, tested
         argument by argument without building a key (None: take the general path)."""
-        guards, device, real, fuse, plan = last
-        storages = []
+        guards, arrays, device, real, fuse, plan = last
         for a, guard in zip(args, guards):
             if guard is float:
                 if type(a) is not float:
                     return None
-            elif type(a) is not Array or a._deferred is not None:
+            elif (type(a) is not Array or a._deferred is not None
+                  or getattr(a._node, "sig", None) is not guard):
                 return None
-            else:
-                node = a._node
-                if getattr(node, "sig", None) is not guard:
-                    return None
-                storages.append(node.attrs.storage)
-        if (len(storages) > 1 and len({id(s) for s in storages}) < len(storages)
-                or ACTIVITY.tracing or current_device() is not device
+        if len(arrays) > 1:  # the plan's arrays lie on distinct buffers
+            storages = {id(args[k]._node.attrs.storage) for k in arrays}
+            if len(storages) < len(arrays):
+                return None
+        if (ACTIVITY.tracing or current_device() is not device
                 or dt.default_real() is not real or fuse_enabled() != fuse):
             return None
         if not plan.verified and plan.floats_differ(args):
@@ -359,7 +366,7 @@ def _guards(key: tuple, tree: Any, plan: Trace) -> tuple | None:
         return None
     if list(aliases) != arrays:  # some arrays share a buffer
         return None
-    return entries, device, real, fuse, plan
+    return entries, tuple(arrays), device, real, fuse, plan
 
 
 def _why_plain(outputs: list[Any], device: Device, evaluated: bool) -> str | None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +40,7 @@ from .creation import asarray, broadcast_to
 from .devices import Device, current_device
 from .matrix import check
 from .templates import TEMPLATES, capture
-from .traced import TracedFloat
+from .traced import TRACED, TracedFloat, TracedInt
 
 __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
@@ -95,18 +94,11 @@ class _Scalar:
 
 Operand = Array | _Scalar
 
-_CAPTURE = threading.local()  # .calls: the _Call objects a call being captured makes
-
-
 class _Call:
     """One density call: its name, device and result type, and its checked arguments."""
 
     def __init__(self, name: str, dtype: Any, args: dict[str, Any]) -> None:
         self.name = name
-        self.scalar_checks: list[tuple[int, str, _Rule]] = []  # (position, name, rule)
-        calls = getattr(_CAPTURE, "calls", None)
-        if calls is not None:
-            calls.append(self)
         arrays = [a for a in args.values() if isinstance(a, Array)]
         self.device: Device = arrays[0].device if arrays else current_device()
         for a in arrays:
@@ -144,7 +136,6 @@ class _Call:
         """The argument, with ``rule`` checked: now for a scalar, in the kernel for an Array."""
         value = self.values[key]
         if isinstance(value, _Scalar):
-            self.scalar_checks.append((value.position, key, rule))
             _check_scalar(self.name, key, rule, value.value)
             return value
         if value.dtype.kind == "b" or (rule is NOT_NAN and not value.dtype.is_float):
@@ -159,7 +150,7 @@ class _Call:
 
 
 def _check_scalar(name: str, key: str, rule: _Rule, value: Any) -> None:
-    if type(value) is TracedFloat:  # a traced function replays the check on every call
+    if type(value) in TRACED:  # a trace or a template replays the check on every call
         value.checks.append((name, key, rule))
         value = float(value)
     if not rule.host(value):
@@ -195,12 +186,15 @@ def _call_key(name: str, args: tuple[Any, ...], dtype: Any
             parts.append((a._device, node.dtype, node.shape, node.structure, view.offset,
                           view.strides, storages.setdefault(id(view.storage), len(storages))))
             values.append(node)
-        elif kind is float or kind is int or kind is bool:
+        elif kind is float or kind is int:
             parts.append(kind)
+            values.append(a)
+        elif kind is bool:
+            parts.append((kind, a))  # by value: floats and ints are a template's inputs
             values.append(a)
         elif isinstance(a, np.generic) and a.dtype.kind in "biuf":
             value = a.item()
-            parts.append(type(value))
+            parts.append(type(value) if type(value) is not bool else (bool, value))
             values.append(value)
         else:
             return None, [], None
@@ -235,19 +229,22 @@ def _remembered(density: Callable[..., Array]) -> Callable[..., Array]:
 
 def _capture(density: Callable[..., Array], key: tuple, args: tuple[Any, ...],
              values: list[Any], dtype: Any) -> Array:
-    _CAPTURE.calls = calls = []
-    ex.SCALAR_SOURCES.sources = scalars = {}
-    try:
-        result = density(*args, dtype=dtype)
-    finally:
-        _CAPTURE.calls = None
-        ex.SCALAR_SOURCES.sources = None
-    if len(calls) == 1:
-        c = calls[0]
+    """Run ``density`` with each float and int argument traced (``TracedFloat``,
+    ``TracedInt``: the value itself, which names its argument position in the scalar leaves
+    made from it and keeps the host checks made of it), and keep the template of its
+    expression: unless host Python used a traced value (the structure or constants may then
+    depend on it)."""
+    call = [TracedFloat(v, k) if type(v) is float else TracedInt(v, k) if type(v) is int
+            else v for k, v in enumerate(values)]
+    traced = [t for t in call if type(t) in TRACED]
+    result = density(*[c if type(c) in TRACED else a for a, c in zip(args, call)],
+                     dtype=dtype)
+    if not any(t.host_used for t in traced):
         arrays = {id(v.attrs.storage): k for k, v in enumerate(values) if isinstance(v, ex.Node)}
-        template = capture(result._node, arrays, scalars)
+        template = capture(result._node, arrays, {id(t): t.position for t in traced})
         if template is not None:
-            TEMPLATES.put(key, (template, list(c.scalar_checks)))
+            checks = [(t.position, name, rule) for t in traced for _, name, rule in t.checks]
+            TEMPLATES.put(key, (template, checks))
     return result
 
 
@@ -318,11 +315,7 @@ def _real(c: _Call, value: Operand) -> Array:
     """``value`` as an Array of the result type (a scalar becomes a 0-d kernel argument)."""
     if isinstance(value, Array):
         return value.astype(c.dtype)
-    node = ex.scalar(value.value, c.dtype)
-    sources = ex.SCALAR_SOURCES.sources
-    if sources is not None:
-        sources[id(node)] = (node, value.position, (c.dtype,))
-    return Array(node, c.device)
+    return Array(ex.scalar(value.value, c.dtype), c.device)
 
 
 @_remembered

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import expr as ex
 from .dtypes import DType
-from .traced import TracedFloat
+from .traced import TRACED
 
 # Node kinds a template can hold: plain structure in their attrs, no nodes or values.
 _KINDS = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
@@ -128,7 +128,7 @@ class Deferred:
                 types = leaf[2]
                 value = args[leaf[1]]
                 node = ex.scalar(_scalar_value(value, types[:-1]), types[-1])
-                if type(value) is TracedFloat:  # a traced function's float argument
+                if type(value) in TRACED:  # a traced argument (a trace inside a trace)
                     node.origin = (value, types)
                 nodes.append(node)
             else:
@@ -141,14 +141,15 @@ class Deferred:
         return root
 
 
-def capture(root: ex.Node, array_args: dict[int, int],
-            scalar_args: dict[int, tuple[ex.Node, int, tuple[DType, ...]]]) -> Template | None:
+def capture(root: ex.Node, array_args: dict[int, int], scalar_args: dict[int, int]
+            ) -> Template | None:
     """A template of ``root``, or None when it holds something a template cannot rebuild.
 
     ``array_args``: id of an Array argument's buffer -> its argument position (every buffer
-    the expression reads must be one of them). ``scalar_args``: ``expr.SCALAR_SOURCES`` of the
-    call, the scalar leaves made from its scalar arguments; every other scalar leaf is a
-    constant of the function.
+    the expression reads must be one of them). ``scalar_args``: id of a scalar argument's
+    ``TracedFloat`` or ``TracedInt`` -> its position: the scalar leaves made from one name
+    it as their origin, through the conversions they went through; every other scalar leaf
+    is a constant of the function.
     """
     from . import memo
 
@@ -164,9 +165,9 @@ def capture(root: ex.Node, array_args: dict[int, int],
                 return None
             leaves.append((_ARRAY, arg, node.shape, v.offset, v.strides, node.structure))
         elif node.kind == ex.SCALAR:
-            source = scalar_args.get(id(node))
-            if source is not None:
-                leaves.append((_SCALAR, source[1], source[2]))
+            origin = getattr(node, "origin", None)
+            if origin is not None and id(origin[0]) in scalar_args:
+                leaves.append((_SCALAR, scalar_args[id(origin[0])], origin[1]))
             else:
                 leaves.append((_CONST, node))
         elif node.kind not in _KINDS:

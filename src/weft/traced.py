@@ -47,11 +47,11 @@ class TracedFloat(float):
         return float, (float(self),)
 
 
-def _host_use(name: str) -> Any:
-    method = getattr(float, name)
+def _host_use(name: str, base: type = float) -> Any:
+    method = getattr(base, name)
 
-    def use(self: TracedFloat, *args: Any) -> Any:
-        result = method(float(self), *args)
+    def use(self: Any, *args: Any) -> Any:
+        result = method(base(self), *args)
         if result is not NotImplemented:  # else Python asks the other operand (an Array)
             self.host_used = True
         return result
@@ -62,6 +62,35 @@ def _host_use(name: str) -> Any:
 
 for _name in _HOST_USES:
     setattr(TracedFloat, _name, _host_use(_name))
+
+
+class TracedInt(int):
+    """An int argument of a library function while its template is captured (``stats``):
+    as ``TracedFloat``, the int itself, which the scalar leaves made from it name as their
+    origin. (No slots: an int subclass cannot have them.)"""
+
+    def __new__(cls, value: int, position: int) -> TracedInt:
+        self = super().__new__(cls, value)
+        self.position = position
+        self.host_used = False
+        self.checks: list[tuple[Any, ...]] = []
+        return self
+
+    def __hash__(self) -> int:
+        return int.__hash__(self)
+
+    def __reduce__(self) -> tuple:
+        return int, (int(self),)
+
+
+# An int's host uses: arithmetic and comparisons (its conversions stay free, so a leaf can
+# be made of it without counting as one).
+for _name in _HOST_USES:
+    if _name not in ("__int__", "__round__", "__trunc__", "__floor__", "__ceil__",
+                     "is_integer", "as_integer_ratio", "__truediv__", "__rtruediv__"):
+        setattr(TracedInt, _name, _host_use(_name, int))
+
+TRACED = (TracedFloat, TracedInt)  # the types of traced scalar arguments
 
 
 class _Activity(threading.local):

@@ -566,16 +566,12 @@ def test_a_template_replays_the_conversions_of_a_scalar_argument(device):
     conversions when a template rebuilds it (float64 0.1 through float32)."""
     from weft import expr as ex
     from weft import templates
+    from weft.traced import TracedFloat
 
     x = wf.asarray(np.array([1.0, 2.0], dtype=np.float32))
-    ex.SCALAR_SOURCES.sources = sources = {}
-    try:
-        leaf = ex.scalar(0.1, wf.float64)
-        sources[id(leaf)] = (leaf, 1, (wf.float64,))
-        root = wf.Array(ex.cast(leaf, wf.float32), device) * x
-    finally:
-        ex.SCALAR_SOURCES.sources = None
-    template = templates.capture(root._node, {id(x._node.attrs.storage): 0}, sources)
+    traced = TracedFloat(0.1, 1)  # the call's argument 1
+    root = wf.Array(ex.cast(ex.scalar(traced, wf.float64), wf.float32), device) * x
+    template = templates.capture(root._node, {id(x._node.attrs.storage): 0}, {id(traced): 1})
     assert template is not None
     y = wf.asarray(np.array([3.0, 5.0], dtype=np.float32))
     rebuilt = wf.Array(template.build([y._node, 1e-8 + 1 / 3]), device)

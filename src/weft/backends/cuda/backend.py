@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import struct
 import threading
 import warnings
 from collections.abc import Callable
@@ -20,15 +19,13 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
-from ...dialect import argument_struct
-from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
 from ...target import LARGE_GRID, Traits, vector_widths
-from ...templates import picker
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from .dialect import CUDA
+from .launch import _Bound, _Kernel, _Layout, _Mark, _wait
 
 _BLOCK = 256
 # Downloads of several buffers go through page-locked memory up to this total (bytes).
@@ -37,41 +34,30 @@ _STAGED_BYTES = 1 << 20
 _SMALL_READ = 256
 
 
-class _Mark:
-    """A point in one stream's work. Its event is recorded on first need: later work on the
-    stream is then waited for too, which is conservative and always correct."""
-
-    __slots__ = ("stream", "_event")
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self._event: Any = None
-
-    def event(self) -> Any:
-        if self._event is None:
-            import cupy
-
-            event = cupy.cuda.Event(block=False, disable_timing=True)
-            event.record(self.stream)
-            self._event = event
-        return self._event
-
-
 _CURRENT = contextlib.nullcontext()  # reusable: entering it does nothing
 
 
 class _Buffer:
     """Device memory: a pooled block (``owner`` None) or memory another library owns."""
 
-    __slots__ = ("mem", "stream", "owner", "ordered")
+    __slots__ = ("mem", "stream", "owner", "ordered", "home")
 
-    def __init__(self, mem: Any, stream: Any, owner: Any = None, ordered: bool = False) -> None:
+    def __init__(self, mem: Any, stream: Any, owner: Any = None, ordered: bool = False,
+                 home: list | None = None) -> None:
         self.mem = mem  # cupy.cuda.MemoryPointer
         self.stream = stream  # the allocating stream: the pool gives the block back to it
         self.owner = owner  # keeps foreign memory alive (a CuPy array over it)
         # The owner's memory came from CuPy's pool on ``stream`` (weft's own library calls):
         # it goes back to that stream like a pooled block, with no wait on the host.
         self.ordered = ordered
+        self.home = home  # a small block's free list on its stream, where it goes back
+
+# Small blocks go back to a free list of their stream and size instead of CuPy's pool:
+# taking one skips CuPy's allocation inside ``with stream``, about 2 of the 4 us an
+# allocation cost on the H100 host (../shared/design/fast-path.md 3.2). A thread's lists
+# hold at most _FREE_HELD bytes, which CuPy's ``free_all_blocks`` does not reach.
+_FREE_BYTES = 1 << 16
+_FREE_HELD = 16 << 20
 
 
 class CUDADevice:
@@ -92,6 +78,7 @@ class CUDADevice:
         # The process's only device is always the current one: no runtime call to ask.
         self.only = only
         self._local = threading.local()
+        self.free_held = [0]  # bytes the threads' free lists hold (``free_list``)
 
     def active(self) -> Any:
         """A context that makes this device current (free when it already is)."""
@@ -109,6 +96,18 @@ class CUDADevice:
                                                                   _SMALL_READ))
         return staging
 
+    def free_list(self, nbytes: int) -> list:
+        """The calling thread's free list of blocks of ``nbytes`` on its stream (each
+        block's ``home``, where it goes back)."""
+        local = self._local
+        lists = getattr(local, "free", None)
+        if lists is None:
+            lists = local.free = {}
+        home = lists.get(nbytes)
+        if home is None:
+            home = lists[nbytes] = []
+        return home
+
     def existing_stream(self) -> Any:
         """The calling thread's stream, or None where it has queued nothing."""
         return getattr(self._local, "stream", None)
@@ -120,122 +119,6 @@ class CUDADevice:
                 s = self.cupy.cuda.Stream(non_blocking=True)
             self._local.stream = s
         return s
-
-
-class _Kernel:
-    __slots__ = ("module", "function", "name", "layout", "resident")
-
-    def __init__(self, module: Any, name: str) -> None:
-        self.module = module
-        self.function = module.get_function(name)
-        self.name = name
-        self.layout: _Layout | None = None  # made at the first launch, from the kernel's IR
-        self.resident = 0  # blocks of WORK_GROUP threads per SM, once asked
-
-
-class _Layout:
-    """How a kernel's arguments travel: buffers as pointers, the rest packed into the one
-    struct the CUDA dialect declares (``dialect.argument_struct``). CuPy converts each
-    argument separately, about 0.5 us apiece on the GPU machine; the struct makes a launch
-    of a 30-argument kernel 11 us faster there (docs/tuning-notes.md, 9)."""
-
-    __slots__ = ("buffers", "scalars", "bools", "pack")
-
-    def __init__(self, params: tuple[Any, ...]) -> None:
-        fmt, scalars, self.bools = argument_struct(params)
-        buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
-        self.buffers = picker(tuple(buffers))
-        self.scalars = picker(tuple(scalars))
-        self.pack = struct.Struct(fmt).pack
-
-    def values(self, args: list[Any]) -> tuple[Any, ...]:
-        fields = self.scalars(args)
-        if self.bools:
-            fields = list(fields)
-            for k in self.bools:
-                fields[k] = int(fields[k])
-        return (*[s.buffer.mem for s in self.buffers(args)], np.void(self.pack(*fields)))
-
-
-class _Bound:
-    """One launch made ready to repeat on the calling thread (``Backend.bind``): its
-    parameters laid out once in a block of its own (a pointer per buffer, then the struct of
-    the rest), with the address of each in ``cuLaunchKernel``'s parameter array. A call
-    writes its holes' pointers into the block (and, where a scalar hole changes, the
-    struct) and launches with the driver call: CuPy's per-argument conversion costs 2.6 us
-    more per launch on the H100 host (../shared/design/fast-path.md 3.2). The driver copies
-    the parameters at the launch, so the next call may rewrite them. ``source`` writes that
-    call as lines of a replay's generated runner."""
-
-    __slots__ = ("h", "queue", "function", "grid", "block", "memory", "pointers", "params_at",
-                 "pointer_holes", "scalar_holes", "bool_fields", "fields", "struct_at",
-                 "fmt", "params")
-
-    def __init__(self, h: CUDADevice, program: _Kernel, ir: Any, args: list[Any],
-                 holes: tuple[int, ...], n: int, groups: int | None, block: int) -> None:
-        fmt, scalars, bools = argument_struct(ir.params)
-        buffers = [k for k, p in enumerate(ir.params) if isinstance(p, BufferParam)]
-        self.h = h
-        self.queue = h.stream()
-        self.function = program.function.ptr
-        if groups is None:
-            self.block, self.grid = block, (n + block - 1) // block
-        else:
-            self.block, self.grid = WORK_GROUP, groups
-        self.fmt = fmt
-        self.struct_at = 8 * len(buffers)
-        size = struct.calcsize(fmt)
-        self.memory = np.zeros(-(-(self.struct_at + max(size, 1)) // 8), dtype=np.uint64)
-        self.pointers = self.memory[:len(buffers)]  # a view: writes land in the block
-        base = self.memory.ctypes.data
-        self.params = np.array([base + 8 * k for k in range(len(buffers))]
-                               + [base + self.struct_at], dtype=np.uint64)
-        self.params_at = self.params.ctypes.data
-        slot = {k: j for j, k in enumerate(buffers)}
-        self.pointer_holes = tuple((j, slot[k]) for j, k in enumerate(holes) if k in slot)
-        for k, j in slot.items():
-            if k not in holes:
-                self.pointers[j] = args[k].buffer.mem.ptr
-        field = {k: j for j, k in enumerate(scalars)}
-        self.scalar_holes = tuple((j, field[k]) for j, k in enumerate(holes) if k in field)
-        self.bool_fields = frozenset(bools)
-        self.fields = [0 if k in holes else int(args[k]) if j in bools else args[k]
-                       for j, k in enumerate(scalars)]
-        struct.pack_into(fmt, self.memory, self.struct_at, *self.fields)
-
-    def source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
-        """Lines that write the holes' expressions ``values`` (in hole order), make the
-        stream wait for the marks in ``waits``, launch, and name the launch's ``event``; and
-        the globals they read, each prefixed by ``name``."""
-        # ``name`` itself keeps the block and the parameter array, whose addresses the
-        # lines hold as numbers, alive as long as the runner.
-        names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
-                 f"{name}_launch": self.h.cupy.cuda.driver.launchKernel,
-                 f"{name}_mark": _Mark, f"{name}_active": self.h.active}
-        lines = [f"{name}_pointers[{slot}] = {values[j]}.buffer.mem.ptr"
-                 for j, slot in self.pointer_holes]
-        if self.scalar_holes:
-            names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
-                          f"{name}_pack": struct.Struct(self.fmt).pack_into})
-            for j, k in self.scalar_holes:
-                value = f"int({values[j]})" if k in self.bool_fields else values[j]
-                lines.append(f"{name}_fields[{k}] = {value}")
-            lines.append(f"{name}_pack({name}_memory, {self.struct_at}, *{name}_fields)")
-        launch = (f"{name}_launch({self.function}, {self.grid}, 1, 1, {self.block}, 1, 1, 0, "
-                  f"{self.queue.ptr}, {self.params_at}, 0)")
-        waits = [f"for mark in waits: {name}_stream.wait_event(mark.event())"]
-        if self.h.only:  # the process's only device is always current
-            lines += ["if waits:", f"    {waits[0]}", launch]
-        else:
-            lines += [f"with {name}_active():", "    if waits:", f"        {waits[0]}",
-                      f"    {launch}"]
-        lines.append(f"event = {name}_mark({name}_stream)")
-        return lines, names
-
-
-def _wait(stream: Any, marks: list[_Mark]) -> None:
-    for mark in marks:
-        stream.wait_event(mark.event())
 
 
 class CUDABackend:
@@ -289,6 +172,13 @@ class CUDABackend:
         cupy = h.cupy
         nbytes = max(size, 1) * dtype.itemsize
         stream = h.stream()
+        home = None
+        if nbytes <= _FREE_BYTES:
+            home = h.free_list(nbytes)
+            if home:
+                mem = home.pop()
+                h.free_held[0] -= mem.mem.size
+                return Storage(device, _Buffer(mem, stream, home=home), dtype, size)
         try:
             with h.active(), stream:
                 mem = cupy.get_default_memory_pool().malloc(nbytes)
@@ -296,7 +186,7 @@ class CUDABackend:
             raise MemoryError(
                 f"out of device memory allocating {nbytes} bytes on {device} ({h.name})"
             ) from e
-        return Storage(device, _Buffer(mem, stream), dtype, size)
+        return Storage(device, _Buffer(mem, stream, home=home), dtype, size)
 
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
@@ -381,13 +271,20 @@ class CUDABackend:
             return
         stream = buffer.stream
         write, reads = storage.write, storage.reads
-        if (write is None or write[1] is stream) and (not reads or (
-                len(reads) == 1 and id(stream) in reads)):
-            return  # only the pool's own stream used it: it orders the block's next user
-        foreign = storage.events_before_write(stream)
-        if foreign:
-            # The pool reuses the block only on its stream: make that stream wait, not the host.
-            _wait(stream, foreign)
+        if not ((write is None or write[1] is stream) and (not reads or (
+                len(reads) == 1 and id(stream) in reads))):
+            foreign = storage.events_before_write(stream)
+            if foreign:
+                # The block is reused only on its stream: make that stream wait, not the host.
+                _wait(stream, foreign)
+        # (Otherwise only its own stream used it: that orders the block's next user.)
+        home = buffer.home
+        if home is not None:
+            held = device.handle.free_held
+            nbytes = buffer.mem.mem.size
+            if held[0] + nbytes <= _FREE_HELD:
+                held[0] += nbytes
+                home.append(buffer.mem)
 
     # Sharing memory with CuPy, torch, JAX ----------------------------------------------
 
