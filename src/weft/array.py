@@ -476,12 +476,18 @@ def evaluate(*arrays: Array) -> None:
     """Materialize every lazy array given, one kernel per device and shape."""
     if len(arrays) == 1:
         a = arrays[0]
-        if type(a) is Array and a._deferred is not None and a._device.evaluator is None:
-            dest = realize.execute_deferred(a._device, a._deferred)
-            if dest is not None:
-                a._node = dest
-                a._deferred = None
-                return
+        if type(a) is Array and a._device.evaluator is None:
+            if a._deferred is not None:
+                dest = realize.execute_deferred(a._device, a._deferred)
+                if dest is not None:
+                    a._node = dest
+                    a._deferred = None
+                    return
+            elif a._node.kind is not ex.BUFFER:
+                dest = realize.replayed(a._device, a._node)
+                if dest is not None:
+                    a._node = dest
+                    return
     by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
     targets: list[tuple[Array, ex.Node]] = []
     seen: set[int] = set()

@@ -46,47 +46,97 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
         if leaf.kind == ex.BUFFER:
             storages.setdefault(id(leaf.attrs.storage), len(storages))
     out = dest.attrs
-    return (*entries, (dest.dtype.name, dest.shape, dest.structure, out.offset, out.strides,
+    return (*entries, (dest.dtype, dest.shape, dest.structure, out.offset, out.strides,
                        storages.get(id(out.storage), -1))), leaves
+
+
+def signature_into_new(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
+    """``signature`` of writing ``root`` into a new buffer (row-major, aliasing nothing),
+    without the buffer."""
+    known = templates.known_signature(root)
+    entries, leaves = known if known is not None else structure(root)
+    if entries is None:
+        return None, []
+    return (*entries, (root.dtype, root.shape, root.structure, 0,
+                       ex.contiguous_strides(root.shape), -1)), leaves
 
 
 def structure(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
     """The structural key of ``root`` alone (None when it is not remembered) and its leaves,
     in the order remembered plans take them."""
-    # Iterative post-order (a recursive closure would form a reference cycle that keeps the
-    # leaves alive, and leaf counts decide copy-on-write).
-    index: dict[int, int] = {}
-    entries: list[tuple] = []
-    leaves: list[ex.Node] = []
-    storages: dict[int, int] = {}
+    state: tuple = ({}, [], [], {})  # node id -> entry index, entries, leaves, storage aliases
+    try:
+        if _visit(root, state) is None:
+            return None, []
+    except RecursionError:  # thousands of ops deep: the same walk with a stack of its own
+        state = ({}, [], [], {})
+        if _walk(root, state) is None:
+            return None, []
+    return tuple(state[1]), state[2]
+
+
+def _entry(node: ex.Node, kind: str, state: tuple, args: tuple[int, ...]) -> tuple:
+    leaves, storages = state[2], state[3]
+    if kind is ex.BUFFER:
+        view = node.attrs
+        alias = storages.setdefault(id(view.storage), len(storages))
+        leaves.append(node)
+        return (kind, node.dtype, node.shape, node.structure, view.offset, view.strides,
+                alias, len(leaves) - 1)
+    if kind is ex.SCALAR:
+        leaves.append(node)
+        return (kind, node.dtype, len(leaves) - 1)
+    op = node.op
+    return (kind, op.name if op is not None else None, node.attrs, node.dtype, node.shape,
+            node.structure, args)
+
+
+def _visit(node: ex.Node, state: tuple) -> int | None:
+    """``node``'s entry index, its arguments' entered first (post-order); None: a node a
+    key cannot describe. Recursive: no closure, so no reference cycle keeps leaves alive
+    (their counts decide copy-on-write)."""
+    index = state[0]
+    found = index.get(id(node))
+    if found is not None:
+        return found
+    kind = node.kind
+    args: tuple[int, ...] = ()
+    if kind is not ex.BUFFER and kind is not ex.SCALAR:
+        if kind not in _SIMPLE:
+            return None
+        positions = []
+        for arg in node.args:
+            k = _visit(arg, state)
+            if k is None:
+                return None
+            positions.append(k)
+        args = tuple(positions)
+    entries = state[1]
+    entries.append(_entry(node, kind, state, args))
+    index[id(node)] = len(entries) - 1
+    return len(entries) - 1
+
+
+def _walk(root: ex.Node, state: tuple) -> int | None:
+    """``_visit`` for expressions deeper than Python's recursion allows."""
+    index, entries = state[0], state[1]
     stack: list[tuple[ex.Node, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if id(node) in index:
             continue
         kind = node.kind
-        if kind == ex.BUFFER:
-            view = node.attrs
-            alias = storages.setdefault(id(view.storage), len(storages))
-            entry: tuple = (kind, node.dtype.name, node.shape, node.structure, view.offset,
-                            view.strides, alias, len(leaves))
-            leaves.append(node)
-        elif kind == ex.SCALAR:
-            entry = (kind, node.dtype.name, len(leaves))
-            leaves.append(node)
-        elif kind not in _SIMPLE:
-            return None, []
-        elif not expanded:
-            stack.append((node, True))
-            stack.extend((arg, False) for arg in reversed(node.args))
-            continue
-        else:
-            entry = (kind, node.op.name if node.op is not None else None, node.attrs,
-                     node.dtype.name, node.shape, node.structure,
-                     tuple(index[id(arg)] for arg in node.args))
-        index[id(node)] = len(entries)
-        entries.append(entry)
-    return tuple(entries), leaves
+        if kind is not ex.BUFFER and kind is not ex.SCALAR:
+            if kind not in _SIMPLE:
+                return None
+            if not expanded:
+                stack.append((node, True))
+                stack.extend((arg, False) for arg in reversed(node.args))
+                continue
+        args = tuple(index[id(arg)] for arg in node.args)
+        entries.append(_entry(node, kind, state, args))
+        index[id(node)] = len(entries) - 1
+    return index[id(root)]
 
 
 def record(device: Any, compiled: Compiled, programs: list[Any], leaves: list[ex.Node],

@@ -133,10 +133,11 @@ _SHORT: dict[tuple, tuple | None] = {}
 
 def _short_path(name: str, args: tuple[Any, ...]) -> Array | None:
     """The op over arrays of one device and plain Python scalars, from kept types; None
-    where the long path must decide (other operands, views with a base, integer scalars
-    that must be range-checked, ``power``'s rewrites, broadcasting errors)."""
+    where the long path must decide (other operands, lazy templates, integer scalars that
+    must be range-checked, ``power``'s rewrites, broadcasting errors)."""
     device = None
-    tags = []
+    nodes: list[Any] = []
+    tags: list[Any] = [name]
     for a in args:
         kind = type(a)
         if kind is Array:
@@ -146,39 +147,36 @@ def _short_path(name: str, args: tuple[Any, ...]) -> Array | None:
                 device = a._device
             elif a._device is not device:
                 return None
-            tags.append(a._node.dtype)
-        elif kind in _SCALARS:
+            node = a._node
+            nodes.append(node)
+            tags.append(node.dtype)
+        elif kind is float or kind is int or kind is bool:
+            nodes.append(a)
             tags.append(kind)
         else:
             return None
     if device is None:
         return None
-    key = (name, *tags, dt.default_real())
+    tags.append(dt.default_real())
+    key = tuple(tags)
     kept = _SHORT.get(key, _MISSING)
     if kept is _MISSING:
         kept = _SHORT[key] = _short_types(name, args)
     if kept is None:
         return None
     op, wants, result, compute = kept
-    nodes = []
     shape = None
-    same = True
-    for a, want in zip(args, wants):
-        if type(a) is Array:
-            node = a._node
+    for k, want in enumerate(wants):
+        node = nodes[k]
+        if type(node) is ex.Node:
             if node.dtype is not want:
-                node = ex.cast(node, want)
+                node = nodes[k] = ex.cast(node, want)
             if shape is None:
                 shape = node.shape
             elif node.shape != shape:
-                same = False
+                shape = ex.broadcast_shapes(name, *(getattr(n, "shape", ()) for n in nodes))
         else:
-            node = ex.scalar(a, want)
-        nodes.append(node)
-    if not same:
-        shape = ex.broadcast_shapes(name, *(n.shape for n in nodes))
-    elif len(nodes) == 2 and nodes[0].shape != nodes[1].shape:  # a scalar and an array
-        shape = nodes[0].shape or nodes[1].shape
+            nodes[k] = ex.scalar(node, want)
     return Array(ex.apply(op, tuple(nodes), result, compute, shape), device)
 
 

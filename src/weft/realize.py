@@ -94,6 +94,22 @@ def execute(device: Any, outputs: list[Output]) -> None:
     run(device, compile(outputs, device.target))
 
 
+def replayed(device: Any, root: ex.Node) -> ex.Node | None:
+    """``root`` evaluated into a new buffer by the replay its structure remembers, and the
+    buffer's leaf; None where none is remembered (the caller evaluates the general way,
+    which remembers one). The key is ``memo.signature``'s for a new buffer, made without
+    allocating one first."""
+    if not config.fuse_enabled():
+        return None
+    key, leaves = memo.signature_into_new(root)
+    replay = memo.MEMO.get((device, key)) if key is not None else None
+    if replay is None:
+        return None
+    note_activity()
+    (storage,) = replay.run(memo.inputs(leaves))
+    return ex.buffer(storage, root.shape, structure=root.structure)
+
+
 def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
                         outputs: list[Output]) -> Replay | None:
     """One output with a structural key: replay what it compiled to before, or compile and
