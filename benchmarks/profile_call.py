@@ -3,7 +3,9 @@ its trace's replay with the result arrays (``Trace.run``), the replay alone (``R
 allocation, the generated runner, the launch), and the bare launch of the same kernel with
 its holes already set (the floor); then cProfile over many calls.
 
-    python benchmarks/profile_call.py [--case c*(a+b)|normal_lpdf|chain10] [--calls 20000]
+    python benchmarks/profile_call.py [--case c*(a+b)|normal_lpdf|chain10|mcmc] [--calls N]
+
+``mcmc`` adds the read of the result: ``float(normal_lpdf(y, mu, sigma))`` per call.
 
 Wall time per call, the median of rounds, Python included, after a synchronize per round.
 """
@@ -47,7 +49,7 @@ def chain10(a):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", default="c*(a+b)",
-                        choices=["c*(a+b)", "normal_lpdf", "chain10"])
+                        choices=["c*(a+b)", "normal_lpdf", "chain10", "mcmc"])
     parser.add_argument("--calls", type=int, default=5000)
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args()
@@ -58,7 +60,7 @@ def main() -> None:
         a, b = (wf.asarray(rng.uniform(-1, 1, 1000).astype(np.float32)) for _ in range(2))
         traced = wf.function(lambda a, b, c: c * (a + b))
         call_args = (a, b, 2.5)
-    elif args.case == "normal_lpdf":
+    elif args.case in ("normal_lpdf", "mcmc"):
         y = wf.asarray(rng.standard_normal(1000))
         traced = wf.function(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
         call_args = (y, 0.3, 1.2)
@@ -77,12 +79,17 @@ def main() -> None:
         "Trace.run": lambda: trace.run(leaves),
         "Replay.run": lambda: replay.run(inputs),
     }
+    if args.case == "mcmc":
+        result = traced(*call_args)
+        layers = {"float(call)": lambda: float(traced(*call_args)), **layers,
+                  "float(result)": lambda: float(result)}
     for name, fn in layers.items():
         print(f"  {name:<18} {per_call(fn, args.calls):8.2f} us")
     profile = cProfile.Profile()
     profile.enable()
+    profiled = layers.get("float(call)", layers["wf.function call"])
     for _ in range(args.calls):
-        traced(*call_args)
+        profiled()
     wf.synchronize()
     profile.disable()
     pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)

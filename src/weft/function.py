@@ -190,7 +190,11 @@ class Function:
             elif (type(a) is not Array or a._deferred is not None
                   or getattr(a._node, "sig", None) is not guard):
                 return None
-        if len(arrays) > 1:  # the plan's arrays lie on distinct buffers
+        if len(arrays) == 2:  # the plan's arrays lie on distinct buffers
+            first, second = arrays
+            if args[first]._node.attrs.storage is args[second]._node.attrs.storage:
+                return None
+        elif len(arrays) > 2:
             storages = {id(args[k]._node.attrs.storage) for k in arrays}
             if len(storages) < len(arrays):
                 return None

@@ -103,19 +103,34 @@ class Replay:
         return runner(inputs, results)
 
     def _runner(self) -> Callable[[list[Any], list[Storage] | None], list[Storage]]:
-        """The calling thread's runner: straight-line Python generated from the steps, each
-        bound once on this thread (``Backend.bind``: the thread's queue, kernel objects or
-        parameter blocks, its group counter), with every constant a global. A loop over
-        holes and kinds cost as much as the launch itself (PoCL: 8 of 18 us per call)."""
-        source, names = _runner_source(self)
-        if log.isEnabledFor(5):
-            log.log(5, "replay runner:\n%s", source)
-        code = compile(source, f"<weft replay runner {id(self):x}>", "exec")
-        exec(code, names)  # noqa: S102 - generated from the replay's own steps
-        runner = names["run"]
+        """The calling thread's runner (``runner``) taking a list of inputs."""
+        body, names = self.runner_body(lambda k: f"inputs[{k}]", given_results=True)
+        results = ", ".join(f"r{k}" for k in range(len(self.results)))
+        runner = make_runner("run(inputs, results)", [*body, f"return [{results}]"], names,
+                             f"replay {id(self):x}")
         with self._lock:
             self._runners[threading.get_ident()] = runner
         return runner
+
+    def runner_body(self, read_input: Callable[[int], str], given_results: bool
+                    ) -> tuple[list[str], dict[str, Any]]:
+        """The lines of a runner on the calling thread, and the globals they read: straight
+        -line Python generated from the steps, each bound once on this thread
+        (``Backend.bind``: the thread's queue, kernel objects or parameter blocks, its group
+        counter), every constant a global. A loop over holes and kinds cost as much as the
+        launch itself (PoCL: 8 of 18 us per call). ``read_input(k)`` is the expression of
+        input ``k``; the results end in ``r0``, ``r1``... (``results`` where given)."""
+        return _runner_source(self, read_input, given_results)
+
+
+def make_runner(header: str, body: list[str], names: dict[str, Any], tag: str) -> Callable:
+    """The function ``def {header}:`` with ``body``, its globals ``names``."""
+    source = f"def {header}:\n" + "".join(f"    {line}\n" for line in body)
+    if log.isEnabledFor(5):
+        log.log(5, "%s runner:\n%s", tag, source)
+    code = compile(source, f"<weft runner {tag}>", "exec")
+    exec(code, names)  # noqa: S102 - generated from a replay's own steps
+    return names[header[:header.index("(")]]
 
 
 def _bind(replay: Replay, step: Step) -> Any:
@@ -131,8 +146,9 @@ def _bind(replay: Replay, step: Step) -> Any:
     return backend.bind(device, step.program, step.ir, args, holes, step.n, step.groups)
 
 
-def _runner_source(replay: Replay) -> tuple[str, dict[str, Any]]:
-    """The source of a replay's runner on the calling thread, and its globals."""
+def _runner_source(replay: Replay, read_input: Callable[[int], str], given_results: bool
+                   ) -> tuple[list[str], dict[str, Any]]:
+    """``Replay.runner_body``."""
     names: dict[str, Any] = {
         "ALLOCATE": replay.device.backend.allocate, "DEVICE": replay.device,
         "NOTE": note_activity, "STATS": CACHE.stats, "BEFORE": events_before_launch,
@@ -142,18 +158,20 @@ def _runner_source(replay: Replay) -> tuple[str, dict[str, Any]]:
     for k, (dtype, _) in enumerate(replay.results):
         names[f"RESULT{k}"] = dtype
     results = [f"r{k}" for k in range(len(replay.results))]
-    if results:
-        body += ["if results is None:"]
-        body += [f"    r{k} = ALLOCATE(DEVICE, RESULT{k}, {size})"
-                 for k, (_, size) in enumerate(replay.results)]
-        body += ["else:", f"    {', '.join(results)}, = results"]
+    allocations = [f"r{k} = ALLOCATE(DEVICE, RESULT{k}, {size})"
+                   for k, (_, size) in enumerate(replay.results)]
+    if results and given_results:
+        body += ["if results is None:", *(f"    {line}" for line in allocations),
+                 "else:", f"    {', '.join(results)}, = results"]
+    else:
+        body += allocations
     for k, (dtype, size) in enumerate(replay.temporaries):
         names[f"TEMP{k}"] = dtype
         body.append(f"t{k} = ALLOCATE(DEVICE, TEMP{k}, {size})")
     body.append("NOTE()")
     inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
                      if kind == INPUT})
-    body[:0] = [f"i{k} = inputs[{k}]" for k in inputs]
+    body[:0] = [f"i{k} = {read_input(k)}" for k in inputs]
     fresh = {f"t{k}" for k in range(len(replay.temporaries))}
     for n, step in enumerate(replay.steps):
         bound = _bind(replay, step)
@@ -169,7 +187,7 @@ def _runner_source(replay: Replay) -> tuple[str, dict[str, Any]]:
             elif kind == SCALAR:
                 if (k, convert) not in scalar_names:
                     name = scalar_names[(k, convert)] = f"s{len(scalar_names)}"
-                    expression = f"inputs[{k}]"
+                    expression = read_input(k)
                     for j, to_type in enumerate(convert):
                         names[f"{name}_type{j}"] = to_type
                         expression = f"{name}_type{j}({expression})"
@@ -223,9 +241,7 @@ def _runner_source(replay: Replay) -> tuple[str, dict[str, Any]]:
                 for x in clears:
                     body += [f"    if {x}.checks:", f"        {x}.checks = ()"]
         fresh.difference_update(writes)  # written here: ordered like any other now
-    body.append(f"return [{', '.join(results)}]")
-    source = "def run(inputs, results):\n" + "".join(f"    {line}\n" for line in body)
-    return source, names
+    return body, names
 
 
 def _tuple(items: list[str]) -> str:

@@ -8,6 +8,8 @@ signature of a materialized array.
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ from . import realize
 from .array import Array
 from .compiler import compile
 from .devices import Device
-from .replay import INPUT, SCALAR, Replay, UnreplayableError, record
+from .replay import INPUT, SCALAR, Replay, UnreplayableError, make_runner, record
 from .storage import Storage
 from .traced import TracedFloat
 
@@ -44,10 +46,42 @@ class Trace:
         self.verified = not floats
         self.captured = captured  # leaves over other buffers the trace read: kept alive
         self.stale = ""
+        self._runners: dict[int, Callable] = {}  # per thread
 
     @property
     def fingerprint(self) -> tuple:
         return self.replay.fingerprint
+
+    def _runner(self) -> Callable[[list[Any]], Any]:
+        """The calling thread's runner for a trace without closed-over arrays: the host
+        checks, the replay's body reading the call's leaves directly, and the result arrays,
+        as one generated function (``Replay.runner_body``)."""
+        kinds = dict(self.input_kinds)
+        body, names = self.replay.runner_body(
+            lambda k: (f"leaves[{self.inputs[k]}]._node.attrs.storage"
+                       if kinds[self.inputs[k]] else f"leaves[{self.inputs[k]}]"),
+            given_results=False)
+        checks = []
+        for j, (k, name, key, rule) in enumerate(self.checks):
+            names[f"RULE{j}"], names[f"FAILED{j}"] = rule.host, _failed(name, key, rule)
+            checks += [f"if not RULE{j}(leaves[{k}]):", f"    FAILED{j}(leaves[{k}])"]
+        names.update(BUFFER=ex.buffer, ARRAY=Array, UNFLATTEN=unflatten, TREE=self.out_tree)
+        tail = []
+        for j, (shape, strides, structure, sig) in enumerate(self.results):
+            names.update({f"SHAPE{j}": shape, f"STRIDES{j}": strides,
+                          f"STRUCTURE{j}": structure, f"SIG{j}": sig})
+            tail += [f"n{j} = BUFFER(r{j}, SHAPE{j}, 0, STRIDES{j}, STRUCTURE{j})",
+                     f"n{j}.sig = SIG{j}"]  # fed back into a traced function, signed
+        if self.out_tree is None:
+            tail.append("return ARRAY(n0, DEVICE)")
+        else:
+            arrays = ", ".join(f"ARRAY(n{j}, DEVICE)" for j in range(len(self.results)))
+            order = ", ".join(f"a[{j}]" for j in self.order)
+            tail += [f"a = ({arrays},)", f"return UNFLATTEN(TREE, iter(({order},)))"]
+        runner = make_runner("run(leaves)", [*checks, *body, *tail], names,
+                             f"trace {id(self):x}")
+        self._runners[threading.get_ident()] = runner
+        return runner
 
     def floats_differ(self, leaves: list[Any]) -> bool:
         """Whether a float argument has other bits than at the trace (-0.0 is not 0.0, and
@@ -61,6 +95,11 @@ class Trace:
 
     def run(self, leaves: list[Any]) -> Any:
         """Launch the trace for a call's ``leaves`` (arrays and float values)."""
+        if not self.closed:
+            runner = self._runners.get(threading.get_ident())
+            if runner is None:
+                runner = self._runner()
+            return runner(leaves)
         for k, name, key, rule in self.checks:
             value = leaves[k]
             if not rule.host(value):
@@ -93,6 +132,12 @@ class Trace:
             node.sig = sig
             arrays.append(Array(node, device))
         return unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
+
+
+def _failed(name: str, key: str, rule: Any) -> Callable[[Any], None]:
+    def failed(value: Any) -> None:
+        raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
+    return failed
 
 
 def record_trace(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
