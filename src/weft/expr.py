@@ -23,7 +23,7 @@ from . import structure as st
 from .dtypes import DType
 from .indexing import AffineMap, padded_strides, unpad_strides
 from .ops import Op
-from .traced import TRACED
+from .traced import TRACED, plain
 
 Shape = tuple[int, ...]
 
@@ -157,10 +157,11 @@ def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...]
 
 def scalar(value: Any, dtype: DType) -> Node:
     """A 0-d runtime scalar: its value is a kernel argument, not part of the kernel."""
-    node = Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
     if type(value) in TRACED:
+        node = Node(SCALAR, dtype, (), attrs=dtype.numpy.type(plain(value)))
         node.origin = (value, (dtype,))
-    return node
+        return node
+    return Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
 
 
 def index(axis: str, shape: Shape, dtype: DType) -> Node:

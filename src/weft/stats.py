@@ -40,7 +40,7 @@ from .creation import asarray, broadcast_to
 from .devices import Device, current_device
 from .matrix import check
 from .templates import TEMPLATES, capture
-from .traced import TRACED, TracedFloat, TracedInt
+from .traced import TRACED, TracedFloat, TracedInt, plain
 
 __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
@@ -120,7 +120,7 @@ class _Call:
     def _operand(self, key: str, position: int, value: Any) -> Operand:
         if isinstance(value, Array):
             return value
-        if isinstance(value, (bool, int, float, np.generic)) and np.ndim(value) == 0:
+        if isinstance(value, (bool, int, float, np.generic)):  # (a traced one unread)
             if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
                 raise TypeError(f"{self.name}: {key} must be real, not {value.dtype}")
             return _Scalar(position, value.item() if isinstance(value, np.generic) else value)
@@ -152,7 +152,7 @@ class _Call:
 def _check_scalar(name: str, key: str, rule: _Rule, value: Any) -> None:
     if type(value) in TRACED:  # a trace or a template replays the check on every call
         value.checks.append((name, key, rule))
-        value = float(value)
+        value = plain(value)
     if not rule.host(value):
         raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
 

@@ -49,9 +49,10 @@ class TracedFloat(float):
 
 def _host_use(name: str, base: type = float) -> Any:
     method = getattr(base, name)
+    value_of = getattr(base, f"__{base.__name__}__")  # the plain value, counting no use
 
     def use(self: Any, *args: Any) -> Any:
-        result = method(base(self), *args)
+        result = method(value_of(self), *args)
         if result is not NotImplemented:  # else Python asks the other operand (an Array)
             self.host_used = True
         return result
@@ -83,14 +84,23 @@ class TracedInt(int):
         return int, (int(self),)
 
 
-# An int's host uses: arithmetic and comparisons (its conversions stay free, so a leaf can
-# be made of it without counting as one).
-for _name in _HOST_USES:
-    if _name not in ("__int__", "__round__", "__trunc__", "__floor__", "__ceil__",
-                     "is_integer", "as_integer_ratio", "__truediv__", "__rtruediv__"):
+# An int's host uses: arithmetic, comparisons and its conversions (a size, an index, a
+# range: all structure); weft makes a kernel's leaf of it with ``plain``, which counts none.
+for _name in (*_HOST_USES, "__index__", "__float__"):
+    if _name not in ("is_integer", "as_integer_ratio") and hasattr(int, _name):
         setattr(TracedInt, _name, _host_use(_name, int))
 
 TRACED = (TracedFloat, TracedInt)  # the types of traced scalar arguments
+
+
+def plain(value: Any) -> Any:
+    """A traced scalar's value as a plain Python scalar, without counting a host use (what
+    weft itself reads of it: a kernel argument's value, a replayed check)."""
+    if type(value) is TracedInt:
+        return int.__int__(value)
+    if type(value) is TracedFloat:
+        return float.__float__(value)
+    return value
 
 
 class _Activity(threading.local):
