@@ -335,7 +335,7 @@ class HandCuda(Impl):
         self.cp = cp
         self.kernels = CudaKernels(cp)
         self.ns = Namespace(bitmask=lambda selected: cp.asarray(
-            wf.bitmask(np.asarray(selected)).words.to_numpy()))
+            wf.bitmask(cp.asnumpy(selected)).words.to_numpy()))
 
     def inputs(self, host):
         return {k: self.cp.asarray(v) if isinstance(v, np.ndarray) else v

@@ -59,7 +59,7 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
     Suite("chains", "a chain of k = 1..10 element-wise operations, fused (one kernel) "
           "against wf.config(fuse=False) (one kernel per operation), float32",
           tuple(f"{form} chain {k}" for form in ("scalar", "array") for k in range(1, 11)),
-          {"gpu": ("weft", "weft-unfused", "weft-opencl"), "cpu": ("weft", "weft-unfused"),
+          {"gpu": ("weft", "weft-unfused"), "cpu": ("weft", "weft-unfused"),
            "small": ("weft", "weft-unfused")},
           _sizes({"float32": 1 << 26}, {"float32": 1 << 22}), table="chains",
           plot="chains", output="paper-chains"),
