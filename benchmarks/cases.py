@@ -39,10 +39,14 @@ class Case:
     setup: Callable[..., dict[str, Any]] | None = None  # setup(xp, **inputs), untimed
     streams: int | None = None  # else: every input read once, ``outputs`` written
     bound: float | None = None  # a chain's bound on the fused speedup: the bytes ratio
+    tolerance: tuple[float, float] | None = None  # (rtol, atol) against the reference
+    reference: Callable[..., Any] | None = None  # reference(**inputs), else fn on NumPy
 
     def nbytes(self, host: dict[str, Any]) -> float:
         """The fewest bytes the case moves."""
         arrays = [v for v in host.values() if isinstance(v, np.ndarray) and v.dtype != bool]
+        if not arrays:
+            return 0.0  # (draws made inside the call)
         largest = max(a.nbytes for a in arrays)
         if self.streams is not None:
             return self.streams * largest
@@ -189,6 +193,65 @@ def _weft_fixed_normal(y, mu, sigma):
     return wf.stats.normal_lpdf(y, mu, sigma)
 
 
+def logistic_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+    """A logistic regression: ``n`` rows of 10 predictors, 0/1 outcomes, one coefficient
+    vector and an intercept (a sampler's current point)."""
+    rows = max(n // 10, 1)
+    x = rng.standard_normal((rows, 10)).astype(dtype)
+    beta = (rng.standard_normal(10) / 3).astype(dtype)
+    y = (rng.random(rows) < 1 / (1 + np.exp(-(x @ beta + 0.2)))).astype(dtype)
+    return {"x": x, "y": y, "beta": beta, "alpha": 0.2}
+
+
+def logistic_lpmf(xp, x, y, beta, alpha):
+    """The logistic regression's log likelihood, written out: Σ y·η − log(1 + e^η)."""
+    eta = x @ beta + alpha
+    return xp.sum(y * eta - xp.logaddexp(0.0, eta))
+
+
+def _weft_logistic_glm(x, y, beta, alpha):
+    import weft as wf
+
+    return wf.stats.bernoulli_logit_glm_lpmf(y, x, alpha, beta)
+
+
+def pipeline_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+    """Data of ``n`` elements as rows of 200 correlated columns, and a right-hand side."""
+    rows = max(n // 200, 400)
+    mix = rng.standard_normal((200, 200)) / 15
+    x = (rng.standard_normal((rows, 200)) @ (np.eye(200) + mix) * 3 + 1).astype(dtype)
+    return {"x": x, "b": rng.standard_normal(200).astype(dtype)}
+
+
+def standardize_cov_solve(xp, x, b):
+    """Standardize the columns, their correlation matrix, its Cholesky factor, and a
+    triangular solve: the front of a regression or a Gaussian-process fit."""
+    z = x - xp.mean(x, 0)
+    z = z / xp.sqrt(xp.mean(z * z, 0))
+    c = (xp.t(z) @ z) / (x.shape[0] - 1)
+    return xp.solve_triangular(xp.cholesky(c), b)
+
+
+def option_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+    return {"spot": 100.0, "strike": 105.0, "rate": 0.03, "vol": 0.25, "paths": n}
+
+
+def option_price(xp, spot, strike, rate, vol, paths):
+    """A European call by Monte Carlo: the discounted mean payoff over ``paths`` draws of
+    the year-end price under geometric Brownian motion."""
+    z = xp.normal(paths)
+    end = spot * xp.exp((rate - 0.5 * vol * vol) + vol * z)
+    return math.exp(-rate) * xp.mean(xp.maximum(end - strike, 0.0))
+
+
+def black_scholes_call(spot, strike, rate, vol, paths):
+    """The exact price ``option_price`` estimates."""
+    from scipy.stats import norm
+
+    d1 = (math.log(spot / strike) + rate + 0.5 * vol * vol) / vol
+    return spot * norm.cdf(d1) - strike * math.exp(-rate) * norm.cdf(d1 - vol)
+
+
 def _mask_setup(xp, dst, lhs, rhs, selected=None):
     return dict(dst=dst, lhs=lhs, rhs=rhs,
                 selected=None if selected is None else xp.bitmask(selected))
@@ -239,6 +302,15 @@ _LIST = [
            hand="masked_add", streams=3) for p in ("all set", "runs of 256", "random 50%")),
     *(Case(f"add, bool mask, {p}", masked_add, mask_inputs(p), setup=_bool_mask_setup,
            streams=3) for p in ("all set", "runs of 256", "random 50%")),
+    # Issue 36's realistic programs, as a new user writes them.
+    Case("logistic glm", logistic_lpmf, logistic_inputs, outputs=0, weft=_weft_logistic_glm),
+    Case("logistic by hand", logistic_lpmf, logistic_inputs, outputs=0),
+    Case("standardize+cov+cholesky+solve", standardize_cov_solve, pipeline_inputs, outputs=0,
+         tolerance=(1e-6, 1e-8)),
+    # Random draws differ between generators: compared with the exact Black-Scholes price,
+    # which 10^7 paths reach to about 0.1% (4 * 10^4, a harness check, to about 1%).
+    Case("option price", option_price, option_inputs, outputs=0, tolerance=(5e-2, 0.0),
+         reference=black_scholes_call),
     # Chains of k operations, for fused against one kernel per operation.
     *(Case(f"scalar chain {k}", scalar_chain(k), uniform("x", 0.5, 1.5), bound=float(k))
       for k in range(1, 11)),

@@ -38,23 +38,34 @@ class Namespace:
 
 
 def numpy_namespace() -> Namespace:
-    from scipy import special
+    from scipy import linalg, special
 
     def masked_add(dst, lhs, rhs, selected):
         np.add(lhs, rhs, out=dst, where=True if selected is None else selected)
 
-    return Namespace(exp=np.exp, log=np.log, sin=np.sin, cos=np.cos,
-                     sum=lambda a, axis=None: np.sum(a, axis=axis), t=lambda a: a.T,
+    generator = np.random.default_rng(7)
+    return Namespace(exp=np.exp, log=np.log, sin=np.sin, cos=np.cos, sqrt=np.sqrt,
+                     sum=lambda a, axis=None: np.sum(a, axis=axis),
+                     mean=lambda a, axis=None: np.mean(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: np.ascontiguousarray(a.T), tril=np.tril,
                      lgamma=special.gammaln, digamma=special.digamma, asarray=np.asarray,
+                     logaddexp=np.logaddexp, maximum=np.maximum,
+                     cholesky=lambda c: np.linalg.cholesky(c),
+                     solve_triangular=lambda a, b: linalg.solve_triangular(a, b, lower=True),
+                     normal=lambda n: generator.standard_normal(n),
                      bitmask=lambda selected: selected, masked_add=masked_add)
 
 
 def weft_namespace() -> Namespace:
-    return Namespace(exp=wf.exp, log=wf.log, sin=wf.sin, cos=wf.cos,
-                     sum=lambda a, axis=None: wf.sum(a, axis=axis), t=lambda a: a.T,
+    keys = iter(wf.random.split(wf.random.key(7), 1 << 20))
+    return Namespace(exp=wf.exp, log=wf.log, sin=wf.sin, cos=wf.cos, sqrt=wf.sqrt,
+                     sum=lambda a, axis=None: wf.sum(a, axis=axis),
+                     mean=lambda a, axis=None: wf.mean(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: wf.multiply(a.T, 1), tril=wf.tril,
                      lgamma=wf.lgamma, digamma=wf.digamma, asarray=wf.asarray,
+                     logaddexp=wf.logaddexp, maximum=wf.maximum,
+                     cholesky=wf.linalg.cholesky, solve_triangular=wf.linalg.solve_triangular,
+                     normal=lambda n: wf.random.normal(next(keys), n),
                      bitmask=wf.bitmask, masked_add=wf.kernels.masked_add)
 
 

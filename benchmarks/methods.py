@@ -45,8 +45,10 @@ class Plan:
 
 
 def reference(case: Case, host: dict[str, Any]) -> Any:
-    """The case in float64: on the GPU through CuPy where it can (NumPy would take seconds
-    per case at a GPU's sizes), else NumPy."""
+    """The case in float64: its own reference where it has one, else on the GPU through
+    CuPy where it can (NumPy would take seconds per case at a GPU's sizes), else NumPy."""
+    if case.reference is not None:
+        return case.reference(**host)
     wide = {k: v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f"
             else v.copy() if isinstance(v, np.ndarray) else v for k, v in host.items()}
     try:
@@ -67,6 +69,8 @@ def reference(case: Case, host: dict[str, Any]) -> Any:
 
 
 def _tolerance(case: Case, dtype: str) -> tuple[float, float]:
+    if case.tolerance is not None:
+        return case.tolerance
     if case.outputs == 0:  # sums: float32 peers accumulate in float32
         return (1e-4, 1e-2) if dtype == "float32" else (1e-9, 1e-6)
     return (2e-5, 2e-4) if dtype == "float32" else (1e-9, 1e-9)
@@ -127,7 +131,8 @@ def batches(plan: Plan, progress: Callable[[list[dict]], None]) -> list[dict]:
     copies: dict[tuple[str, int], float] = {}
     for case, dtype, n in _cases(plan):
         host = case.inputs(rng, n, np.dtype(dtype))
-        elements = max(v.size for v in host.values() if isinstance(v, np.ndarray))
+        elements = max((v.size for v in host.values() if isinstance(v, np.ndarray)),
+                       default=n)
         nbytes = case.nbytes(host)
         if (dtype, n) not in copies and plan.suite.table == "throughput":
             ms = _device_copy_ms(n, dtype, plan.repeat)
@@ -170,7 +175,8 @@ def interleaved(plan: Plan, progress: Callable[[list[dict]], None]) -> list[dict
     rng = np.random.default_rng(2)
     for case, dtype, n in _cases(plan):
         host = case.inputs(rng, n, np.dtype(dtype))
-        elements = max(v.size for v in host.values() if isinstance(v, np.ndarray))
+        elements = max((v.size for v in host.values() if isinstance(v, np.ndarray)),
+                       default=n)
         nbytes = case.nbytes(host)
         expected = reference(case, host)
         runners: dict[str, Runner] = {}

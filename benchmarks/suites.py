@@ -93,6 +93,18 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           method="rounds", repeat=7, batch=1000, table="overhead",
           case_dtypes={"small c*(a+b)": ("float32",), "small normal_lpdf": ("float64",),
                        "small chain10": ("float32",), "mcmc": ("float64",)}),
+    Suite("programs", "issue 36's realistic programs as a new user writes them: a logistic "
+          "regression's log likelihood (10^6 x 10, by wf.stats and by hand), standardize + "
+          "correlation + Cholesky + solve (20000 x 200), a Monte Carlo option price "
+          "(10^7 paths); float64",
+          ("logistic glm", "logistic by hand", "standardize+cov+cholesky+solve",
+           "option price"),
+          {"gpu": ("weft", "weft-opencl", "cupy", "torch", "torch.compile", "jax.jit"),
+           "cpu": ("weft", "numpy"), "small": ("weft", "numpy")},
+          _sizes({"float64": 10_000_000}, {"float64": 10_000_000}, 40_000),
+          repeat=5, batch=1, table="throughput",
+          case_sizes={"standardize+cov+cholesky+solve": {"gpu": 4_000_000, "cpu": 4_000_000,
+                                                         "small": 80_000}}),
     Suite("compile", "a new kernel's time to its first result in a fresh process with empty "
           "caches, then in another fresh process with the disk caches kept",
           ("first_compile", "disk_cache_load"),

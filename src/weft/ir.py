@@ -221,6 +221,9 @@ class Variant:
     band: int = 0  # columns reductions: contiguous columns per work-item (ReduceLayout.band)
     # Element-wise, one element per thread: only the last work-group checks the bounds.
     group_bounds_check: bool = False
+    # Element-wise over 2-d grids with 32-bit indexes: an element's row from a multiply by
+    # the reciprocal of the row length, corrected by one, instead of a division.
+    reciprocal_rows: bool = False
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
     # in 32 bits with room to spare: the kernel computes its indexes in int.
     index32: bool = False

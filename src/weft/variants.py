@@ -64,7 +64,9 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
         return replace(variant, vector=width), ceil_div(n, WORK_GROUP * width)
     per_thread = traits.elementwise_per_thread(n)
     if per_thread == 1:
-        return replace(variant, group_bounds_check=traits.group_bounds_check), None
+        reciprocal = traits.reciprocal_rows and variant.index32 and ir.ndim == 2
+        return replace(variant, group_bounds_check=traits.group_bounds_check,
+                       reciprocal_rows=reciprocal), None
     return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
 
 

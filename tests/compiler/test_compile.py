@@ -121,6 +121,40 @@ def test_a_last_group_bounds_check_computes_every_element_once(real_device, monk
         memo.MEMO.clear()
 
 
+def test_cpus_find_rows_without_a_division(reference):
+    x, row = wf.asarray(np.ones((300, 7))), wf.asarray(np.ones(7))
+    cpu = Traits(is_cpu=True, group_bounds_check=True, reciprocal_rows=True)
+    (kernel,) = compile(_outputs(x * row), Target(OPENCL, cpu)).kernels
+    source = kernel.source(OPENCL)
+    assert kernel.variant.reciprocal_rows and "(1.0 / (double)cols)" in source
+    assert "gid / " not in source
+    (plain,) = compile(_outputs(x * row), Target(OPENCL, Traits())).kernels
+    assert not plain.variant.reciprocal_rows and "gid / (uint)cols" in plain.source(OPENCL)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (65537, 17), (17, 65537), (1 << 20, 3),
+                                   (3, 1 << 20), (4097, 4095)])
+def test_rows_found_by_reciprocal_are_exact(real_device, monkeypatch, shape):
+    """Forced on any device: every element's row and column, at every multiple of the row
+    length too, as NumPy's broadcasting has them (exact: no arithmetic on the values)."""
+    from dataclasses import replace
+
+    from weft import memo
+
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, reciprocal_rows=True))
+    memo.MEMO.clear()
+    try:
+        rng = np.random.default_rng(shape[1])
+        a, r, c = (rng.standard_normal(s) for s in (shape, shape[1], (shape[0], 1)))
+        got = (wf.asarray(a) * wf.asarray(r) + wf.asarray(c)).to_numpy()
+        np.testing.assert_array_equal(got, a * r + c)
+        rows = (wf.row_index(shape) * shape[1] + wf.col_index(shape)).to_numpy()
+        np.testing.assert_array_equal(rows, np.arange(shape[0] * shape[1]).reshape(shape))
+    finally:
+        memo.MEMO.clear()
+
+
 def test_cpus_reduce_columns_in_bands(reference):
     x = wf.asarray(np.ones((5000, 300)))
     cpu = Traits(is_cpu=True, column_band=64, reduction_groups=4)

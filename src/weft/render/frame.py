@@ -264,7 +264,10 @@ class Renderer:
         if not (self.ir.uses_rows or axes - {"0"}):
             return ""
         text = elementwise.COLS_ONLY
-        if self.ir.ndim == 2:
+        if self.ir.ndim == 2 and self.variant.reciprocal_rows:
+            text = elementwise.ROWS_AND_COLS_RECIPROCAL
+            self.uses_fp64 = True
+        elif self.ir.ndim == 2:
             text = (elementwise.ROWS_AND_COLS_32 if self.variant.index32
                     else elementwise.ROWS_AND_COLS)
         return text.format(index_t=self.index_t, u32=self.d.unsigned_types["int32"])

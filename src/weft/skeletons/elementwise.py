@@ -62,6 +62,15 @@ ROWS_AND_COLS_32 = """\
     const {index_t} j = gid - i * cols;
 """
 
+# The row without a division (``Variant.reciprocal_rows``, CPUs): the product with the
+# reciprocal is within an ulp of gid / cols, so its truncation is the row or one less only
+# where gid is a multiple of cols; the compare corrects it. (Every index is 32-bit here.)
+ROWS_AND_COLS_RECIPROCAL = """\
+    const {index_t} row_guess = ({index_t})((double)gid * (1.0 / (double)cols));
+    const {index_t} i = row_guess + ((row_guess + 1) * cols <= gid);
+    const {index_t} j = gid - i * cols;
+"""
+
 COLS_ONLY = """\
     const {index_t} i = 0;
     const {index_t} j = gid;
