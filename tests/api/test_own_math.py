@@ -109,3 +109,31 @@ def test_isnan_and_isfinite(cpu):
     with np.errstate(over="ignore"):
         x32 = x.astype(np.float32)  # 1e308 becomes inf
     np.testing.assert_array_equal(wf.isfinite(wf.asarray(x32)).to_numpy(), np.isfinite(x32))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_builtin_backed_functions_are_exact(cpu, dtype):
+    """sqrt, fabs, floor, ceil, trunc, rint, fmin, fmax and copysign through the compiler's
+    builtins (single instructions): bit for bit NumPy's, signed zeros and specials included."""
+    rng = np.random.default_rng(5)
+    info = np.finfo(dtype)
+    x = np.concatenate([rng.standard_normal(20_000) * 1e3, rng.uniform(-3, 3, 20_000),
+                        np.arange(-8, 8.5, 0.5), [0.0, -0.0, np.inf, -np.inf, np.nan,
+                                                  info.max, -info.max, info.tiny,
+                                                  info.smallest_subnormal]]).astype(dtype)
+    y = rng.permutation(x)
+    device_x, device_y = wf.asarray(x), wf.asarray(y)
+    with np.errstate(invalid="ignore"):
+        cases = {"sqrt": (wf.sqrt(device_x), np.sqrt(x)), "abs": (wf.abs(device_x), np.abs(x)),
+                 "floor": (wf.floor(device_x), np.floor(x)),
+                 "ceil": (wf.ceil(device_x), np.ceil(x)),
+                 "trunc": (wf.trunc(device_x), np.trunc(x)),
+                 "rint": (wf.rint(device_x), np.rint(x)),
+                 "fmin": (wf.fmin(device_x, device_y), np.fmin(x, y)),
+                 "fmax": (wf.fmax(device_x, device_y), np.fmax(x, y)),
+                 "copysign": (wf.copysign(device_x, device_y), np.copysign(x, y))}
+    for name, (got, want) in cases.items():
+        assert f"weft_{'fabs' if name == 'abs' else name}" in wf.kernel_source(got), name
+        got = got.to_numpy()
+        assert got.dtype == want.dtype, name
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=name)
