@@ -5,7 +5,7 @@ NumPy's broadcasting; the result is a lazy Array over a new node.
 The types an op gets are worked out once per (op, operand types, default real) and kept;
 operands that are arrays of one device and Python floats (or ints and bools where the
 operation computes in a float type) take a short path that builds the node from the kept
-types directly (PoCL host: ``2.5 * a`` 11.6 -> 3 us).
+types directly (PoCL host: ``a + b`` 8.8 -> 4.2 us, ``2.5 * a`` 11.6 -> 5.9).
 
 >>> import weft as wf
 >>> wf.apply_op("add", wf.asarray([1, 2]), 3).tolist()
@@ -125,9 +125,8 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
 
 # The short path ---------------------------------------------------------------------------
 
-_SCALARS = (float, int, bool)
-# (op, operand tags, default real) -> (op, per operand the type it takes (None for a weak
-# scalar that must take the long path), result, computation type), or None: long path only.
+# (op, operand tags, default real) -> (op, the type each operand takes, result, computation
+# type), or None where the long path must decide. A tag: an array's dtype, a scalar's type.
 _SHORT: dict[tuple, tuple | None] = {}
 
 
