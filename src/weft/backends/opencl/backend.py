@@ -211,9 +211,18 @@ class _Bound:
         else:
             lines += [f"{name}_kernel.set_arg({k}, {value}.buffer.mem)"
                       for k, value in zip(self.holes, values)]
-        lines.append(f"event = {name}_enqueue({name}_queue, {name}_kernel, {name}_global, "
-                     f"{name}_local, None, waits)")
+        names[f"{name}_out_of_memory"] = cl.MemoryError
+        names[f"{name}_failed"] = self.out_of_memory
+        lines += ["try:",
+                  f"    event = {name}_enqueue({name}_queue, {name}_kernel, {name}_global, "
+                  f"{name}_local, None, waits)",
+                  f"except {name}_out_of_memory as error:",
+                  f"    {name}_failed(error)"]
         return lines, names
+
+    def out_of_memory(self, error: Exception) -> None:
+        raise MemoryError(f"out of device memory running {self.kernel.function_name} on "
+                          f"{self.queue.device.name}") from error
 
 
 class OpenCLBackend:
