@@ -15,6 +15,7 @@ digamma asarray bitmask masked_add``) so that a case is written once (``cases.py
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -57,7 +58,7 @@ def numpy_namespace() -> Namespace:
 
 
 def weft_namespace() -> Namespace:
-    keys = iter(wf.random.split(wf.random.key(7), 1 << 20))
+    seeds = itertools.count(7)  # a new key per call, as a sampler's loop takes one
     return Namespace(exp=wf.exp, log=wf.log, sin=wf.sin, cos=wf.cos, sqrt=wf.sqrt,
                      sum=lambda a, axis=None: wf.sum(a, axis=axis),
                      mean=lambda a, axis=None: wf.mean(a, axis=axis), t=lambda a: a.T,
@@ -65,7 +66,7 @@ def weft_namespace() -> Namespace:
                      lgamma=wf.lgamma, digamma=wf.digamma, asarray=wf.asarray,
                      logaddexp=wf.logaddexp, maximum=wf.maximum,
                      cholesky=wf.linalg.cholesky, solve_triangular=wf.linalg.solve_triangular,
-                     normal=lambda n: wf.random.normal(next(keys), n),
+                     normal=lambda n: wf.random.normal(wf.random.key(next(seeds)), n),
                      bitmask=wf.bitmask, masked_add=wf.kernels.masked_add)
 
 
