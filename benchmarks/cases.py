@@ -34,7 +34,7 @@ class Case:
     numexpr: str | None = None
     weft: Callable[..., Any] | None = None  # weft's own way, on weft inputs
     weft_floats: tuple[tuple[str, float], ...] = ()  # more arguments of ``weft``: floats
-    hand: str | None = None  # the hand-written kernel (``handwritten.HAND``)
+    hand: str | None = None  # the hand-written kernel: a method of handwritten's kernel sets
     read_back: bool = False  # each call reads its 0-d result as a float (an MCMC loop)
     setup: Callable[..., dict[str, Any]] | None = None  # setup(xp, **inputs), untimed
     streams: int | None = None  # else: every input read once, ``outputs`` written

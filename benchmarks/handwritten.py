@@ -274,8 +274,9 @@ class CudaKernels:
             return out * -0.5 + constant
         return run
 
-    def masked_add(self, dst: Any, lhs: Any, rhs: Any, words: Any | None):
-        """dst = lhs + rhs where the bit mask's ``words`` select (everywhere for None)."""
+    def masked_add(self, dst: Any, lhs: Any, rhs: Any, selected: Any | None = None):
+        """dst = lhs + rhs where the bit mask's words ``selected`` select (everywhere for
+        None)."""
         cp = self.cp
         module = self.masked
         if module is None:
@@ -283,19 +284,19 @@ class CudaKernels:
         n = dst.size
         short = "f32" if dst.dtype == cp.float32 else "f64"
         grid = (-(-n // (BLOCK * 4)),)
-        if words is None:
+        if selected is None:
             kernel = module.get_function(f"add_{short}")
             args = (dst, lhs, rhs, np.int64(n))
         else:
             kernel = module.get_function(f"masked_add_{short}")
-            args = (dst, lhs, rhs, words, np.int64(n))
+            args = (dst, lhs, rhs, selected, np.int64(n))
 
         def run():
             kernel(grid, (BLOCK,), args)
             return dst
         return run
 
-    def normal(self, y: Any, mu: Any, sigma: Any):
+    def normal_lpdf(self, y: Any, mu: Any, sigma: Any):
         cp = self.cp
         kernel = self.module.get_function("normal_lpdf_sum")
         out = cp.zeros((), dtype=cp.float64)
@@ -355,7 +356,7 @@ class OpenCLKernels:
                 np.float64(1.0 / sigma), np.int64(n), np.int64(k))
         return self._reduced(kernel, args, -0.5, -n * math.log(sigma) - n * LOG_SQRT_2PI)
 
-    def normal(self, y: np.ndarray, mu: np.ndarray, sigma: np.ndarray):
+    def normal_lpdf(self, y: np.ndarray, mu: np.ndarray, sigma: np.ndarray):
         args = (self.upload(y), self.upload(mu), self.upload(sigma), np.int64(y.size))
         return self._reduced(self.program.normal_lpdf_sum, args, 1.0, -y.size * LOG_SQRT_2PI)
 

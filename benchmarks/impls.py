@@ -109,6 +109,10 @@ class Impl:
     ns: Namespace | None = None
 
     def inputs(self, host: dict[str, Any]) -> dict[str, Any]:
+        """The case's inputs for this implementation: arrays moved (``move``), scalars kept."""
+        return {k: self.move(v) if isinstance(v, np.ndarray) else v for k, v in host.items()}
+
+    def move(self, array: np.ndarray) -> Any:
         raise NotImplementedError
 
     def prepare(self, case: Case) -> Callable[..., Any] | None:
@@ -118,9 +122,7 @@ class Impl:
         for name in ("sin", "cos", "lgamma", "digamma", "masked_add"):
             if name in case.fn.__code__.co_names and not hasattr(ns, name):
                 return None
-        if case.read_back:
-            return lambda **kw: float(case.fn(ns, **kw))
-        return lambda **kw: case.fn(ns, **kw)
+        return _read_back(case, lambda **kw: case.fn(ns, **kw))
 
     def sync(self) -> None:
         raise NotImplementedError
@@ -147,9 +149,8 @@ class WeftImpl(Impl):
         self.ns = weft_namespace()
         self.usual = device.traits
 
-    def inputs(self, host):
-        return {k: wf.asarray(v, device=self.device) if isinstance(v, np.ndarray) else v
-                for k, v in host.items()}
+    def move(self, array):
+        return wf.asarray(array, device=self.device)
 
     def prepare(self, case):
         ns = self.ns
@@ -167,15 +168,13 @@ class WeftImpl(Impl):
         else:
             def run(**kw):
                 return compute(**kw, **floats).eval()
-        if case.read_back:
-            return lambda **kw: float(run(**kw))
         if self.fuse and self.device is wf.current_device():
-            return run  # no context managers in the timed call
+            return _read_back(case, run)  # no context manager in the timed call
 
         def in_context(**kw):
             with wf.device(self.device), wf.config(fuse=self.fuse):
                 return run(**kw)
-        return in_context
+        return _read_back(case, in_context)
 
     def sync(self):
         with wf.device(self.device):
@@ -209,8 +208,8 @@ class NumpyImpl(Impl):
     def __init__(self) -> None:
         self.ns = numpy_namespace()
 
-    def inputs(self, host):
-        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in host.items()}
+    def move(self, array):
+        return array.copy()
 
     def sync(self):
         pass
@@ -236,9 +235,8 @@ class CupyImpl(Impl):
         self.name = "cupy.fuse" if fused else "cupy"
         self.ns = cupy_namespace(cp)
 
-    def inputs(self, host):
-        return {k: self.cp.asarray(v) if isinstance(v, np.ndarray) else v
-                for k, v in host.items()}
+    def move(self, array):
+        return self.cp.asarray(array)
 
     def prepare(self, case):
         if not self.fused:
@@ -257,9 +255,7 @@ class CupyImpl(Impl):
             if not names:
                 names.extend(kw)
             return kernel(*kw.values())
-        if case.read_back:
-            return lambda **kw: float(run(**kw))
-        return run
+        return _read_back(case, run)
 
     def sync(self):
         self.cp.cuda.get_current_stream().synchronize()
@@ -274,9 +270,8 @@ class TorchImpl(Impl):
         self.name = "torch.compile" if compiled else "torch"
         self.ns = torch_namespace(torch)
 
-    def inputs(self, host):
-        return {k: self.torch.from_numpy(v).to("cuda") if isinstance(v, np.ndarray) else v
-                for k, v in host.items()}
+    def move(self, array):
+        return self.torch.from_numpy(array).to("cuda")
 
     def prepare(self, case):
         ns = self.ns
@@ -289,9 +284,7 @@ class TorchImpl(Impl):
             # shapes, which ran 35x slower (docs/tuning-notes.md).
             self.torch._dynamo.reset()
             run = self.torch.compile(run, dynamic=False)
-        if case.read_back:
-            return lambda **kw: float(run(**kw))
-        return run
+        return _read_back(case, run)
 
     def sync(self):
         self.torch.cuda.synchronize()
@@ -308,9 +301,8 @@ class JaxImpl(Impl):
         self.ns = jax_namespace(jax.numpy)
         self.last: Any = None
 
-    def inputs(self, host):
-        return {k: self.jax.device_put(v) if isinstance(v, np.ndarray) else v
-                for k, v in host.items()}
+    def move(self, array):
+        return self.jax.device_put(array)
 
     def prepare(self, case):
         ns, jax = self.ns, self.jax
@@ -324,9 +316,7 @@ class JaxImpl(Impl):
                                               static_argnames=statics)
             self.last = f(**kw)
             return self.last
-        if case.read_back:
-            return lambda **kw: float(run(**kw))
-        return run
+        return _read_back(case, run)
 
     def sync(self):
         if self.last is not None:
@@ -336,8 +326,19 @@ class JaxImpl(Impl):
         return out if isinstance(out, float) else np.asarray(out)
 
 
-class HandCuda(Impl):
-    """The hand-written CUDA kernels of ``handwritten.py``, for the cases that name one."""
+class _Hand(Impl):
+    """A hand-written kernel set (``handwritten.py``): a case that names one of its kernels
+    (``Case.hand``) runs it, with its arguments bound at the first call."""
+
+    kernels: Any = None
+
+    def prepare(self, case):
+        make = getattr(self.kernels, case.hand or "", None)
+        return None if make is None else _bound_once(make)
+
+
+class HandCuda(_Hand):
+    """The hand-written CUDA kernels, on CuPy arrays."""
 
     name = "hand-cuda"
 
@@ -349,20 +350,8 @@ class HandCuda(Impl):
         self.ns = Namespace(bitmask=lambda selected: cp.asarray(
             wf.bitmask(cp.asnumpy(selected)).words.to_numpy()))
 
-    def inputs(self, host):
-        return {k: self.cp.asarray(v) if isinstance(v, np.ndarray) else v
-                for k, v in host.items()}
-
-    def prepare(self, case):
-        k = self.kernels
-        if case.hand == "glm":
-            return _bound_once(lambda x, y, beta, alpha, sigma: k.glm(x, y, beta, alpha, sigma))
-        if case.hand == "normal_lpdf":
-            return _bound_once(lambda y, mu, sigma: k.normal(y, mu, sigma))
-        if case.hand == "masked_add":
-            return _bound_once(lambda dst, lhs, rhs, selected=None:
-                               k.masked_add(dst, lhs, rhs, selected))
-        return None
+    def move(self, array):
+        return self.cp.asarray(array)
 
     def sync(self):
         self.cp.cuda.get_current_stream().synchronize()
@@ -371,7 +360,7 @@ class HandCuda(Impl):
         return self.cp.asnumpy(out)
 
 
-class HandOpenCL(Impl):
+class HandOpenCL(_Hand):
     """The hand-written OpenCL kernels, in weft's context for ``device``."""
 
     name = "hand-opencl"
@@ -381,22 +370,19 @@ class HandOpenCL(Impl):
 
         self.kernels = OpenCLKernels(device)
 
-    def inputs(self, host):
-        return dict(host)
-
-    def prepare(self, case):
-        k = self.kernels
-        if case.hand == "glm":
-            return _bound_once(lambda x, y, beta, alpha, sigma: k.glm(x, y, beta, alpha, sigma))
-        if case.hand == "normal_lpdf":
-            return _bound_once(lambda y, mu, sigma: k.normal(y, mu, sigma))
-        return None
+    def move(self, array):
+        return array
 
     def sync(self):
         self.kernels.sync()
 
     def to_host(self, out):
         return out.value() if hasattr(out, "value") else out
+
+
+def _read_back(case: Case, run: Callable[..., Any]) -> Callable[..., Any]:
+    """``run``, reading its 0-d result as a float where the case does (an MCMC loop)."""
+    return (lambda **kw: float(run(**kw))) if case.read_back else run
 
 
 def _bound_once(make: Callable[..., Callable[[], Any]]) -> Callable[..., Any]:

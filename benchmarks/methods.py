@@ -124,16 +124,22 @@ def _cases(plan: Plan) -> list[tuple[Case, str, int]]:
             if dtype in dtypes.get(name, (dtype,)) for n in plan.case_sizes(name, dtype)]
 
 
+def _data(case: Case, rng: np.random.Generator, n: int, dtype: str
+          ) -> tuple[dict[str, Any], int, float]:
+    """A case's host inputs for ``n`` elements, the elements of its largest array, and the
+    fewest bytes it moves."""
+    host = case.inputs(rng, n, np.dtype(dtype))
+    elements = max((v.size for v in host.values() if isinstance(v, np.ndarray)), default=n)
+    return host, elements, case.nbytes(host)
+
+
 def batches(plan: Plan, progress: Callable[[list[dict]], None]) -> list[dict]:
     """Each implementation of each case timed in turn: the median of ``repeat`` batches."""
     records: list[dict] = []
     rng = np.random.default_rng(0)
     copies: dict[tuple[str, int], float] = {}
     for case, dtype, n in _cases(plan):
-        host = case.inputs(rng, n, np.dtype(dtype))
-        elements = max((v.size for v in host.values() if isinstance(v, np.ndarray)),
-                       default=n)
-        nbytes = case.nbytes(host)
+        host, elements, nbytes = _data(case, rng, n, dtype)
         if (dtype, n) not in copies and plan.suite.table == "throughput":
             ms = _device_copy_ms(n, dtype, plan.repeat)
             copies[(dtype, n)] = 2 * n * np.dtype(dtype).itemsize / ms / 1e6
@@ -174,10 +180,7 @@ def interleaved(plan: Plan, progress: Callable[[list[dict]], None]) -> list[dict
     records: list[dict] = []
     rng = np.random.default_rng(2)
     for case, dtype, n in _cases(plan):
-        host = case.inputs(rng, n, np.dtype(dtype))
-        elements = max((v.size for v in host.values() if isinstance(v, np.ndarray)),
-                       default=n)
-        nbytes = case.nbytes(host)
+        host, elements, nbytes = _data(case, rng, n, dtype)
         expected = reference(case, host)
         runners: dict[str, Runner] = {}
         for impl in plan.impls:

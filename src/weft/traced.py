@@ -26,25 +26,34 @@ _HOST_USES = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
               "__ceil__", "is_integer", "as_integer_ratio")
 
 
-class TracedFloat(float):
-    """A float argument of a traced function during its trace: its place among the
-    arguments (``position``), whether host Python used its value (``host_used``), and the
-    host checks a library made of it (``checks``: replayed on every later call)."""
+class _Traced:
+    """What a traced scalar keeps beside its value: its place among the arguments
+    (``position``), whether host Python used its value (``host_used``), and the host checks
+    a library made of it (``checks``: replayed on every later call)."""
 
-    __slots__ = ("position", "host_used", "checks")
+    __slots__ = ()
+    _base: type = object  # the plain type it is a value of
 
-    def __new__(cls, value: float, position: int) -> TracedFloat:
-        self = super().__new__(cls, value)
+    def __new__(cls, value: Any, position: int) -> Any:
+        self = cls._base.__new__(cls, value)
         self.position = position
         self.host_used = False
         self.checks: list[tuple[Any, ...]] = []
         return self
 
     def __hash__(self) -> int:
-        return float.__hash__(self)
+        return self._base.__hash__(self)
 
     def __reduce__(self) -> tuple:
-        return float, (float(self),)
+        return self._base, (plain(self),)
+
+
+class TracedFloat(_Traced, float):
+    """A float argument of a traced function (or of a library function whose template is
+    captured) during its trace: the float itself (``_Traced``)."""
+
+    __slots__ = ("position", "host_used", "checks")
+    _base = float
 
 
 def _host_use(name: str, base: type = float) -> Any:
@@ -65,23 +74,11 @@ for _name in _HOST_USES:
     setattr(TracedFloat, _name, _host_use(_name))
 
 
-class TracedInt(int):
+class TracedInt(_Traced, int):
     """An int argument of a library function while its template is captured (``stats``):
-    as ``TracedFloat``, the int itself, which the scalar leaves made from it name as their
-    origin. (No slots: an int subclass cannot have them.)"""
+    the int itself (``_Traced``). (No slots: an int subclass cannot have them.)"""
 
-    def __new__(cls, value: int, position: int) -> TracedInt:
-        self = super().__new__(cls, value)
-        self.position = position
-        self.host_used = False
-        self.checks: list[tuple[Any, ...]] = []
-        return self
-
-    def __hash__(self) -> int:
-        return int.__hash__(self)
-
-    def __reduce__(self) -> tuple:
-        return int, (int(self),)
+    _base = int
 
 
 # An int's host uses: arithmetic, comparisons and its conversions (a size, an index, a
