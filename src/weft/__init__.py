@@ -44,6 +44,7 @@ from .dtypes import (
 from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
+from .grad import grad, value_and_grad, vjp
 from .matrix import (
     assign,
     check,
@@ -73,5 +74,6 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
+    "grad", "value_and_grad", "vjp",
     *_REDUCTIONS, *_function_names,
 ]

@@ -26,6 +26,7 @@ from . import pending, realize
 from .devices import Device
 from .dtypes import DType
 from .indexing import AffineMap, basic_map, transpose_map
+from .tape import RECORDING, keep_alias, keep_reshape, keep_value
 
 
 class Array:
@@ -163,7 +164,8 @@ class Array:
         node = self._node
         if node.kind == ex.BUFFER:
             v = node.attrs
-            node = ex.buffer(v.storage, node.shape, v.offset, v.strides)
+            source, node = node, ex.buffer(v.storage, node.shape, v.offset, v.strides)
+            keep_alias(source, node)
         return Array(node, self._device)
 
     def astype(self, dtype: Any) -> Array:
@@ -334,13 +336,15 @@ class Array:
         sizes = tuple(dt.as_int(s, "reshape: a size in the shape") for s in shape)
         new = _infer_shape(sizes, self.size)
         self.eval()
-        leaf = self._node
+        leaf = source = self._node
         if not leaf.attrs.is_contiguous(self.shape):
             compact = realize.new_leaf(self._device, leaf)  # reshape needs row-major order
             compute(self._device, [(leaf, compact)])
             leaf = compact
         view = leaf.attrs
-        return Array(ex.buffer(view.storage, new, view.offset), self._device)
+        out = ex.buffer(view.storage, new, view.offset)
+        keep_reshape(source, out)
+        return Array(out, self._device)
 
     def __matmul__(self, other: Any) -> Array:
         from .linalg import matmul
@@ -480,12 +484,14 @@ def evaluate(*arrays: Array) -> None:
             if a._deferred is not None:
                 dest = realize.execute_deferred(a._device, a._deferred)
                 if dest is not None:
-                    a._node = dest
+                    a._node = dest  # (a template's arguments are never differentiated)
                     a._deferred = None
                     return
             elif a._node.kind is not ex.BUFFER:
                 dest = realize.replayed(a._device, a._node)
                 if dest is not None:
+                    if RECORDING[0]:
+                        keep_value(a._node, dest)
                     a._node = dest
                     return
     by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
@@ -503,6 +509,8 @@ def evaluate(*arrays: Array) -> None:
     for device, outputs in by_device.items():
         compute(device, outputs)
     for a, dest in targets:
+        if RECORDING[0]:
+            keep_value(a._node, dest)
         a._node = dest
 
 

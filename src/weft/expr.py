@@ -70,8 +70,9 @@ class Node:
     # Set only where they apply (read with getattr and a default): ``origin`` on scalar
     # leaves made from a traced scalar argument (its TracedFloat or TracedInt, the types its
     # value went through); ``sig`` on buffer leaves a traced function has signed.
+    # ``tape``: how a leaf that a gradient must see through was made (tape.py), else None.
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
-                 "origin", "sig", "__weakref__")
+                 "origin", "sig", "tape", "__weakref__")
 
     def __init__(
         self,
@@ -91,6 +92,7 @@ class Node:
         self.shape = shape
         self.attrs = attrs
         self.parents = 0
+        self.tape = None
         for a in args:
             if a.kind == BUFFER:
                 a.parents += 1
@@ -177,6 +179,7 @@ def cast(node: Node, dtype: DType) -> Node:
         origin = getattr(node, "origin", None)
         if origin is not None:
             out.origin = (origin[0], (*origin[1], dtype))
+        out.tape = node.tape
         return out
     return Node(CAST, dtype, node.shape, (node,), structure=node.structure)
 
@@ -206,7 +209,10 @@ def view(node: Node, shape: Shape, m: AffineMap) -> Node:
     if node.kind == BUFFER:
         v = node.attrs
         off, ci, cj = m.fold(v.offset, padded_strides(v.strides))
-        return buffer(v.storage, shape, off, unpad_strides(ci, cj, len(shape)), structure)
+        out = buffer(v.storage, shape, off, unpad_strides(ci, cj, len(shape)), structure)
+        if node.tape is not None:
+            out.tape = ("view", node, m)  # the gradient scatters back through ``m``
+        return out
     if node.kind == VIEW:
         return view(node.args[0], shape, m.then(node.attrs))
     return Node(VIEW, node.dtype, shape, (node,), attrs=m, structure=structure)

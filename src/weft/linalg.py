@@ -31,6 +31,7 @@ from .array import Array, apply_op
 from .creation import adopt, asarray
 from .devices import Device
 from .indexing import rows_start_aligned, transpose_map
+from .tape import keep_alias, recorded
 from .tuning import MIN_LANES
 from .variants import rows_vector_width
 
@@ -81,8 +82,9 @@ def _square(x: Array, name: str) -> None:
 def _with_structure(x: Array, structure: str) -> Array:
     """The same buffer, marked with ``structure`` (its zeros are known)."""
     view = x._node.attrs
-    return Array(ex.buffer(view.storage, x.shape, view.offset, view.strides, structure),
-                 x.device)
+    out = ex.buffer(view.storage, x.shape, view.offset, view.strides, structure)
+    keep_alias(x._node, out)
+    return Array(out, x.device)
 
 
 class _Host:
@@ -228,6 +230,7 @@ def _library(device: Device) -> _Host:
 # -- products ---------------------------------------------------------------------------
 
 
+@recorded("matmul")
 def matmul(a: Any, b: Any) -> Array:
     """Matrix product as NumPy's ``matmul`` (``a @ b``): matrix-matrix, matrix-vector,
     vector-matrix and vector-vector (a 0-d result).
@@ -382,6 +385,7 @@ def frobenius(a: Any, b: Any = None) -> Array:
 # -- factorizations and solves ----------------------------------------------------------
 
 
+@recorded("cholesky")
 def cholesky(s: Any) -> Array:
     """The lower Cholesky factor L of a symmetric positive definite S = L Lᵀ; the result has
     lower structure. Raises ``LinAlgError`` when S is not positive definite.
@@ -420,6 +424,7 @@ def _check_rhs(a: Array, b: Array, name: str) -> None:
                          f"({a.shape[0]} rows against {b.shape[0] if b.ndim else 'a scalar'})")
 
 
+@recorded("solve_triangular")
 def solve_triangular(a: Any, b: Any, lower: bool | None = None) -> Array:
     """x with a x = b for triangular ``a``; ``lower=None`` reads ``a.structure``.
 
@@ -443,6 +448,7 @@ def solve_triangular(a: Any, b: Any, lower: bool | None = None) -> Array:
         return lib.give(lib.solve_triangular(matrix, lib.take(b), is_lower), dtype)
 
 
+@recorded("triinv")
 def triinv(a: Any, lower: bool | None = None) -> Array:
     """The inverse of a triangular matrix, with the same structure (NumBirch's ``triinv``).
 
@@ -465,6 +471,7 @@ def triinv(a: Any, lower: bool | None = None) -> Array:
     return _with_structure(out, "lower" if is_lower else "upper")
 
 
+@recorded("cho_solve")
 def cho_solve(factor: Any, b: Any) -> Array:
     """x with S x = b, from the lower Cholesky factor L of S (SciPy's ``cho_solve`` with
     ``lower=True``, NumBirch's ``cholsolve``).
@@ -488,6 +495,7 @@ def cho_solve(factor: Any, b: Any) -> Array:
         return lib.give(lib.solve_triangular(matrix, half, True, trans=1), dtype)
 
 
+@recorded("cholinv")
 def cholinv(factor: Any) -> Array:
     """S⁻¹ from the lower Cholesky factor L of S (NumBirch's ``cholinv(L)``).
 
@@ -503,6 +511,7 @@ def cholinv(factor: Any) -> Array:
     return cho_solve(factor, identity)
 
 
+@recorded("solve")
 def solve(a: Any, b: Any) -> Array:
     """x with a x = b for a general square ``a`` (LU); ``LinAlgError`` if it is singular.
 
@@ -523,6 +532,7 @@ def solve(a: Any, b: Any) -> Array:
         return lib.give(x, dtype)
 
 
+@recorded("inv")
 def inv(a: Any) -> Array:
     """The inverse of a general square matrix (LU); ``LinAlgError`` if it is singular.
 
@@ -542,6 +552,7 @@ def inv(a: Any) -> Array:
         return lib.give(x, dtype)
 
 
+@recorded("logdet")
 def logdet(a: Any) -> Array:
     """log |det a| (NumBirch's ``ldet``, Stan's ``log_determinant``), as a 0-d Array that
     stays on the device; -inf for a singular matrix.

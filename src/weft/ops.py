@@ -51,6 +51,12 @@ class Op:
     dialect_c: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     identity: str | None = None  # as a reduction: "zero" "one" "lowest" "highest" "false" "true"
     internal: bool = False  # a building block of weft's own code, not a public function
+    # The reverse rule: ``adjoint(w, g, y, *xs)`` with ``w`` the weft namespace, ``g`` the
+    # adjoint of the result ``y``, ``xs`` the arguments (Arrays in their computation dtypes):
+    # each argument's share of the adjoint (a tuple for several arguments), None where it
+    # is zero, or the argument's name where no rule exists (adjoint.py raises then).
+    # Ops with integer or bool results need none: their gradient is zero.
+    adjoint: Callable[..., object] | None = None
 
     @property
     def preserves_zero(self) -> bool:
@@ -113,41 +119,45 @@ def _sign(a):
 
 FLOAT_ONLY = "f"
 _ALL = "buif"
+_LN2, _LN10 = float(np.log(2)), float(np.log(10))
+_SQRT_PI, _SQRT_2PI = float(np.sqrt(np.pi)), float(np.sqrt(2 * np.pi))
 
-_unary_float: list[tuple[str, str, Callable, str]] = [
-    # name, C function, NumPy reference, zero rule
-    ("exp", "exp", np.exp, GENERAL),
-    ("exp2", "exp2", np.exp2, GENERAL),
-    ("expm1", "expm1", np.expm1, PRESERVE),
-    ("log", "log", np.log, GENERAL),
-    ("log2", "log2", np.log2, GENERAL),
-    ("log10", "log10", np.log10, GENERAL),
-    ("log1p", "log1p", np.log1p, PRESERVE),
-    ("sqrt", "sqrt", np.sqrt, PRESERVE),
-    ("cbrt", "cbrt", np.cbrt, PRESERVE),
-    ("rsqrt", "rsqrt", lambda x: (1 / np.sqrt(x)).astype(x.dtype), GENERAL),
-    ("sin", "sin", np.sin, PRESERVE),
-    ("cos", "cos", np.cos, GENERAL),
-    ("tan", "tan", np.tan, PRESERVE),
-    ("asin", "asin", np.arcsin, PRESERVE),
-    ("acos", "acos", np.arccos, GENERAL),
-    ("atan", "atan", np.arctan, PRESERVE),
-    ("sinh", "sinh", np.sinh, PRESERVE),
-    ("cosh", "cosh", np.cosh, GENERAL),
-    ("tanh", "tanh", np.tanh, PRESERVE),
-    ("asinh", "asinh", np.arcsinh, PRESERVE),
-    ("acosh", "acosh", np.arccosh, GENERAL),
-    ("atanh", "atanh", np.arctanh, PRESERVE),
-    ("rint", "rint", np.rint, PRESERVE),
+_unary_float: list[tuple[str, str, Callable, str, Callable | None]] = [
+    # name, C function, NumPy reference, zero rule, reverse rule (w, g, y, x)
+    ("exp", "exp", np.exp, GENERAL, lambda w, g, y, x: g * y),
+    ("exp2", "exp2", np.exp2, GENERAL, lambda w, g, y, x: g * y * _LN2),
+    ("expm1", "expm1", np.expm1, PRESERVE, lambda w, g, y, x: g * (y + 1)),
+    ("log", "log", np.log, GENERAL, lambda w, g, y, x: g / x),
+    ("log2", "log2", np.log2, GENERAL, lambda w, g, y, x: g / (x * _LN2)),
+    ("log10", "log10", np.log10, GENERAL, lambda w, g, y, x: g / (x * _LN10)),
+    ("log1p", "log1p", np.log1p, PRESERVE, lambda w, g, y, x: g / (x + 1)),
+    ("sqrt", "sqrt", np.sqrt, PRESERVE, lambda w, g, y, x: g * 0.5 / y),
+    ("cbrt", "cbrt", np.cbrt, PRESERVE, lambda w, g, y, x: g / (3 * y * y)),
+    ("rsqrt", "rsqrt", lambda x: (1 / np.sqrt(x)).astype(x.dtype), GENERAL,
+     lambda w, g, y, x: g * -0.5 * y * y * y),
+    ("sin", "sin", np.sin, PRESERVE, lambda w, g, y, x: g * w.cos(x)),
+    ("cos", "cos", np.cos, GENERAL, lambda w, g, y, x: -g * w.sin(x)),
+    ("tan", "tan", np.tan, PRESERVE, lambda w, g, y, x: g * (y * y + 1)),
+    ("asin", "asin", np.arcsin, PRESERVE, lambda w, g, y, x: g * w.rsqrt(1 - x * x)),
+    ("acos", "acos", np.arccos, GENERAL, lambda w, g, y, x: -g * w.rsqrt(1 - x * x)),
+    ("atan", "atan", np.arctan, PRESERVE, lambda w, g, y, x: g / (x * x + 1)),
+    ("sinh", "sinh", np.sinh, PRESERVE, lambda w, g, y, x: g * w.cosh(x)),
+    ("cosh", "cosh", np.cosh, GENERAL, lambda w, g, y, x: g * w.sinh(x)),
+    ("tanh", "tanh", np.tanh, PRESERVE, lambda w, g, y, x: g * (1 - y * y)),
+    ("asinh", "asinh", np.arcsinh, PRESERVE, lambda w, g, y, x: g * w.rsqrt(x * x + 1)),
+    ("acosh", "acosh", np.arccosh, GENERAL, lambda w, g, y, x: g * w.rsqrt(x * x - 1)),
+    ("atanh", "atanh", np.arctanh, PRESERVE, lambda w, g, y, x: g / (1 - x * x)),
+    ("rint", "rint", np.rint, PRESERVE, lambda w, g, y, x: None),
 ]
-
-_binary_float: list[tuple[str, str, Callable, str]] = [
-    ("atan2", "atan2({0}, {1})", np.arctan2, GENERAL),
-    ("hypot", "hypot({0}, {1})", np.hypot, UNION),
-    ("copysign", "copysign({0}, {1})", np.copysign, GENERAL),
-    ("fdim", "fdim({0}, {1})", _fdim, GENERAL),
+_binary_float: list[tuple[str, str, Callable, str, Callable | None]] = [
+    ("atan2", "atan2({0}, {1})", np.arctan2, GENERAL,
+     lambda w, g, y, a, b: (g * b / (a * a + b * b), -g * a / (a * a + b * b))),
+    ("hypot", "hypot({0}, {1})", np.hypot, UNION, lambda w, g, y, a, b: (g * a / y, g * b / y)),
+    ("copysign", "copysign({0}, {1})", np.copysign, GENERAL,
+     lambda w, g, y, a, b: (w.where(w.signbit(a) == w.signbit(b), g, -g), None)),
+    ("fdim", "fdim({0}, {1})", _fdim, GENERAL,
+     lambda w, g, y, a, b: (w.where(a > b, g, 0), w.where(a > b, -g, 0))),
 ]
-
 OPS: dict[str, Op] = {}
 
 
@@ -156,17 +166,19 @@ def _add(op: Op) -> None:
     OPS[op.name] = op
 
 
-for _name, _fn, _ref, _z in _unary_float:
-    _add(Op(_name, 1, REAL, {FLOAT_ONLY: f"{_fn}({{0}})"}, _ref, _z))
-for _name, _tmpl, _ref, _z in _binary_float:
-    _add(Op(_name, 2, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z))
+for _name, _fn, _ref, _z, _rule in _unary_float:
+    _add(Op(_name, 1, REAL, {FLOAT_ONLY: f"{_fn}({{0}})"}, _ref, _z, adjoint=_rule))
+for _name, _tmpl, _ref, _z, _rule in _binary_float:
+    _add(Op(_name, 2, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z, adjoint=_rule))
 
-_add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE))
+_add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE,
+        adjoint=lambda w, g, y, x, e: (w.ldexp(g, e), None)))
 # Equal arguments take their own branch, as NumPy's: it keeps logaddexp(inf, inf) = inf and
 # logaddexp(-inf, -inf) = -inf, where the general form computes inf - inf.
 _add(Op("logaddexp", 2, REAL,
         {FLOAT_ONLY: "({0} == {1} ? {0} + 0.69314718055994530942{F}"
-                     " : fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp))
+                     " : fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp,
+        adjoint=lambda w, g, y, a, b: (g * w.exp(a - y), g * w.exp(b - y))))
 
 # Special functions (device code in skeletons/special.py; SciPy is the reference, imported
 # only when a reference is computed: the reference device and the tests).
@@ -213,44 +225,77 @@ def _lchoose(n, k):
     return np.where((k == 0) | (k == n), 0, value).astype(n.dtype)
 
 
-SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str]] = [
-    # name, arity, C template (a helper's name is weft_<name>_{S}), reference, zero rule
-    ("erf", 1, "erf({0})", _scipy("erf"), PRESERVE),
-    ("erfc", 1, "erfc({0})", _scipy("erfc"), GENERAL),
-    ("erfinv", 1, "helper", _scipy("erfinv"), PRESERVE),
-    ("lgamma", 1, "({0} == -INFINITY ? -INFINITY : lgamma({0}))", _scipy("gammaln"), GENERAL),
-    ("tgamma", 1, "tgamma({0})", _scipy("gamma"), GENERAL),
-    ("digamma", 1, "helper", _scipy("psi"), GENERAL),
-    ("trigamma", 1, "helper", _scipy("polygamma", 1), GENERAL),
-    ("lbeta", 2, "helper", _scipy("betaln"), GENERAL),
-    ("lchoose", 2, "helper", _lchoose, GENERAL),
+def _gamma_density(w, a, x):
+    """d/dx of the regularized lower incomplete gamma function P(a, x)."""
+    return w.exp(w.xlogy(a - 1, x) - x - w.lgamma(a))
+
+
+SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
+    # name, arity, C template (a helper's name is weft_<name>_{S}), reference, zero rule,
+    # reverse rule
+    ("erf", 1, "erf({0})", _scipy("erf"), PRESERVE,
+     lambda w, g, y, x: g * (2 / _SQRT_PI) * w.exp(-x * x)),
+    ("erfc", 1, "erfc({0})", _scipy("erfc"), GENERAL,
+     lambda w, g, y, x: g * (-2 / _SQRT_PI) * w.exp(-x * x)),
+    ("erfinv", 1, "helper", _scipy("erfinv"), PRESERVE,
+     lambda w, g, y, x: g * (_SQRT_PI / 2) * w.exp(y * y)),
+    ("lgamma", 1, "({0} == -INFINITY ? -INFINITY : lgamma({0}))", _scipy("gammaln"), GENERAL,
+     lambda w, g, y, x: g * w.digamma(x)),
+    ("tgamma", 1, "tgamma({0})", _scipy("gamma"), GENERAL,
+     lambda w, g, y, x: g * y * w.digamma(x)),
+    ("digamma", 1, "helper", _scipy("psi"), GENERAL,
+     lambda w, g, y, x: g * w.trigamma(x)),
+    ("trigamma", 1, "helper", _scipy("polygamma", 1), GENERAL,
+     lambda w, g, y, x: "x"),
+    ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
+     lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
+                            g * (w.digamma(b) - w.digamma(a + b)))),
+    ("lchoose", 2, "helper", _lchoose, GENERAL,
+     lambda w, g, y, n, k: (g * (w.digamma(n + 1) - w.digamma(n - k + 1)),
+                            g * (w.digamma(n - k + 1) - w.digamma(k + 1)))),
     ("lfact", 1, "(isinf({0}) && {0} < 0 ? -INFINITY : lgamma({0} + 1))",
-     lambda x: _scipy("gammaln")(x + 1), GENERAL),
-    ("logit", 1, "helper", _scipy("logit"), GENERAL),
-    ("inv_logit", 1, "helper", _scipy("expit"), GENERAL),
-    ("log_inv_logit", 1, "(-weft_log1p_exp_{S}(-{0}))", _scipy("log_expit"), GENERAL),
+     lambda x: _scipy("gammaln")(x + 1), GENERAL,
+     lambda w, g, y, x: g * w.digamma(x + 1)),
+    ("logit", 1, "helper", _scipy("logit"), GENERAL,
+     lambda w, g, y, x: g / (x * (1 - x))),
+    ("inv_logit", 1, "helper", _scipy("expit"), GENERAL,
+     lambda w, g, y, x: g * y * (1 - y)),
+    ("log_inv_logit", 1, "(-weft_log1p_exp_{S}(-{0}))", _scipy("log_expit"), GENERAL,
+     lambda w, g, y, x: g * w.inv_logit(-x)),
     ("log1m_inv_logit", 1, "(-weft_log1p_exp_{S}({0}))",
-     lambda x: _scipy("log_expit")(-x), GENERAL),
-    ("log1p_exp", 1, "helper", lambda x: np.logaddexp(0, x).astype(x.dtype), GENERAL),
-    ("log1m_exp", 1, "helper", _log1m_exp, GENERAL),
-    ("log1m", 1, "log1p(-{0})", lambda x: np.log1p(-x), PRESERVE),
-    ("log_diff_exp", 2, "helper", _log_diff_exp, GENERAL),
+     lambda x: _scipy("log_expit")(-x), GENERAL,
+     lambda w, g, y, x: -g * w.inv_logit(x)),
+    ("log1p_exp", 1, "helper", lambda x: np.logaddexp(0, x).astype(x.dtype), GENERAL,
+     lambda w, g, y, x: g * w.inv_logit(x)),
+    ("log1m_exp", 1, "helper", _log1m_exp, GENERAL,
+     lambda w, g, y, x: -g / w.expm1(-x)),
+    ("log1m", 1, "log1p(-{0})", lambda x: np.log1p(-x), PRESERVE,
+     lambda w, g, y, x: -g / (1 - x)),
+    ("log_diff_exp", 2, "helper", _log_diff_exp, GENERAL,
+     lambda w, g, y, a, b: (-g / w.expm1(b - a), -g / w.expm1(a - b))),
     ("xlogy", 2, "(({0} == 0 && !isnan({1})) ? ({T})0 : {0} * log({1}))", _scipy("xlogy"),
-     GENERAL),
-    ("gamma_p", 2, "helper", _scipy("gammainc"), GENERAL),
-    ("gamma_q", 2, "helper", _scipy("gammaincc"), GENERAL),
-    ("ibeta", 3, "helper", _scipy("betainc"), GENERAL),
-    ("Phi", 1, "(0.5{F} * erfc(-{0} * 0.70710678118654752440{F}))", _scipy("ndtr"), GENERAL),
-    ("inv_Phi", 1, "helper", _scipy("ndtri"), GENERAL),
+     GENERAL,
+     lambda w, g, y, a, b: (g * w.log(b), w.where(a == 0, 0, g * a / b))),
+    ("gamma_p", 2, "helper", _scipy("gammainc"), GENERAL,
+     lambda w, g, y, a, x: ("a", g * _gamma_density(w, a, x))),
+    ("gamma_q", 2, "helper", _scipy("gammaincc"), GENERAL,
+     lambda w, g, y, a, x: ("a", -g * _gamma_density(w, a, x))),
+    ("ibeta", 3, "helper", _scipy("betainc"), GENERAL,
+     lambda w, g, y, a, b, x: ("a", "b", g * w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x)
+                                                  - w.lbeta(a, b)))),
+    ("Phi", 1, "(0.5{F} * erfc(-{0} * 0.70710678118654752440{F}))", _scipy("ndtr"), GENERAL,
+     lambda w, g, y, x: g * w.exp(-0.5 * x * x) / _SQRT_2PI),
+    ("inv_Phi", 1, "helper", _scipy("ndtri"), GENERAL,
+     lambda w, g, y, x: g * _SQRT_2PI * w.exp(0.5 * y * y)),
 ]
 _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
 
-for _name, _arity, _tmpl, _ref, _z in SPECIAL_FUNCTIONS:
+for _name, _arity, _tmpl, _ref, _z, _rule in SPECIAL_FUNCTIONS:
     _helper = _HELPER_OF.get(_name, _name if _tmpl == "helper" else None)
     if _tmpl == "helper":
         _tmpl = f"weft_{_name}_{{S}}(" + ", ".join(f"{{{k}}}" for k in range(_arity)) + ")"
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: _tmpl}, _ref, _z,
-            helpers={FLOAT_ONLY: _helper} if _helper else {}))
+            helpers={FLOAT_ONLY: _helper} if _helper else {}, adjoint=_rule))
 
 # Random draws (wf.random): Philox streams per element, device code in skeletons/random.py,
 # the same algorithm in NumPy (philox.py) as the reference.
@@ -272,65 +317,95 @@ def _draw_reference(name: str) -> Callable[..., np.ndarray]:
     return reference
 
 
+# Reparameterized draws carry their parameters' gradients (the key and counter have none);
+# the others have none yet.
+_DRAW_ADJOINTS: dict[str, Callable] = {
+    "uniform": lambda w, g, y, k0, k1, n, low, high: (
+        None, None, None, g * (high - y) / (high - low), g * (y - low) / (high - low)),
+    "normal": lambda w, g, y, k0, k1, n, loc, scale: (None, None, None, g, g * (y - loc) / scale),
+}
 for _name, _params, _rule in RANDOM_DRAWS:
     _args = ", ".join(f"{{{k}}}" for k in range(3 + _params))
     _add(Op(f"random_{_name}", 3 + _params, _rule,
             {FLOAT_ONLY: f"weft_random_{_name}_{{S}}({_args})"}, _draw_reference(_name),
-            helpers={FLOAT_ONLY: f"random_{_name}"}))
+            helpers={FLOAT_ONLY: f"random_{_name}"},
+            adjoint=_DRAW_ADJOINTS.get(
+                _name, lambda w, g, y, *xs: (None, None, None) + ("parameter",) * (len(xs) - 3))))
 
 # Arithmetic.
 _add(Op("add", 2, SAME,
         {"b": "({0} || {1})", "u": "({0} + {1})", "i": _wrap("({U}){0} + ({U}){1}"),
-         "f": "({0} + {1})"}, np.add, UNION, identity="zero"))
+         "f": "({0} + {1})"}, np.add, UNION, identity="zero",
+        adjoint=lambda w, g, y, a, b: (g, g)))
 _add(Op("subtract", 2, SAME,
         {"u": "({0} - {1})", "i": _wrap("({U}){0} - ({U}){1}"), "f": "({0} - {1})"},
-        np.subtract, UNION))
+        np.subtract, UNION, adjoint=lambda w, g, y, a, b: (g, -g)))
 _add(Op("multiply", 2, SAME,
         {"b": "({0} && {1})", "u": "({0} * {1})", "i": _wrap("({U}){0} * ({U}){1}"),
-         "f": "({0} * {1})"}, np.multiply, INTERSECTION, identity="one"))
-_add(Op("divide", 2, REAL, {FLOAT_ONLY: "({0} / {1})"}, np.divide, GENERAL))
+         "f": "({0} * {1})"}, np.multiply, INTERSECTION, identity="one",
+        adjoint=lambda w, g, y, a, b: (g * b, g * a)))
+_add(Op("divide", 2, REAL, {FLOAT_ONLY: "({0} / {1})"}, np.divide, GENERAL,
+        adjoint=lambda w, g, y, a, b: (g / b, -g * y / b)))
 _add(Op("floor_divide", 2, SAME,
         {"ui": "weft_floordiv_{S}({0}, {1})", "f": "weft_floordiv_{S}({0}, {1})"},
         np.floor_divide, GENERAL,
-        helpers={"u": "floordiv_uint", "i": "floordiv_int", "f": "floordiv_float"}))
+        helpers={"u": "floordiv_uint", "i": "floordiv_int", "f": "floordiv_float"},
+        adjoint=lambda w, g, y, a, b: (None, None)))
 _add(Op("remainder", 2, SAME,
         {"ui": "weft_mod_{S}({0}, {1})", "f": "weft_mod_{S}({0}, {1})"},
-        np.remainder, GENERAL, helpers={"u": "mod_uint", "i": "mod_int", "f": "mod_float"}))
+        np.remainder, GENERAL, helpers={"u": "mod_uint", "i": "mod_int", "f": "mod_float"},
+        adjoint=lambda w, g, y, a, b: (g, -g * w.floor(a / b))))
 _add(Op("power", 2, SAME, {"ui": "weft_ipow_{S}({0}, {1})", "f": "pow({0}, {1})"},
-        _ipow, GENERAL, helpers={"ui": "ipow"}))
+        _ipow, GENERAL, helpers={"ui": "ipow"},
+        adjoint=lambda w, g, y, a, b: (w.where(b == 0, 0, g * b * a ** (b - 1)),
+                                       w.where(a == 0, 0, g * y * w.log(a)))))
 _add(Op("negative", 1, SAME,
         {"u": "(({T})0 - {0})", "i": _wrap("({U})0 - ({U}){0}"), "f": "(-{0})"},
-        np.negative, PRESERVE))
+        np.negative, PRESERVE, adjoint=lambda w, g, y, x: -g))
 _add(Op("abs", 1, SAME,
         {"bu": "{0}", "i": "({0} < 0 ? " + _wrap("({U})0 - ({U}){0}") + " : {0})",
-         "f": "fabs({0})"}, np.abs, PRESERVE))
+         "f": "fabs({0})"}, np.abs, PRESERVE, adjoint=lambda w, g, y, x: g * w.sign(x)))
 _add(Op("sign", 1, SAME,
         {"u": "(({T})({0} > 0))", "i": "(({T})(({0} > 0) - ({0} < 0)))",
-         "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, _sign, PRESERVE))
+         "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, _sign, PRESERVE,
+        adjoint=lambda w, g, y, x: None))
 _add(Op("square", 1, SAME,
         {"u": "({0} * {0})", "i": _wrap("({U}){0} * ({U}){0}"), "f": "({0} * {0})"},
-        np.square, PRESERVE))
+        np.square, PRESERVE, adjoint=lambda w, g, y, x: 2 * g * x))
 for _name, _ref in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
-    _add(Op(_name, 1, ROUNDING, {"ui": "{0}", "f": f"{_name}({{0}})"}, _ref, PRESERVE))
-_add(Op("round", 1, ROUNDING, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE))
+    _add(Op(_name, 1, ROUNDING, {"ui": "{0}", "f": f"{_name}({{0}})"}, _ref, PRESERVE,
+            adjoint=lambda w, g, y, x: None))
+_add(Op("round", 1, ROUNDING, {"ui": "{0}", "f": "rint({0})"}, np.round, PRESERVE,
+        adjoint=lambda w, g, y, x: None))
 # C's fmod for reals; for integers the truncated remainder, 0 for a zero divisor as NumPy's
 # (and for -1, where the quotient of the lowest integer would overflow).
 _add(Op("fmod", 2, SAME,
         {"u": "({1} == 0 ? ({T})0 : {0} % {1})",
          "i": "(({1} == 0 || {1} == -1) ? ({T})0 : {0} % {1})", "f": "fmod({0}, {1})"},
-        np.fmod, GENERAL))
+        np.fmod, GENERAL, adjoint=lambda w, g, y, a, b: (g, -g * w.trunc(a / b))))
+
+def _split(w, g, first, tie):
+    """The adjoint of a choice between two arguments: all to the chosen one, half each on
+    a tie (JAX's rule: the sum of both shares is the adjoint)."""
+    share = w.where(first, g, w.where(tie, 0.5 * g, 0))
+    return share, g - share
+
 
 # Extremes: minimum/maximum propagate NaN like NumPy; fmin/fmax return the non-NaN operand.
 _add(Op("maximum", 2, SAME,
         {"bui": "({0} > {1} ? {0} : {1})", "f": "(({0} > {1} || isnan({0})) ? {0} : {1})"},
-        np.maximum, UNION, identity="lowest"))
+        np.maximum, UNION, identity="lowest",
+        adjoint=lambda w, g, y, a, b: _split(w, g, a > b, a == b)))
 _add(Op("minimum", 2, SAME,
         {"bui": "({0} < {1} ? {0} : {1})", "f": "(({0} < {1} || isnan({0})) ? {0} : {1})"},
-        np.minimum, UNION, identity="highest"))
+        np.minimum, UNION, identity="highest",
+        adjoint=lambda w, g, y, a, b: _split(w, g, a < b, a == b)))
 _add(Op("fmax", 2, SAME, {"bui": "({0} > {1} ? {0} : {1})", "f": "fmax({0}, {1})"},
-        np.fmax, UNION))
+        np.fmax, UNION,
+        adjoint=lambda w, g, y, a, b: _split(w, g, (a > b) | w.isnan(b), a == b)))
 _add(Op("fmin", 2, SAME, {"bui": "({0} < {1} ? {0} : {1})", "f": "fmin({0}, {1})"},
-        np.fmin, UNION))
+        np.fmin, UNION,
+        adjoint=lambda w, g, y, a, b: _split(w, g, (a < b) | w.isnan(b), a == b)))
 
 # Comparisons. Zero rules follow Stan: 0 < 0, 0 > 0 and 0 != 0 are false, the others true.
 for _name, _sym, _ref, _z in (
@@ -375,7 +450,8 @@ _add(Op("mask_bit", 2, PREDICATE, {"u": "((({0} >> ({1} & 31)) & 1) != 0)"},
         lambda w, p: ((w >> (p & 31)) & 1) != 0, internal=True))
 
 _add(Op("where", 3, WHERE, {_ALL: "({0} ? {1} : {2})"},
-        lambda c, a, b: np.where(c, a, b), GENERAL))
+        lambda c, a, b: np.where(c, a, b), GENERAL,
+        adjoint=lambda w, g, y, c, a, b: (None, w.where(c, g, 0), w.where(c, 0, g))))
 
 
 def signature(

@@ -1,0 +1,243 @@
+"""The reverse pass: adjoints of a lazy expression, built as lazy expressions.
+
+The forward computation is weft's own graph (expr.py), read through the tapes of the leaves
+that materialization made (tape.py). Walking it from the outputs back, each node hands its
+adjoint to its arguments by the rule of its kind: an op-table op by its ``adjoint`` entry
+(ops.py), a broadcast by summing over the broadcast dimensions, a reduction by broadcasting
+back (``max``/``min`` to the chosen elements), a view by scattering into its source's shape, a
+structure restriction by keeping the structure, a fused check by carrying the check on to the
+adjoint (so a gradient raises what the value raises), a linear-algebra result by its rule in
+adjoint_linalg.py. The adjoints are ordinary lazy Arrays: the element-wise ones fuse with the
+forward values they read, which are recomputed inside the backward kernels rather than stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import expr as ex
+from .array import Array, view_of
+from .indexing import AffineMap, as_2d
+
+
+def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[Array | None]:
+    """The adjoint of each of the ``count`` differentiated arguments (None where nothing
+    reaches it), given the adjoints ``cotangents`` of the expressions ``roots``."""
+    order = _walk(roots)
+    reaching = _reaching(order)
+    adjoints: dict[int, Array] = {}
+    grads: list[Array | None] = [None] * count
+    for root, cotangent in zip(roots, cotangents):
+        _give(adjoints, reaching, root, cotangent)
+    for node in reversed(order):
+        g = adjoints.pop(id(node), None)
+        if g is None:
+            continue
+        tape = node.tape
+        if tape is not None and tape[0] == "argument":
+            k = tape[1]
+            grads[k] = g if grads[k] is None else grads[k] + g
+            continue
+        for child, share in _shares(node, g):
+            _give(adjoints, reaching, child, share)
+    return grads
+
+
+def _inputs(node: ex.Node) -> tuple[Any, ...]:
+    """What ``node`` was computed from: its arguments, or what its tape names."""
+    tape = node.tape
+    if tape is None:
+        return node.args
+    kind = tape[0]
+    if kind == "argument":
+        return ()
+    if kind == "op":
+        return tuple(o for o in tape[2] if isinstance(o, ex.Node))
+    return (tape[1],)
+
+
+def _walk(roots: list[ex.Node]) -> list[ex.Node]:
+    """Every node reachable from ``roots`` (through tapes too), inputs before their users."""
+    seen: set[int] = set()
+    order: list[ex.Node] = []
+    stack: list[tuple[ex.Node, bool]] = [(r, False) for r in reversed(roots)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((a, False) for a in reversed(_inputs(node)) if id(a) not in seen)
+    return order
+
+
+def _reaching(order: list[ex.Node]) -> set[int]:
+    """The nodes from which a differentiated argument can be reached."""
+    reaching: set[int] = set()
+    for node in order:
+        tape = node.tape
+        if (tape is not None and tape[0] == "argument") or any(
+                id(a) in reaching for a in _inputs(node)):
+            reaching.add(id(node))
+    return reaching
+
+
+def _give(adjoints: dict[int, Array], reaching: set[int], child: ex.Node, share: Any) -> None:
+    """Add ``share`` to ``child``'s adjoint, summed to its shape and in its dtype."""
+    if share is None or id(child) not in reaching or not child.dtype.is_float:
+        return
+    if share.shape != child.shape:
+        share = unbroadcast(share, child.shape)
+    if share.dtype is not child.dtype:
+        share = share.astype(child.dtype)
+    before = adjoints.get(id(child))
+    adjoints[id(child)] = share if before is None else before + share
+
+
+def _shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
+    """``node``'s adjoint ``g`` handed to what it was computed from."""
+    tape = node.tape
+    if tape is not None:
+        return _tape_shares(node, tape, g)
+    kind = node.kind
+    if kind == ex.MAP:
+        return _map_shares(node, g)
+    if kind in (ex.CAST, ex.BROADCAST):
+        return [(node.args[0], g)]
+    if kind == ex.VIEW:
+        source = node.args[0]
+        return [(source, scatter(g, source.shape, node.attrs))]
+    if kind == ex.RESTRICT:
+        return [(node.args[0], Array(ex.restrict(g._node, node.attrs), g.device))]
+    if kind == ex.REDUCE:
+        return [(node.args[0], _reduce_share(node, g))]
+    if kind == ex.CHECK:
+        value, predicate = node.args
+        return [(value, Array(ex.check(g._node, predicate, node.attrs), g.device))]
+    if kind == ex.CONCAT:
+        return _concat_shares(node, g)
+    if kind == ex.GATHER:
+        raise NotImplementedError(
+            "the gradient of an integer-array gather (x[idx]) is not available yet")
+    return []  # leaves: buffers, scalars and indexes not being differentiated
+
+
+def _tape_shares(node: ex.Node, tape: tuple, g: Array) -> list[tuple[ex.Node, Any]]:
+    kind = tape[0]
+    if kind == "value":
+        return [(tape[1], g)]
+    if kind == "view":
+        source = tape[1]
+        return [(source, scatter(g, source.shape, tape[2]))]
+    if kind == "reshape":
+        return [(tape[1], g.reshape(tape[1].shape))]
+    from .adjoint_linalg import RULES
+
+    _, name, operands, keywords = tape
+    arrays = [Array(o, g.device) if isinstance(o, ex.Node) else o for o in operands]
+    shares = RULES[name](g, Array(node, g.device), *arrays, **keywords)
+    return [(o, s) for o, s in zip(operands, shares) if isinstance(o, ex.Node)]
+
+
+def _map_shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
+    import weft
+
+    op = node.op
+    if op.adjoint is None:
+        raise NotImplementedError(f"no gradient rule for {op.name}")
+    device = g.device
+    xs = [Array(a, device) for a in node.args]
+    shares = op.adjoint(weft, g, Array(node, device), *xs)
+    if not isinstance(shares, tuple):
+        shares = (shares,)
+    out = []
+    for arg, share in zip(node.args, shares):
+        if isinstance(share, str):
+            if arg.dtype.is_float:
+                raise NotImplementedError(
+                    f"the gradient of {op.name} with respect to its argument {share!r} is "
+                    "not available")
+            continue
+        out.append((arg, share))
+    return out
+
+
+def _reduce_share(node: ex.Node, g: Array) -> Array:
+    """A reduction's adjoint spread back over its operand."""
+    import weft
+
+    reduction = node.attrs
+    source = node.args[0]
+    device = g.device
+    if reduction.scale is not None:
+        g = g * reduction.scale
+    spread = expand(g, node, source.shape)
+    op = reduction.op
+    if op == "add":
+        return spread
+    x = Array(source, device)
+    if op == "multiply":
+        return spread * expand(Array(node, device), node, source.shape) / x
+    if op in ("maximum", "minimum"):
+        # All of it to the chosen elements, shared equally between ties.
+        chosen = x == expand(Array(node, device), node, source.shape)
+        axis = {None: None, 0: 0, 1: 1}[reduction.axis]
+        ties = weft.reduce("sum", chosen.astype(g.dtype), axis=axis if x.ndim == 2 else None,
+                           keepdims=True)
+        return weft.where(chosen, spread / ties, 0)
+    raise NotImplementedError(f"no gradient rule for the reduction {op}")
+
+
+def expand(g: Array, reduced: ex.Node, shape: tuple[int, ...]) -> Array:
+    """``g`` (shaped like the reduction ``reduced``) broadcast over the reduced operand's
+    ``shape``: a row reduction's result becomes a column first."""
+    node = g._node
+    if reduced.attrs.axis == 1 and len(reduced.shape) == 1:
+        node = ex.view(node, (reduced.shape[0], 1), AffineMap(0, 0, 0, 0, 1, 0))
+    return Array(ex.broadcast(node, shape), g.device)
+
+
+def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
+    """``g`` summed over the dimensions in which ``shape`` was broadcast to ``g.shape``."""
+    rows, cols = as_2d(g.shape)
+    to_rows, to_cols = as_2d(shape)
+    over_rows = to_rows == 1 and rows != 1
+    over_cols = to_cols == 1 and cols != 1
+    if over_rows and over_cols or (g.ndim < 2 and over_cols):
+        g = g.sum()
+    elif over_rows:
+        g = g.sum(axis=0)
+    elif over_cols:
+        g = g.sum(axis=1, keepdims=True)
+    if g.shape != shape:  # the same elements in padded 2-D, another number of dimensions
+        g = Array(ex.view(g._node, shape, AffineMap()), g.device)
+    return g
+
+
+def scatter(g: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
+    """An array of ``shape``, zero but where the view ``m`` put ``g``'s elements."""
+    from .creation import zeros
+    from .matrix import assign
+
+    rows, cols = as_2d(g.shape)
+    if (rows > 1 and m.ri == 0 and m.ci == 0) or (cols > 1 and m.rj == 0 and m.cj == 0):
+        raise NotImplementedError("the gradient of a view that repeats elements is not "
+                                  "available")
+    out = zeros(shape, dtype=g.dtype, device=g.device)
+    assign(view_of(out, g.shape, m), g)
+    return out
+
+
+def _concat_shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
+    axis = node.attrs
+    start = 0
+    out = []
+    for part in node.args:
+        rows, cols = as_2d(part.shape)
+        m = AffineMap(start, 1, 0, 0, 0, 1) if axis == 0 else AffineMap(0, 1, 0, start, 0, 1)
+        out.append((part, Array(ex.view(g._node, part.shape, m), g.device)))
+        start += rows if axis == 0 else cols
+    return out

@@ -1,0 +1,196 @@
+"""Reverse-mode gradients: ``wf.vjp``, ``wf.grad`` and ``wf.value_and_grad``.
+
+``f`` runs once on arguments whose leaves are marked (tape.py); the value it returns is an
+ordinary lazy expression over them, and the reverse pass (adjoint.py) builds each argument's
+gradient as a lazy expression too: a value and its gradient fuse like any other arrays, and
+``wf.eval(value, *grads)`` or ``wf.kernel_source`` shows the kernels. Gradients have the shape
+and dtype of their argument; integer and bool arguments get zeros. Arguments may be tuples,
+lists and dicts of arrays and scalars (``argnums`` picks positions); a Python float argument
+that is differentiated becomes a 0-d array of the default real.
+
+>>> import weft as wf
+>>> x = wf.asarray([1.0, 2.0, 3.0])
+>>> wf.grad(lambda x: (x * x).sum())(x).tolist()
+[2.0, 4.0, 6.0]
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from . import expr as ex
+from .adjoint import backward
+from .array import Array
+from .tape import RECORDING
+from .trace import flatten, unflatten
+
+_LOCK = threading.Lock()
+
+
+def vjp(f: Callable[..., Any], *args: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+    """``f(*args)`` and a function taking a cotangent shaped like that value (the same
+    structure of arrays) to the tuple of ``f``'s vector-Jacobian products, one per argument.
+
+    >>> import weft as wf
+    >>> y, pullback = wf.vjp(lambda a, b: a * b, wf.asarray([1.0, 2.0]), wf.asarray([3.0, 4.0]))
+    >>> [g.tolist() for g in pullback(wf.asarray([1.0, 1.0]))]
+    [[3.0, 4.0], [1.0, 2.0]]
+    """
+    value, leaves, marked, trees = _call(f, args, tuple(range(len(args))))
+
+    def pullback(cotangent: Any) -> tuple[Any, ...]:
+        cotangents: list[Any] = []
+        out_tree = flatten(cotangent, cotangents)
+        values: list[Any] = []
+        if flatten(value, values) != out_tree:
+            raise ValueError("vjp: the cotangent's structure differs from the value's")
+        roots, given = [], []
+        for v, c in zip(values, cotangents):
+            if not isinstance(v, Array):
+                continue
+            c = c if isinstance(c, Array) else _constant(c, v)
+            if c.shape != v.shape:
+                raise ValueError(f"vjp: a cotangent of shape {c.shape} for a value of shape "
+                                 f"{v.shape}")
+            roots.append(v._node)
+            given.append(c.astype(v.dtype) if c.dtype is not v.dtype else c)
+        grads = _gradients(roots, given, leaves, marked)
+        return tuple(_rebuild(trees, grads))
+
+    return value, pullback
+
+
+def value_and_grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0
+                   ) -> Callable[..., tuple[Array, Any]]:
+    """A function returning ``f``'s value (a 0-d real array) and its gradient with respect to
+    the argument ``argnums`` (a tuple of gradients when ``argnums`` is a tuple).
+
+    >>> import weft as wf
+    >>> y = wf.asarray([0.5, -1.0])
+    >>> lp, g = wf.value_and_grad(lambda mu: wf.stats.normal_lpdf(y, mu, 1.0))(0.0)
+    >>> round(float(lp), 6), round(float(g), 6)
+    (-2.463289, -0.5)
+    """
+    positions = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    @functools.wraps(f)
+    def call(*args: Any) -> tuple[Array, Any]:
+        for k in positions:
+            if not -len(args) <= k < len(args):
+                raise ValueError(f"value_and_grad: argnums {argnums} but f got {len(args)} "
+                                 "positional argument(s)")
+        chosen = tuple(k % len(args) for k in positions)
+        value, leaves, marked, trees = _call(f, args, chosen)
+        if not isinstance(value, Array) or value.shape != () or not value.dtype.is_float:
+            what = (f"an array of shape {value.shape} and dtype {value.dtype}"
+                    if isinstance(value, Array) else type(value).__name__)
+            raise TypeError(f"grad: f must return a 0-d real array, not {what}")
+        one = Array(ex.scalar(1.0, value.dtype), value.device)
+        grads = _rebuild(trees, _gradients([value._node], [one], leaves, marked))
+        return value, grads[0] if isinstance(argnums, int) else tuple(grads)
+
+    return call
+
+
+def grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """A function returning the gradient of ``f`` (returning a 0-d real array) with respect
+    to the argument ``argnums`` (a tuple of gradients when ``argnums`` is a tuple).
+
+    >>> import weft as wf
+    >>> wf.grad(lambda x: wf.exp(x).sum())(wf.asarray([0.0, 1.0])).tolist()[0]
+    1.0
+    """
+    with_value = value_and_grad(f, argnums)
+
+    @functools.wraps(f)
+    def call(*args: Any) -> Any:
+        return with_value(*args)[1]
+
+    return call
+
+
+# -- the call -------------------------------------------------------------------------
+
+
+def _call(f: Callable[..., Any], args: tuple[Any, ...], chosen: tuple[int, ...]
+          ) -> tuple[Any, list[Array], list[bool], list[Any]]:
+    """Run ``f`` with the leaves of the ``chosen`` arguments marked. Returns its value, the
+    marked leaves (in order), whether each can have a gradient (a real array), and each
+    chosen argument's tree."""
+    args = list(args)
+    leaves: list[Array] = []
+    marked: list[bool] = []
+    trees = []
+    for k in chosen:
+        found: list[Any] = []
+        tree = flatten(args[k], found)
+        made = [_leaf(v, len(leaves) + j) for j, v in enumerate(found)]
+        leaves.extend(made)
+        marked.extend(a.dtype.is_float for a in made)
+        args[k] = unflatten(tree, iter(made))
+        trees.append(tree)
+    with _LOCK:
+        RECORDING[0] += 1
+    try:
+        value = f(*args)
+    finally:
+        with _LOCK:
+            RECORDING[0] -= 1
+    return value, leaves, marked, trees
+
+
+def _leaf(value: Any, k: int) -> Array:
+    """The ``k``-th differentiated leaf: a new leaf over ``value``'s elements, marked."""
+    from .creation import asarray
+    from .traced import TRACED
+
+    if type(value) in TRACED or isinstance(value, float):
+        from .dtypes import default_real
+
+        node = ex.scalar(value, default_real())  # a traced float stays a run-time value
+        node.tape = ("argument", k)
+        return Array(node, _device_of(value))
+    array = value if isinstance(value, Array) else asarray(value)
+    if array.is_lazy:
+        array = array.copy().eval()
+    node = array._node
+    view = node.attrs
+    leaf = ex.buffer(view.storage, node.shape, view.offset, view.strides, node.structure)
+    leaf.tape = ("argument", k)
+    return Array(leaf, array.device)
+
+
+def _device_of(value: Any) -> Any:
+    from .devices import current_device
+
+    return current_device()
+
+
+def _constant(value: Any, like: Array) -> Array:
+    from .creation import full
+
+    return full(like.shape, value, dtype=like.dtype, device=like.device)
+
+
+def _gradients(roots: list[ex.Node], cotangents: list[Array], leaves: list[Array],
+               marked: list[bool]) -> list[Array]:
+    """Each leaf's gradient: its adjoint, or zeros where nothing reaches it."""
+    from .creation import zeros
+
+    adjoints = backward(roots, cotangents, len(leaves))
+    out = []
+    for leaf, real, adjoint in zip(leaves, marked, adjoints):
+        if not real or adjoint is None:
+            out.append(zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device))
+        else:
+            out.append(adjoint)
+    return out
+
+
+def _rebuild(trees: list[Any], grads: list[Array]) -> list[Any]:
+    """The gradients in the structure of each chosen argument."""
+    flat = iter(grads)
+    return [unflatten(tree, flat) for tree in trees]

@@ -1,0 +1,95 @@
+"""What a gradient needs to see through: how a materialized leaf was made.
+
+weft's lazy graph already records how a value is computed, so the reverse pass (adjoint.py)
+walks the same nodes a kernel would read. Only materialization hides a computation: an
+evaluated array becomes a buffer leaf, a factorization returns a new buffer, a view of a
+buffer folds into a new leaf. While a function is being differentiated (``wf.vjp`` and the
+functions built on it) such leaves keep a ``tape`` entry on their node saying where they came
+from, and the reverse pass follows it:
+
+- ``("argument", k)``: the ``k``-th differentiated argument (made by ``wf.vjp``);
+- ``("value", node)``: an evaluated expression (``x.eval()``, an operand a library call
+  evaluated first);
+- ``("view", node, map)``: elements of ``node`` picked by an index map (expr.view);
+- ``("reshape", node)``: ``node``'s elements in another shape;
+- ``("op", name, operands, keywords)``: the result of the linear-algebra function ``name``
+  (its reverse rule is in adjoint_linalg.py).
+
+Entries are kept only where an argument is reachable, so arrays computed outside a
+differentiated call cost nothing and keep nothing alive. ``RECORDING`` counts the calls being
+differentiated in the process: while it is zero, evaluation does not look for tapes at all.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+RECORDING = [0]  # differentiated calls running now, in any thread
+
+
+def reaches_argument(node: Any) -> bool:
+    """Whether a differentiated argument is reachable from ``node`` (through the graph and
+    the tapes of its leaves)."""
+    stack = [node]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if n.tape is not None:
+            return True
+        stack.extend(n.args)
+    return False
+
+
+def keep_value(old: Any, dest: Any) -> None:
+    """``dest`` (a new buffer leaf) holds the value of expression ``old``: remember it if a
+    gradient will need to see through it."""
+    if RECORDING[0] and dest.tape is None and old is not dest and reaches_argument(old):
+        dest.tape = ("value", old)
+
+
+def keep_reshape(source: Any, dest: Any) -> None:
+    """``dest`` is ``source``'s elements in another shape."""
+    if source.tape is not None:
+        dest.tape = ("reshape", source)
+
+
+def keep_alias(source: Any, dest: Any) -> None:
+    """``dest`` reads exactly ``source``'s elements (a copy on write, a structure mark)."""
+    if source.tape is not None:
+        dest.tape = ("value", source)
+
+
+def recorded(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark the linear-algebra function ``name``'s materialized results with what made them
+    while a call is being differentiated (its rule: ``adjoint_linalg.RULES[name]``)."""
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def call(*args: Any, **keywords: Any) -> Any:
+            out = fn(*args, **keywords)
+            if RECORDING[0]:
+                _mark(name, out, args, keywords)
+            return out
+
+        return call
+
+    return wrap
+
+
+def _mark(name: str, out: Any, args: tuple[Any, ...], keywords: dict[str, Any]) -> None:
+    from .array import Array
+
+    node = out._node if isinstance(out, Array) else None
+    if node is None or node.kind != "buffer" or node.tape is not None:
+        return  # a lazy result: its own graph leads back to the operands
+    # Operands a library call evaluated were evaluated in place: their nodes now are the
+    # leaves the call read (with their own tapes).
+    operands = tuple(a._node if isinstance(a, Array) else a for a in args)
+    if any(getattr(o, "tape", None) is not None or
+           (hasattr(o, "args") and reaches_argument(o)) for o in operands):
+        node.tape = ("op", name, operands, keywords)
