@@ -89,6 +89,8 @@ def _give(adjoints: dict[int, Array], reaching: set[int], child: ex.Node, share:
     """Add ``share`` to ``child``'s adjoint, summed to its shape and in its dtype."""
     if share is None or id(child) not in reaching or not child.dtype.is_float:
         return
+    if type(share) is _Missing:
+        raise share.error()
     if share.shape != child.shape:
         share = unbroadcast(share, child.shape)
     if share.dtype is not child.dtype:
@@ -153,16 +155,19 @@ def _map_shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
     shares = op.adjoint(weft, g, Array(node, device), *xs)
     if not isinstance(shares, tuple):
         shares = (shares,)
-    out = []
-    for arg, share in zip(node.args, shares):
-        if isinstance(share, str):
-            if arg.dtype.is_float:
-                raise NotImplementedError(
-                    f"the gradient of {op.name} with respect to its argument {share!r} is "
-                    "not available")
-            continue
-        out.append((arg, share))
-    return out
+    return [(arg, _Missing(op.name, share) if isinstance(share, str) else share)
+            for arg, share in zip(node.args, shares)]
+
+
+class _Missing:
+    """A share no rule gives: an error only if the argument needs its gradient."""
+
+    def __init__(self, op: str, argument: str) -> None:
+        self.op, self.argument = op, argument
+
+    def error(self) -> NotImplementedError:
+        return NotImplementedError(f"the gradient of {self.op} with respect to its argument "
+                                   f"{self.argument!r} is not available")
 
 
 def _reduce_share(node: ex.Node, g: Array) -> Array:

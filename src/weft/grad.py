@@ -72,7 +72,7 @@ def value_and_grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0
     >>> y = wf.asarray([0.5, -1.0])
     >>> lp, g = wf.value_and_grad(lambda mu: wf.stats.normal_lpdf(y, mu, 1.0))(0.0)
     >>> round(float(lp), 6), round(float(g), 6)
-    (-2.463289, -0.5)
+    (-2.462877, -0.5)
     """
     positions = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
