@@ -41,6 +41,9 @@ class Case:
     bound: float | None = None  # a chain's bound on the fused speedup: the bytes ratio
     tolerance: tuple[float, float] | None = None  # (rtol, atol) against the reference
     reference: Callable[..., Any] | None = None  # reference(**inputs), else fn on NumPy
+    # Inputs to differentiate: the case computes the value and its gradient with respect to
+    # them (value_and_grad), compared as one flat array [value, *gradients].
+    grad: tuple[str, ...] = ()
 
     def nbytes(self, host: dict[str, Any]) -> float:
         """The fewest bytes the case moves."""
@@ -137,7 +140,8 @@ def glm_lpdf(xp, x, y, beta, alpha, sigma):
     product, then the element-wise work and a sum."""
     z = (y - (x @ beta + alpha)) / sigma
     n = y.shape[0]
-    return -0.5 * xp.sum(z * z) - n * math.log(sigma) - n * LOG_SQRT_2PI
+    log_sigma = math.log(sigma) if isinstance(sigma, float) else xp.log(sigma)  # (a gradient's)
+    return -0.5 * xp.sum(z * z) - n * log_sigma - n * LOG_SQRT_2PI
 
 
 def normal_lpdf_total(xp, y, mu, sigma):
@@ -193,14 +197,19 @@ def _weft_fixed_normal(y, mu, sigma):
     return wf.stats.normal_lpdf(y, mu, sigma)
 
 
-def logistic_inputs(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
-    """A logistic regression: ``n`` rows of 10 predictors, 0/1 outcomes, one coefficient
-    vector and an intercept (a sampler's current point)."""
-    rows = max(n // 10, 1)
-    x = rng.standard_normal((rows, 10)).astype(dtype)
-    beta = (rng.standard_normal(10) / 3).astype(dtype)
-    y = (rng.random(rows) < 1 / (1 + np.exp(-(x @ beta + 0.2)))).astype(dtype)
-    return {"x": x, "y": y, "beta": beta, "alpha": 0.2}
+def logistic_inputs_of(columns: int):
+    """A logistic regression: ``n`` elements as rows of ``columns`` predictors, 0/1
+    outcomes, one coefficient vector and an intercept (a sampler's current point)."""
+    def make(rng: np.random.Generator, n: int, dtype: Any) -> dict[str, Any]:
+        rows = max(n // columns, 1)
+        x = (rng.standard_normal((rows, columns)) / math.sqrt(columns / 10)).astype(dtype)
+        beta = (rng.standard_normal(columns) / 3).astype(dtype)
+        y = (rng.random(rows) < 1 / (1 + np.exp(-(x @ beta + 0.2)))).astype(dtype)
+        return {"x": x, "y": y, "beta": beta, "alpha": 0.2}
+    return make
+
+
+logistic_inputs = logistic_inputs_of(10)
 
 
 def logistic_lpmf(xp, x, y, beta, alpha):
@@ -261,6 +270,29 @@ def _bool_mask_setup(xp, dst, lhs, rhs, selected=None):
     return dict(dst=dst, lhs=lhs, rhs=rhs, selected=xp.asarray(selected))
 
 
+def _glm_value_and_grad(x, y, beta, alpha, sigma):
+    """The normal linear model's value and its gradient in alpha, beta, sigma (float64)."""
+    r = y - (x @ beta + alpha)
+    n = y.shape[0]
+    value = -0.5 * np.sum((r / sigma) ** 2) - n * math.log(sigma) - n * LOG_SQRT_2PI
+    return np.concatenate([[value, np.sum(r) / sigma ** 2], x.T @ r / sigma ** 2,
+                           [-n / sigma + np.sum(r * r) / sigma ** 3]])
+
+
+def _logistic_value_and_grad(x, y, beta, alpha):
+    """The logistic regression's value and its gradient in beta and alpha (float64)."""
+    eta = x @ beta + alpha
+    residual = y - 1 / (1 + np.exp(-eta))
+    return np.concatenate([[np.sum(y * eta - np.logaddexp(0.0, eta))], x.T @ residual,
+                           [np.sum(residual)]])
+
+
+def _normal_value_and_grad(y, mu, sigma):
+    z = (y - mu) / sigma
+    return np.concatenate([[np.sum(-0.5 * z * z - np.log(sigma)) - y.size * LOG_SQRT_2PI],
+                           z / sigma, (z * z - 1) / sigma])
+
+
 # The table -----------------------------------------------------------------------------
 
 _LIST = [
@@ -311,6 +343,20 @@ _LIST = [
     # which 10^7 paths reach to about 0.1% (4 * 10^4, a harness check, to about 1%).
     Case("option price", option_price, option_inputs, outputs=0, tolerance=(5e-2, 0.0),
          reference=black_scholes_call),
+    # Issue 37: a value with its gradient (the GLMs' and a density's), against autodiff peers.
+    Case("glm value+grad wide", glm_lpdf, glm_inputs(5000), outputs=0, weft=_weft_glm,
+         grad=("alpha", "beta", "sigma"), reference=_glm_value_and_grad, tolerance=(1e-7, 1e-6)),
+    Case("glm value+grad narrow", glm_lpdf, glm_inputs(2), outputs=0, weft=_weft_glm,
+         grad=("alpha", "beta", "sigma"), reference=_glm_value_and_grad, tolerance=(1e-7, 1e-6)),
+    Case("logistic value+grad wide", logistic_lpmf, logistic_inputs_of(5000), outputs=0,
+         weft=_weft_logistic_glm, grad=("beta", "alpha"), reference=_logistic_value_and_grad,
+         tolerance=(1e-7, 1e-6)),
+    Case("logistic value+grad narrow", logistic_lpmf, logistic_inputs_of(2), outputs=0,
+         weft=_weft_logistic_glm, grad=("beta", "alpha"), reference=_logistic_value_and_grad,
+         tolerance=(1e-7, 1e-6)),
+    Case("normal_lpdf value+grad", normal_lpdf_total, normal_inputs, outputs=2,
+         weft=_weft_normal, grad=("mu", "sigma"), reference=_normal_value_and_grad,
+         tolerance=(1e-7, 1e-6)),
     # Chains of k operations, for fused against one kernel per operation.
     *(Case(f"scalar chain {k}", scalar_chain(k), uniform("x", 0.5, 1.5), bound=float(k))
       for k in range(1, 11)),

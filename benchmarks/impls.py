@@ -116,7 +116,7 @@ class Impl:
         raise NotImplementedError
 
     def prepare(self, case: Case) -> Callable[..., Any] | None:
-        if self.ns is None:
+        if self.ns is None or case.grad:  # (no gradients: NumPy, numexpr, CuPy)
             return None
         ns = self.ns
         for name in ("sin", "cos", "lgamma", "digamma", "masked_add"):
@@ -155,6 +155,8 @@ class WeftImpl(Impl):
     def prepare(self, case):
         ns = self.ns
         compute = case.weft or (lambda **kw: case.fn(ns, **kw))
+        if case.grad:
+            compute = _weft_value_and_grad(compute, case.grad)
         floats = dict(case.weft_floats)
         if self.traced:
             names: list[str] = []
@@ -167,7 +169,8 @@ class WeftImpl(Impl):
                 return traced(*kw.values(), *more)
         else:
             def run(**kw):
-                return compute(**kw, **floats).eval()
+                out = compute(**kw, **floats)
+                return wf.eval(*out) if isinstance(out, tuple) else out.eval()
         if self.fuse and self.device is wf.current_device():
             return _read_back(case, run)  # no context manager in the timed call
 
@@ -273,8 +276,18 @@ class TorchImpl(Impl):
     def move(self, array):
         return self.torch.from_numpy(array).to("cuda")
 
+    def inputs(self, host):
+        data = super().inputs(host)
+        for name in getattr(self, "grad", ()):  # differentiated: leaf tensors
+            value = data[name]
+            if not isinstance(value, self.torch.Tensor):
+                value = self.torch.tensor(value, dtype=self.torch.float64, device="cuda")
+            data[name] = value.requires_grad_(True)
+        return data
+
     def prepare(self, case):
-        ns = self.ns
+        ns, torch = self.ns, self.torch
+        self.grad = case.grad
 
         def run(**kw):
             return case.fn(ns, **kw)
@@ -282,15 +295,21 @@ class TorchImpl(Impl):
             # Static shapes, as a program with one problem size compiles: with the default
             # (dynamic=None) dynamo recompiled a second shape of one function for symbolic
             # shapes, which ran 35x slower (docs/tuning-notes.md).
-            self.torch._dynamo.reset()
-            run = self.torch.compile(run, dynamic=False)
+            torch._dynamo.reset()
+            run = torch.compile(run, dynamic=False)
+        if case.grad:
+            forward = run
+
+            def run(**kw):  # (compiled: AOTAutograd compiled the backward graph too)
+                value = forward(**kw)
+                return (value, *torch.autograd.grad(value, [kw[n] for n in case.grad]))
         return _read_back(case, run)
 
     def sync(self):
         self.torch.cuda.synchronize()
 
     def to_host(self, out):
-        return out if isinstance(out, float) else out.cpu().numpy()
+        return out if isinstance(out, float) else out.detach().cpu().numpy()
 
 
 class JaxImpl(Impl):
@@ -309,10 +328,12 @@ class JaxImpl(Impl):
         jitted: dict[tuple, Any] = {}
 
         def run(**kw):
-            statics = tuple(k for k, v in kw.items() if isinstance(v, float))
+            statics = tuple(k for k, v in kw.items() if isinstance(v, float)
+                            and k not in case.grad)
             f = jitted.get(statics)
             if f is None:
-                f = jitted[statics] = jax.jit(lambda **a: case.fn(ns, **a),
+                f = jitted[statics] = jax.jit(_jax_value_and_grad(jax, ns, case)
+                                              if case.grad else lambda **a: case.fn(ns, **a),
                                               static_argnames=statics)
             self.last = f(**kw)
             return self.last
@@ -320,10 +341,35 @@ class JaxImpl(Impl):
 
     def sync(self):
         if self.last is not None:
-            self.last.block_until_ready()
+            self.jax.block_until_ready(self.last)
 
     def to_host(self, out):
         return out if isinstance(out, float) else np.asarray(out)
+
+
+def _weft_value_and_grad(compute: Callable[..., Any], names: tuple[str, ...]
+                         ) -> Callable[..., Any]:
+    """``compute(**inputs)`` as (value, *gradients with respect to ``names``)."""
+    def run(**kw):
+        def f(*chosen):
+            return compute(**{**kw, **dict(zip(names, chosen))})
+        value, grads = wf.value_and_grad(f, argnums=tuple(range(len(names))))(
+            *[kw[n] for n in names])
+        return (value, *grads)
+    return run
+
+
+def _jax_value_and_grad(jax, ns: Namespace, case: Case) -> Callable[..., Any]:
+    """``jax.value_and_grad`` of the case with respect to its ``grad`` inputs, by name."""
+    names = case.grad
+
+    def run(**kw):
+        def f(*chosen):
+            return case.fn(ns, **{**kw, **dict(zip(names, chosen))})
+        value, grads = jax.value_and_grad(f, argnums=tuple(range(len(names))))(
+            *[kw[n] for n in names])
+        return (value, *grads)
+    return run
 
 
 class _Hand(Impl):

@@ -85,7 +85,9 @@ def _prepared(impl: Impl, case: Case, host: dict[str, Any], expected: Any, dtype
     data = impl.inputs(host)
     if case.setup is not None:
         data = case.setup(impl.ns, **data)
-    got = impl.to_host(run(**data))
+    out = run(**data)
+    got = (np.concatenate([np.ravel(impl.to_host(o)) for o in out]) if isinstance(out, tuple)
+           else impl.to_host(out))
     rtol, atol = _tolerance(case, dtype)
     np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol)
     return Runner(lambda: run(**data), impl.sync, impl.enter, impl.leave)

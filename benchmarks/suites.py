@@ -105,6 +105,21 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           repeat=5, batch=1, table="throughput",
           case_sizes={"standardize+cov+cholesky+solve": {"gpu": 4_000_000, "cpu": 4_000_000,
                                                          "small": 80_000}}),
+    Suite("grad", "issue 37: a value and its gradient from one call (float64): the GLMs' "
+          "with respect to alpha, beta (and sigma) at 100000 x 5000 and 10^7 x 2, and "
+          "normal_lpdf's with respect to mu and sigma at 2^26, against autodiff peers in "
+          "interleaved rounds",
+          ("glm value+grad wide", "glm value+grad narrow", "logistic value+grad wide",
+           "logistic value+grad narrow", "normal_lpdf value+grad"),
+          {"gpu": ("weft", "weft.function", "torch", "torch.compile", "jax.jit"),
+           "cpu": ("weft", "weft.function"), "small": ("weft", "weft.function")},
+          _sizes({"float64": 1 << 26}, {"float64": 1 << 22}, 1 << 14),
+          method="rounds", repeat=10, batch=1, table="rounds",
+          case_sizes={case: {"gpu": n, "cpu": n // 20, "small": 60_000}
+                      for case, n in (("glm value+grad wide", 500_000_000),
+                                      ("logistic value+grad wide", 500_000_000),
+                                      ("glm value+grad narrow", 20_000_000),
+                                      ("logistic value+grad narrow", 20_000_000))}),
     Suite("compile", "a new kernel's time to its first result in a fresh process with empty "
           "caches, then in another fresh process with the disk caches kept",
           ("first_compile", "disk_cache_load"),

@@ -48,6 +48,7 @@ from .config import fuse_enabled, log
 from .creation import asarray
 from .devices import Device, current_device
 from .storage import serial_mark
+from .tape import RECORDING, reaches_argument
 from .trace import (
     STALE,
     Signature,
@@ -138,6 +139,8 @@ class Function:
         return self if instance is None else functools.partial(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if RECORDING[0] and _differentiated((args, kwargs)):
+            return self.fn(*args, **kwargs)  # its gradient must see the expression
         last = self.last
         if last is not None and not kwargs and len(args) == len(last[0]):
             result = self._replay_last(last, args)
@@ -443,6 +446,14 @@ def _paths(tree: Any, prefix: str, out: list[str]) -> None:
     else:
         for i, part in enumerate(tree[1]):
             _paths(part, f"{prefix}[{i}]", out)
+
+
+def _differentiated(arguments: Any) -> bool:
+    """Whether an array in ``arguments`` depends on an argument being differentiated (a
+    replay's results would hide it from the gradient)."""
+    leaves: list[Any] = []
+    flatten(arguments, leaves)
+    return any(isinstance(a, Array) and reaches_argument(a._node) for a in leaves)
 
 
 def _plain_arguments(tree: Any, leaves: list[Any]) -> list[Any]:

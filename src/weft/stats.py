@@ -178,8 +178,10 @@ def _call_key(name: str, args: tuple[Any, ...], dtype: Any
         kind = type(a)
         if kind is Array:
             node = a._node
-            if node.kind != ex.BUFFER:
-                return None, [], None  # lazy: built the general way, so it fuses
+            if node.kind != ex.BUFFER or node.tape is not None:
+                # Lazy, or differentiated: built the general way, so it fuses (and its
+                # gradient sees the argument).
+                return None, [], None
             view = node.attrs
             if device is None:
                 device = a._device

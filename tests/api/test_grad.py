@@ -211,6 +211,15 @@ def test_every_density_against_finite_differences(device, name):
     _check(f, *args, rtol=2e-5, atol=1e-6)
 
 
+def test_repeated_calls_keep_their_gradients(device):
+    # A density called again with arguments of the same structure is rebuilt from a
+    # template: never for a differentiated argument, whose gradient would be lost.
+    y = np.array([0.5, -1.0, 2.0])
+    for mu in (0.1, 0.2, 0.3):
+        g = wf.grad(lambda m: wf.stats.normal_lpdf(wf.asarray(y), m, 1.0))(wf.asarray([mu] * 3))
+        np.testing.assert_allclose(g.to_numpy(), y - mu)
+
+
 def test_value_and_grad_gives_both_and_argnums_shapes(device):
     y = wf.asarray([0.5, -1.0])
     value, grads = wf.value_and_grad(lambda mu, s: wf.stats.normal_lpdf(y, mu, s),
@@ -323,10 +332,10 @@ def test_gradients_from_eight_threads(device):
 
     def work(k: int) -> None:
         try:
-            wf.set_device(device)  # each thread starts on the default device
-            for j in range(5):
-                mu = 0.1 * k + 0.01 * j
-                assert float(step(mu)) == pytest.approx(np.sum(y.to_numpy() - mu))
+            with wf.device(device):  # a thread starts on the default device
+                for j in range(5):
+                    mu = 0.1 * k + 0.01 * j
+                    assert float(step(mu)) == pytest.approx(np.sum(y.to_numpy() - mu))
         except BaseException as e:  # noqa: BLE001 - reported by the main thread
             errors.append(e)
 
@@ -345,3 +354,11 @@ def test_arguments_and_outside_arrays_are_left_alone(device):
     assert lazy.is_lazy  # the caller's lazy argument is not evaluated in place
     assert g.tolist() == [6.0, 12.0]
     assert x.tolist() == [1.0, 2.0]
+
+
+def test_a_traced_function_inside_a_gradient(device):
+    inner = wf.function(lambda x: wf.sin(x) * 2.0)
+    x = np.array([0.1, 0.7])
+    inner(wf.asarray(x))  # traced before, outside any gradient
+    g = wf.grad(lambda v: inner(v).sum())(wf.asarray(x))
+    np.testing.assert_allclose(g.to_numpy(), 2 * np.cos(x))
