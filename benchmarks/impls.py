@@ -85,7 +85,8 @@ def torch_namespace(torch) -> Namespace:
     return Namespace(exp=torch.exp, log=torch.log, sin=torch.sin, cos=torch.cos, sum=total,
                      t=lambda a: a.T, transpose_copy=lambda a: a.T.contiguous(),
                      tril=torch.tril, lgamma=torch.special.gammaln,
-                     digamma=torch.special.digamma)
+                     digamma=torch.special.digamma, logaddexp=lambda a, b: torch.logaddexp(
+                         torch.as_tensor(a, dtype=b.dtype, device=b.device), b))
 
 
 def jax_namespace(jnp) -> Namespace:
@@ -94,7 +95,7 @@ def jax_namespace(jnp) -> Namespace:
     return Namespace(exp=jnp.exp, log=jnp.log, sin=jnp.sin, cos=jnp.cos,
                      sum=lambda a, axis=None: jnp.sum(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: jnp.transpose(a), tril=jnp.tril,
-                     lgamma=special.gammaln, digamma=special.digamma)
+                     lgamma=special.gammaln, digamma=special.digamma, logaddexp=jnp.logaddexp)
 
 
 # Implementations ---------------------------------------------------------------------------
