@@ -40,22 +40,24 @@ def vjp(f: Callable[..., Any], *args: Any) -> tuple[Any, Callable[[Any], tuple[A
     [[3.0, 4.0], [1.0, 2.0]]
     """
     value, leaves, marked, trees = _call(f, args, tuple(range(len(args))))
+    values: list[Any] = []
+    value_tree = flatten(value, values)
+    # The expressions as f returned them: evaluating the value later replaces its node.
+    nodes = [v._node if isinstance(v, Array) else None for v in values]
 
     def pullback(cotangent: Any) -> tuple[Any, ...]:
         cotangents: list[Any] = []
-        out_tree = flatten(cotangent, cotangents)
-        values: list[Any] = []
-        if flatten(value, values) != out_tree:
+        if flatten(cotangent, cotangents) != value_tree:
             raise ValueError("vjp: the cotangent's structure differs from the value's")
         roots, given = [], []
-        for v, c in zip(values, cotangents):
-            if not isinstance(v, Array):
+        for v, node, c in zip(values, nodes, cotangents):
+            if node is None:
                 continue
             c = c if isinstance(c, Array) else _constant(c, v)
             if c.shape != v.shape:
                 raise ValueError(f"vjp: a cotangent of shape {c.shape} for a value of shape "
                                  f"{v.shape}")
-            roots.append(v._node)
+            roots.append(node)
             given.append(c.astype(v.dtype) if c.dtype is not v.dtype else c)
         grads = _gradients(roots, given, leaves, marked)
         return tuple(_rebuild(trees, grads))

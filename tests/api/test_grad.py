@@ -242,6 +242,9 @@ def test_vjp_trees_and_cotangents(device):
     np.testing.assert_allclose(g["b"].to_numpy(), np.broadcast_to(a, (2, 2)))
     with pytest.raises(ValueError, match="structure"):
         pullback(wf.ones((2, 2)))
+    value["s"].eval()  # evaluating the value first changes nothing
+    (again,) = pullback({"s": wf.ones((2, 2)), "t": 2.0})
+    np.testing.assert_allclose(again["b"].to_numpy(), np.broadcast_to(a, (2, 2)))
 
 
 def test_integer_arguments_and_unused_ones_get_zeros(device):
