@@ -23,7 +23,7 @@ from .indexing import AffineMap, as_2d
 def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[Array | None]:
     """The adjoint of each of the ``count`` differentiated arguments (None where nothing
     reaches it), given the adjoints ``cotangents`` of the expressions ``roots``."""
-    order = _walk(roots)
+    order = ex.walk(roots, _inputs)  # through the tapes too
     reaching = _reaching(order)
     adjoints: dict[int, Array] = {}
     grads: list[Array | None] = [None] * count
@@ -54,24 +54,6 @@ def _inputs(node: ex.Node) -> tuple[Any, ...]:
     if kind == "op":
         return tuple(o for o in tape[2] if isinstance(o, ex.Node))
     return (tape[1],)
-
-
-def _walk(roots: list[ex.Node]) -> list[ex.Node]:
-    """Every node reachable from ``roots`` (through tapes too), inputs before their users."""
-    seen: set[int] = set()
-    order: list[ex.Node] = []
-    stack: list[tuple[ex.Node, bool]] = [(r, False) for r in reversed(roots)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        stack.extend((a, False) for a in reversed(_inputs(node)) if id(a) not in seen)
-    return order
 
 
 def _reaching(order: list[ex.Node]) -> set[int]:
@@ -189,9 +171,8 @@ def _reduce_share(node: ex.Node, g: Array) -> Array:
     if op in ("maximum", "minimum"):
         # All of it to the chosen elements, shared equally between ties.
         chosen = x == expand(Array(node, device), node, source.shape)
-        axis = {None: None, 0: 0, 1: 1}[reduction.axis]
-        ties = weft.reduce("sum", chosen.astype(g.dtype), axis=axis if x.ndim == 2 else None,
-                           keepdims=True)
+        ties = weft.reduce("sum", chosen.astype(g.dtype),
+                           axis=reduction.axis if x.ndim == 2 else None, keepdims=True)
         return weft.where(chosen, spread / ties, 0)
     raise NotImplementedError(f"no gradient rule for the reduction {op}")
 

@@ -273,8 +273,10 @@ def broadcast_shapes(name: str, *shapes: Shape) -> Shape:
     return tuple(result)
 
 
-def walk(roots: list[Node]) -> list[Node]:
-    """Every node reachable from ``roots``, children before parents, each once."""
+def walk(roots: list[Node], inputs: Callable[[Node], tuple[Node, ...]] | None = None
+         ) -> list[Node]:
+    """Every node reachable from ``roots``, children before parents, each once; a node's
+    children are its arguments, or what ``inputs(node)`` names."""
     seen: set[int] = set()
     order: list[Node] = []
     stack: list[tuple[Node, bool]] = [(r, False) for r in reversed(roots)]
@@ -287,7 +289,7 @@ def walk(roots: list[Node]) -> list[Node]:
             continue
         seen.add(id(node))
         stack.append((node, True))
-        for a in reversed(node.args):
+        for a in reversed(node.args if inputs is None else inputs(node)):
             if id(a) not in seen:
                 stack.append((a, False))
     return order
@@ -310,6 +312,13 @@ def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = 
              skip: Callable[[Node], bool] | None = None) -> bool:
     """Whether a node of one of ``kinds`` is reachable, not looking below ``stop`` kinds;
     ``skip`` leaves out nodes of those kinds that do not count."""
+    return reaches(roots, lambda n: n.kind in kinds and (skip is None or not skip(n)), stop)
+
+
+def reaches(roots: list[Node], found: Callable[[Node], bool], stop: tuple[str, ...] = ()
+            ) -> bool:
+    """Whether a node for which ``found`` holds is reachable, not looking below ``stop``
+    kinds."""
     stack = list(roots)
     seen: set[int] = set()
     while stack:
@@ -317,7 +326,7 @@ def contains(roots: list[Node], kinds: tuple[str, ...], stop: tuple[str, ...] = 
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if node.kind in kinds and (skip is None or not skip(node)):
+        if found(node):
             return True
         if node.kind not in stop:
             stack.extend(node.args)

@@ -150,11 +150,12 @@ def _leaf(value: Any, k: int) -> Array:
     from .traced import TRACED
 
     if type(value) in TRACED or isinstance(value, float):
+        from .devices import current_device
         from .dtypes import default_real
 
         node = ex.scalar(value, default_real())  # a traced float stays a run-time value
         node.tape = ("argument", k)
-        return Array(node, _device_of(value))
+        return Array(node, current_device())
     array = value if isinstance(value, Array) else asarray(value)
     if array.is_lazy:
         array = array.copy().eval()
@@ -163,12 +164,6 @@ def _leaf(value: Any, k: int) -> Array:
     leaf = ex.buffer(view.storage, node.shape, view.offset, view.strides, node.structure)
     leaf.tape = ("argument", k)
     return Array(leaf, array.device)
-
-
-def _device_of(value: Any) -> Any:
-    from .devices import current_device
-
-    return current_device()
 
 
 def _constant(value: Any, like: Array) -> Array:

@@ -30,25 +30,17 @@ RECORDING = [0]  # differentiated calls running now, in any thread
 
 
 def reaches_argument(node: Any) -> bool:
-    """Whether a differentiated argument is reachable from ``node`` (through the graph and
-    the tapes of its leaves)."""
-    stack = [node]
-    seen: set[int] = set()
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        if n.tape is not None:
-            return True
-        stack.extend(n.args)
-    return False
+    """Whether a differentiated argument is reachable from ``node``: a leaf with a tape is
+    one, or was made from one."""
+    from .expr import reaches
+
+    return reaches([node], lambda n: n.tape is not None)
 
 
 def keep_value(old: Any, dest: Any) -> None:
     """``dest`` (a new buffer leaf) holds the value of expression ``old``: remember it if a
-    gradient will need to see through it."""
-    if RECORDING[0] and dest.tape is None and old is not dest and reaches_argument(old):
+    gradient will need to see through it. Called only while ``RECORDING``."""
+    if dest.tape is None and old is not dest and reaches_argument(old):
         dest.tape = ("value", old)
 
 
