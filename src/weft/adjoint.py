@@ -17,7 +17,7 @@ from typing import Any
 
 from . import expr as ex
 from .array import Array, view_of
-from .indexing import AffineMap, as_2d
+from .indexing import AffineMap, as_2d, transpose_map
 
 
 def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[Array | None]:
@@ -117,7 +117,7 @@ def _tape_shares(node: ex.Node, tape: tuple, g: Array) -> list[tuple[ex.Node, An
         source = tape[1]
         return [(source, scatter(g, source.shape, tape[2]))]
     if kind == "reshape":
-        return [(tape[1], g.reshape(tape[1].shape))]
+        return [(tape[1], reshaped(g, tape[1].shape))]
     from .adjoint_linalg import RULES
 
     _, name, operands, keywords = tape
@@ -203,8 +203,33 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     return g
 
 
+def reshaped(g: Array, shape: tuple[int, ...]) -> Array:
+    """``g``'s elements in ``shape``: lazily where both shapes are vectors (or scalars), as
+    a view that renumbers them, so the adjoint of ``beta.reshape(1, k)`` stays in the
+    gradient's kernel; otherwise through ``reshape`` (which computes ``g``)."""
+    rows, cols = as_2d(g.shape)
+    to_rows, to_cols = as_2d(shape)
+    if min(rows, cols) != 1 or min(to_rows, to_cols) != 1:
+        return g.reshape(shape)
+    # Element (i, j) of the result is the flat element i * to_cols + j of g (one of i, j is
+    # always 0), which lies in g's row (when g is a row) or g's column.
+    if (rows, cols) == (to_rows, to_cols):
+        m = AffineMap()  # the same padded 2-D shape
+    elif rows == 1:
+        m = AffineMap(0, 0, 0, 0, to_cols, 1)
+    else:
+        m = AffineMap(0, to_cols, 1, 0, 0, 0)
+    return Array(ex.view(g._node, shape, m), g.device)
+
+
 def scatter(g: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
-    """An array of ``shape``, zero but where the view ``m`` put ``g``'s elements."""
+    """An array of ``shape``, zero but where the view ``m`` put ``g``'s elements: lazily for
+    a block (an element, a row, a column, a slice with unit steps, maybe transposed), whose
+    zeros around ``g`` are a concatenation the gradient's kernel reads in place; computed
+    into a new array for other views (strided, reversed, diagonals)."""
+    block = _block_of(g, m)
+    if block is not None:
+        return Array(_placed(*block, shape), g.device)
     from .creation import zeros
     from .matrix import assign
 
@@ -215,6 +240,45 @@ def scatter(g: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
     out = zeros(shape, dtype=g.dtype, device=g.device)
     assign(view_of(out, g.shape, m), g)
     return out
+
+
+def _block_of(g: Array, m: AffineMap) -> tuple[ex.Node, int, int] | None:
+    """``g`` as the 2-D block it fills in the view's source and the block's corner, where
+    ``m`` steps by one along each of ``g``'s dimensions that has more than one element."""
+    rows, cols = as_2d(g.shape)
+    along_i = rows == 1 or (m.ri, m.ci)
+    along_j = cols == 1 or (m.rj, m.cj)
+    padded = _reshaped_node(g._node, (rows, cols))
+    if along_i in (True, (1, 0)) and along_j in (True, (0, 1)):
+        return padded, m.r0, m.c0
+    if along_i in (True, (0, 1)) and along_j in (True, (1, 0)):
+        return ex.view(padded, (cols, rows), transpose_map()), m.r0, m.c0
+    return None
+
+
+def _reshaped_node(node: ex.Node, shape: tuple[int, ...]) -> ex.Node:
+    """``node``'s elements in ``shape``, padded 2-D alike."""
+    return node if node.shape == shape else ex.view(node, shape, AffineMap())
+
+
+def _placed(block: ex.Node, r0: int, c0: int, shape: tuple[int, ...]) -> ex.Node:
+    """``block`` at row ``r0``, column ``c0`` of zeros of ``shape``."""
+    rows, cols = as_2d(shape)
+    height, width = block.shape
+    zero = ex.scalar(0, block.dtype)
+
+    def zeros(h: int, w: int) -> ex.Node:
+        return ex.broadcast(zero, (h, w))
+
+    def joined(parts: list[ex.Node], axis: int, size: tuple[int, int]) -> ex.Node:
+        parts = [p for p in parts if 0 not in p.shape]
+        return parts[0] if len(parts) == 1 else ex.concat(tuple(parts), axis, size,
+                                                          block.dtype)
+
+    band = joined([zeros(height, c0), block, zeros(height, cols - c0 - width)], 1,
+                  (height, cols))
+    whole = joined([zeros(r0, cols), band, zeros(rows - r0 - height, cols)], 0, (rows, cols))
+    return _reshaped_node(whole, shape)
 
 
 def _concat_shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:

@@ -204,8 +204,13 @@ def _compile_reductions(kernels: list[Kernel], reductions: list[schedule.Output]
     kernel.combines = combining
     if layout.groups:
         kernels.append(kernel)
+    # The partial results of one shape and axis are combined together: one launch.
+    groups: dict[tuple, list[schedule.Output]] = {}
     for combine, dest in followups:
-        _compile_reductions(kernels, [(combine, dest)], [], target, combining=True)
+        key = (combine.args[0].shape, combine.attrs.axis)
+        groups.setdefault(key, []).append((combine, dest))
+    for group in groups.values():
+        _compile_reductions(kernels, group, [], target, combining=True)
 
 
 def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedule.Output],

@@ -214,7 +214,11 @@ def view(node: Node, shape: Shape, m: AffineMap) -> Node:
             out.tape = ("view", node, m)  # the gradient scatters back through ``m``
         return out
     if node.kind == VIEW:
-        return view(node.args[0], shape, m.then(node.attrs))
+        inner = m.then(node.attrs)
+        source = node.args[0]
+        if shape == source.shape and inner == AffineMap():
+            return source  # a view undone (the same elements in the same shape)
+        return view(source, shape, inner)
     return Node(VIEW, node.dtype, shape, (node,), attrs=m, structure=structure)
 
 

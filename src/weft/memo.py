@@ -24,7 +24,8 @@ from .replay import INPUT, SCALAR, Replay, UnreplayableError
 from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
-_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK}
+_SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK,
+           ex.CONCAT}
 _LIMIT = 4096
 
 
@@ -48,6 +49,35 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
     out = dest.attrs
     return (*entries, (dest.dtype, dest.shape, dest.structure, out.offset, out.strides,
                        storages.get(id(out.storage), -1))), leaves
+
+
+def joint_signature(outputs: list[tuple[ex.Node, ex.Node]]
+                    ) -> tuple[tuple | None, list[ex.Node]]:
+    """``signature`` of computing several ``(root, destination leaf)`` pairs together (a
+    value and its gradients): the roots' structure with shared nodes entered once, which
+    entries are the roots, and each destination's view and aliasing."""
+    state: tuple = ({}, [], [], {})
+    positions = []
+    try:
+        for root, _ in outputs:
+            k = _visit(root, state)
+            if k is None:
+                return None, []
+            positions.append(k)
+    except RecursionError:
+        return None, []
+    storages: dict[int, int] = {}
+    for leaf in state[2]:
+        if leaf.kind == ex.BUFFER:
+            storages.setdefault(id(leaf.attrs.storage), len(storages))
+    known = len(storages)
+    dests = []
+    for _, dest in outputs:
+        out = dest.attrs
+        alias = storages.setdefault(id(out.storage), len(storages))
+        dests.append((dest.dtype, dest.shape, dest.structure, out.offset, out.strides,
+                      alias if alias < known else known - alias - 1))
+    return (*state[1], tuple(positions), *dests), state[2]
 
 
 def signature_into_new(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
@@ -140,8 +170,8 @@ def _walk(root: ex.Node, state: tuple) -> int | None:
 
 
 def record(device: Any, compiled: Compiled, programs: list[Any], leaves: list[ex.Node],
-           dest: Storage) -> Replay | None:
-    """The replay of ``compiled`` (launched as ``programs`` into ``dest``) taking the
+           dests: list[Storage]) -> Replay | None:
+    """The replay of ``compiled`` (launched as ``programs`` into ``dests``) taking the
     leaves' values (``inputs``), or None when an argument cannot be traced to a leaf (then
     the evaluation is not remembered): a scalar that is no leaf's could come from a value
     the structural key does not hold."""
@@ -174,7 +204,7 @@ def record(device: Any, compiled: Compiled, programs: list[Any], leaves: list[ex
         raise UnreplayableError(f"an argument of type {type(a).__name__}")
 
     try:
-        return replay.record(device, compiled, programs, [dest], source)
+        return replay.record(device, compiled, programs, dests, source)
     except UnreplayableError:
         return None
 

@@ -85,9 +85,11 @@ def run(device: Any, compiled: Compiled) -> list[Any]:
 def execute(device: Any, outputs: list[Output]) -> None:
     """Compute every ``(expression, destination)`` pair on ``device`` with weft's kernels."""
     note_activity()
-    if len(outputs) == 1 and outputs[0][1].kind == ex.BUFFER and config.fuse_enabled():
-        root, dest = outputs[0]
-        key, leaves = memo.signature(root, dest)
+    if config.fuse_enabled() and all(dest.kind == ex.BUFFER for _, dest in outputs):
+        if len(outputs) == 1:
+            key, leaves = memo.signature(*outputs[0])
+        else:
+            key, leaves = memo.joint_signature(outputs)
         if key is not None:
             _execute_remembered(device, (device, key), leaves, outputs)
             return
@@ -112,16 +114,16 @@ def replayed(device: Any, root: ex.Node) -> ex.Node | None:
 
 def _execute_remembered(device: Any, key: tuple, leaves: list[ex.Node],
                         outputs: list[Output]) -> Replay | None:
-    """One output with a structural key: replay what it compiled to before, or compile and
-    run it and remember it. Returns the replay (None: not rememberable)."""
-    dest = outputs[0][1].attrs.storage
+    """Outputs with a structural key: replay what they compiled to before, or compile and
+    run them and remember it. Returns the replay (None: not rememberable)."""
+    dests = [dest.attrs.storage for _, dest in outputs]
     remembered = memo.MEMO.get(key)
     if remembered is not None:
-        remembered.run(memo.inputs(leaves), [dest])
+        remembered.run(memo.inputs(leaves), dests)
         return remembered
     compiled = compile(outputs, device.target)
     programs = run(device, compiled)
-    made = memo.record(device, compiled, programs, leaves, dest)
+    made = memo.record(device, compiled, programs, leaves, dests)
     if made is not None:
         memo.MEMO.put(key, made)
     return made

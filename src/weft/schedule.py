@@ -71,28 +71,37 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
 
     A feeding reduction waits for the reductions inside its operand: its level is how deep
     they nest. Feeding reductions of one level over the same operand shape and axis share a
-    kernel, so ``wf.sum(f(a)) + wf.sum(g(b))`` reduces ``a`` and ``b`` together.
+    kernel, so ``wf.sum(f(a)) + wf.sum(g(b))`` reduces ``a`` and ``b`` together; a requested
+    reduction of that level, shape and axis joins them, so a value and its gradient's sums
+    read their operands once.
     """
-    roots = {id(root) for root, _ in outputs}
+    roots = {id(root): dest for root, dest in outputs}
     depth: dict[int, int] = {}  # reductions nested below a node
     levels: dict[tuple, list[Node]] = {}
+    requested: dict[tuple, list[Node]] = {}
     for node in ex.walk([root for root, _ in outputs]):
         depth[id(node)] = max((depth[id(a)] + (a.kind == ex.REDUCE) for a in node.args),
                               default=0)
-        if node.kind == ex.REDUCE and id(node) not in roots:
-            levels.setdefault((depth[id(node)], *_reduction_key(node)), []).append(node)
+        if node.kind == ex.REDUCE:
+            key = (depth[id(node)], *_reduction_key(node))
+            dest = roots.get(id(node))
+            if dest is None:
+                levels.setdefault(key, []).append(node)
+            elif dest.kind == ex.BUFFER and dest.shape == node.shape:
+                requested.setdefault(key, []).append(node)
     done: dict[int, Node] = {}
     steps: list[Step] = []
     for key in sorted(levels, key=lambda k: k[0]):
         step = Step([])
-        for node in levels[key]:
+        for node in levels[key] + requested.get(key, []):
             (ready,) = ex.substitute([node], done)
-            dest = temporary(node)
+            dest = roots.get(id(node)) or temporary(node)
             step.outputs.append((ready, dest))
             done[id(node)] = dest
         steps.append(step)
-    finals = ex.substitute([root for root, _ in outputs], done)
-    steps += _group([(root, dest) for root, (_, dest) in zip(finals, outputs)])
+    rest = [(root, dest) for root, dest in outputs if done.get(id(root)) is not dest]
+    finals = ex.substitute([root for root, _ in rest], done)
+    steps += _group([(root, dest) for root, (_, dest) in zip(finals, rest)])
     return steps
 
 

@@ -145,6 +145,12 @@ STRUCTURAL = {
     "logsumexp": (lambda a: wf.logsumexp(a, axis=1).sum() + wf.logsumexp(a), A),
     "slice with steps": (lambda a: (a[1:, ::2] ** 2).sum(), A),
     "transpose": (lambda a: (a.T * wf.asarray(W34.T)).sum(), A),
+    "block": (lambda a: (wf.sin(a[1:3, 1:]) * a[:2, :3]).sum(), A),
+    "elements": (lambda v: wf.exp(v[0]) * v[3] + v[1] * v[1], V4),
+    "row and column": (lambda a: (a[2] * a[:, 1].sum()).sum() + (a.T[1] ** 2).sum(), A),
+    "transposed block": (lambda a: (a.T[1:, :2] * wf.asarray(W34.T[1:, :2])).sum(), A),
+    "vector reshaped": (lambda v: (wf.sin(v.reshape(4, 1)) * v.reshape(1, 4)).sum(), V4),
+    "reversed": (lambda v: (v[::-1] * wf.asarray(np.arange(4.0))).sum(), V4),
     "diagonal": (lambda a: (wf.diagonal(a) ** 3).sum(), A),
     "where": (lambda a: wf.where(a > 0, a * a, wf.sin(a)).sum(), A),
     "concatenate": (lambda a, b: (wf.concatenate([a, wf.stack([b])]) ** 2).sum(), A, V4),
@@ -365,3 +371,38 @@ def test_a_traced_function_inside_a_gradient(device):
     inner(wf.asarray(x))  # traced before, outside any gradient
     g = wf.grad(lambda v: inner(v).sum())(wf.asarray(x))
     np.testing.assert_allclose(g.to_numpy(), 2 * np.cos(x))
+
+
+@pytest.mark.parametrize("columns", [2, 40])
+def test_glm_value_and_gradient_read_x_twice_at_most(device, monkeypatch, columns):
+    """A GLM's value and its gradients come from one evaluation: one pass over x computes
+    the linear predictor with every per-row quantity, one more forms x.T @ d (none where x
+    has a few columns, written out in the density's kernel)."""
+    rng = np.random.default_rng(columns)
+    rows = 1000
+    xs, ys = rng.standard_normal((rows, columns)), rng.standard_normal(rows)
+    beta0 = rng.standard_normal(columns) * 0.1
+    x, y = wf.asarray(xs), wf.asarray(ys)
+    passes = []
+    original = device.backend.launch
+
+    def launch(dev, program, ir, args, n, *rest):
+        passes.append(n)
+        return original(dev, program, ir, args, n, *rest)
+
+    monkeypatch.setattr(device.backend, "launch", launch)
+    wf.clear_cache()
+    value, (g_beta, g_alpha, g_sigma) = wf.value_and_grad(
+        lambda b, a, s: wf.stats.normal_id_glm_lpdf(y, x, a, b, s), argnums=(0, 1, 2))(
+        wf.asarray(beta0), 0.3, 1.7)
+    wf.eval(value, g_beta, g_alpha, g_sigma)
+    monkeypatch.undo()
+    if device.kind != "reference":
+        # Kernels over x's elements (wide), or over its rows, reading its few columns.
+        over_x = [n for n in passes if n == (rows if columns <= 8 else rows * columns)]
+        assert len(over_x) == (1 if columns <= 8 else 2), passes
+    residual = ys - 0.3 - xs @ beta0
+    np.testing.assert_allclose(g_beta.to_numpy(), xs.T @ residual / 1.7**2, rtol=1e-10)
+    np.testing.assert_allclose(float(g_alpha), residual.sum() / 1.7**2, rtol=1e-10)
+    np.testing.assert_allclose(float(g_sigma), -rows / 1.7 + (residual**2).sum() / 1.7**3,
+                               rtol=1e-10)

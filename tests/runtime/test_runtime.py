@@ -285,6 +285,29 @@ def test_remembered_reductions_take_new_data(device):
         assert any(len(p.steps) > 1 for p in MEMO.plans.values())  # reductions remembered
 
 
+def test_several_outputs_replay_together_with_new_data_and_aliasing(device):
+    """``wf.eval`` of several outputs (a value and its gradients) is remembered as one plan:
+    new buffers, new scalars, shared subexpressions computed once, results kept apart."""
+    from weft.memo import MEMO
+
+    rng = np.random.default_rng(13)
+    MEMO.clear()
+    for k in range(3):
+        a, b = rng.standard_normal((40, 30)), rng.standard_normal(30)
+        x, y = wf.asarray(a), wf.asarray(b)
+        shared = wf.exp(x * (k + 0.5)).sum(axis=1)
+        total, scaled, columns = wf.eval(shared.sum(), shared * 2.0, (x * y).sum(axis=0))
+        e = np.exp(a * (k + 0.5)).sum(axis=1)
+        np.testing.assert_allclose(total.item(), e.sum(), rtol=1e-12)
+        np.testing.assert_allclose(scaled.to_numpy(), e * 2.0, rtol=1e-12)
+        np.testing.assert_allclose(columns.to_numpy(), (a * b).sum(axis=0), rtol=1e-12)
+        same, twice = wf.eval(x + 1.0, x + 1.0)  # one node requested twice
+        np.testing.assert_allclose(same.to_numpy(), a + 1.0)
+        np.testing.assert_allclose(twice.to_numpy(), a + 1.0)
+    if device.kind != "reference":
+        assert any(len(p.results) == 3 for p in MEMO.plans.values())
+
+
 def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp_path, caplog,
                                                     capfd):
     import logging
