@@ -66,6 +66,12 @@ def _group(outputs: list[Output]) -> list[Step]:
     return steps
 
 
+# A value broadcast over at least this many elements each is stored once and read back, not
+# recomputed per element: a GLM's per-row derivative (an exp, a log) over its 5000 columns
+# made the gradient's column pass compute-bound (H200, logistic GLM 100000 x 5000).
+STORE_EXPANSION = 8
+
+
 def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     """Reductions feeding other work first, then the outputs, grouped.
 
@@ -73,27 +79,31 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     they nest. Feeding reductions of one level over the same operand shape and axis share a
     kernel, so ``wf.sum(f(a)) + wf.sum(g(b))`` reduces ``a`` and ``b`` together; a requested
     reduction of that level, shape and axis joins them, so a value and its gradient's sums
-    read their operands once.
+    read their operands once. A computed value that a broadcast spreads over many elements
+    (``STORE_EXPANSION``) is stored by a reduction step of its level over its shape, where
+    there is one, and read back by the kernels after it.
     """
     roots = {id(root): dest for root, dest in outputs}
-    depth: dict[int, int] = {}  # reductions nested below a node
-    levels: dict[tuple, list[Node]] = {}
-    requested: dict[tuple, list[Node]] = {}
-    for node in ex.walk([root for root, _ in outputs]):
-        depth[id(node)] = max((depth[id(a)] + (a.kind == ex.REDUCE) for a in node.args),
-                              default=0)
-        if node.kind == ex.REDUCE:
-            key = (depth[id(node)], *_reduction_key(node))
-            dest = roots.get(id(node))
-            if dest is None:
-                levels.setdefault(key, []).append(node)
-            elif dest.kind == ex.BUFFER and dest.shape == node.shape:
-                requested.setdefault(key, []).append(node)
+    order = ex.walk([root for root, _ in outputs])
+    spread, readers = _spread_values(order)
+    levels, requested, depth = _levels(order, roots, spread, readers)
+    # A spread value is stored only by a reduction step of its level over its shape: alone,
+    # it would cost a launch of its own.
+    hosted: dict[tuple, list[Node]] = {}
+    keys = [*levels, *requested]
+    for node in spread.values():
+        key = next((k for k in keys if k[0] == depth[id(node)] and k[1] == node.shape), None)
+        if key is not None:
+            hosted.setdefault(key, []).append(node)
+    if len(hosted) != len(spread) or sum(map(len, hosted.values())) != len(spread):
+        kept = {id(n): n for group in hosted.values() for n in group}
+        levels, requested, depth = _levels(order, roots, kept, readers)
+        hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
     done: dict[int, Node] = {}
     steps: list[Step] = []
-    for key in sorted(levels, key=lambda k: k[0]):
+    for key in sorted({*levels, *hosted}, key=lambda k: k[0]):
         step = Step([])
-        for node in levels[key] + requested.get(key, []):
+        for node in levels.get(key, []) + requested.get(key, []) + hosted.get(key, []):
             (ready,) = ex.substitute([node], done)
             dest = roots.get(id(node)) or temporary(node)
             step.outputs.append((ready, dest))
@@ -103,6 +113,57 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     finals = ex.substitute([root for root, _ in rest], done)
     steps += _group([(root, dest) for root, (_, dest) in zip(finals, rest)])
     return steps
+
+
+def _levels(order: list[Node], roots: dict[int, Node], stored: dict[int, Node],
+            readers: set[int]) -> tuple[dict[tuple, list[Node]], dict[tuple, list[Node]],
+                                        dict[int, int]]:
+    """Feeding and requested reductions by (level, operand shape, axis), and each node's
+    level: how many reductions nest below it, and stored values below a broadcast's
+    ``readers`` (other uses of a stored value may compute it beside it, in its step)."""
+    depth: dict[int, int] = {}
+    levels: dict[tuple, list[Node]] = {}
+    requested: dict[tuple, list[Node]] = {}
+    for node in order:
+        reader = id(node) in readers
+        depth[id(node)] = max((depth[id(a)] + (a.kind == ex.REDUCE or
+                                               (reader and id(a) in stored))
+                               for a in node.args), default=0)
+        if node.kind == ex.REDUCE:
+            key = (depth[id(node)], *_reduction_key(node))
+            dest = roots.get(id(node))
+            if dest is None:
+                levels.setdefault(key, []).append(node)
+            elif dest.kind == ex.BUFFER and dest.shape == node.shape:
+                requested.setdefault(key, []).append(node)
+    return levels, requested, depth
+
+
+def _spread_values(order: list[Node]) -> tuple[dict[int, Node], set[int]]:
+    """The computed values (not leaves, not 0-d) that broadcasts spread over at least
+    ``STORE_EXPANSION`` elements each, by id, and the nodes on those broadcasts that read
+    them (the broadcast, or the view under it)."""
+    found: dict[int, Node] = {}
+    readers: set[int] = set()
+    for node in order:
+        if node.kind != ex.BROADCAST:
+            continue
+        reader, value = node, node.args[0]
+        while value.kind == ex.VIEW:
+            reader, value = value, value.args[0]
+        size = _size(value.shape)
+        if (value.kind in (ex.MAP, ex.CAST, ex.CHECK) and size > 1
+                and _size(node.shape) >= STORE_EXPANSION * size):
+            found[id(value)] = value
+            readers.add(id(reader))
+    return found, readers
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    size = 1
+    for n in shape:
+        size *= n
+    return size
 
 
 def unfused(outputs: list[Output], temporary: Temporary) -> list[Step]:

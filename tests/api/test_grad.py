@@ -406,3 +406,35 @@ def test_glm_value_and_gradient_read_x_twice_at_most(device, monkeypatch, column
     np.testing.assert_allclose(float(g_alpha), residual.sum() / 1.7**2, rtol=1e-10)
     np.testing.assert_allclose(float(g_sigma), -rows / 1.7 + (residual**2).sum() / 1.7**3,
                                rtol=1e-10)
+
+
+def test_logistic_glm_gradient_reads_its_per_row_derivative_stored(device, monkeypatch):
+    """The per-row derivative (an inv_logit of the linear predictor) is computed once per
+    row and stored, not once per element of x in the pass forming x.T @ d."""
+    rng = np.random.default_rng(5)
+    rows, columns = 300, 40
+    xs = rng.standard_normal((rows, columns))
+    ns = (rng.random(rows) < 0.4).astype(np.int32)
+    beta0 = rng.standard_normal(columns) * 0.2
+    x, n = wf.asarray(xs), wf.asarray(ns)
+    launched = []
+    original = device.backend.launch
+
+    def launch(dev, program, ir, args, size, *rest):
+        launched.append((size, {s.op for s in ir.body if hasattr(s, "op")}))
+        return original(dev, program, ir, args, size, *rest)
+
+    monkeypatch.setattr(device.backend, "launch", launch)
+    wf.clear_cache()
+    value, (g_beta, g_alpha) = wf.value_and_grad(
+        lambda b, a: wf.stats.bernoulli_logit_glm_lpmf(n, x, a, b), argnums=(0, 1))(
+        wf.asarray(beta0), -0.2)
+    wf.eval(value, g_beta, g_alpha)
+    monkeypatch.undo()
+    if device.kind != "reference":
+        over_x = [ops for size, ops in launched if size == rows * columns]
+        assert len(over_x) == 2, launched
+        assert all("inv_logit" not in ops and "exp" not in ops for ops in over_x), over_x
+    residual = ns - 1 / (1 + np.exp(-(xs @ beta0 - 0.2)))
+    np.testing.assert_allclose(g_beta.to_numpy(), xs.T @ residual, rtol=1e-10)
+    np.testing.assert_allclose(float(g_alpha), residual.sum(), rtol=1e-10)
