@@ -53,6 +53,17 @@ def test_strided_cupy_arrays_keep_their_strides(gpu):
         np.testing.assert_allclose(wf.exp(x).to_numpy(), np.exp(cp.asnumpy(c)), rtol=1e-6)
 
 
+def test_adopted_arrays_wait_for_the_producers_pending_writes(gpu):
+    """weft's stream does not block on CuPy's default stream: adopting an array whose
+    writes are still queued there must order them first."""
+    for _ in range(3):
+        c = cp.zeros(1 << 24, dtype=cp.float64)
+        for _ in range(40):
+            c += 1.0  # queued on CuPy's stream, still running when weft reads
+        x = wf.asarray(c)
+        assert float(x.min()) == 40.0 and float(x.max()) == 40.0
+
+
 def test_adopted_arrays_off_a_16_byte_boundary_keep_their_memory_and_values(gpu):
     """An adopted array's storage starts at the 16-byte boundary below it, so its offset says
     whether rows can be read 16 bytes at a time: never from a misaligned start."""

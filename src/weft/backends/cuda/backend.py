@@ -303,11 +303,21 @@ class CUDABackend:
 
         h = device.handle
         cupy = h.cupy
+        # The stream the producer's pending work is on, as the producer reports it in the
+        # caller's context (inside weft's stream, CuPy would name weft's). cupy.asarray takes
+        # a CuPy array as it is, without that wait: weft's stream must make it.
+        producer = None
+        if not ordered and hasattr(obj, "__cuda_array_interface__"):
+            producer = obj.__cuda_array_interface__.get("stream")
         with h.active(), h.stream():
             if hasattr(obj, "__cuda_array_interface__"):
                 arr = cupy.asarray(obj)
             else:
                 arr = cupy.from_dlpack(obj)
+            if producer and producer != h.stream().ptr:
+                done = cupy.cuda.Event(disable_timing=True)
+                done.record(cupy.cuda.ExternalStream(producer))
+                h.stream().wait_event(done)
         if arr.device.id != h.index:
             with h.active():
                 arr = cupy.array(arr, copy=True)  # peer copy to this device
