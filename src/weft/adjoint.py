@@ -187,7 +187,12 @@ def expand(g: Array, reduced: ex.Node, shape: tuple[int, ...]) -> Array:
 
 
 def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
-    """``g`` summed over the dimensions in which ``shape`` was broadcast to ``g.shape``."""
+    """``g`` summed over the dimensions in which ``shape`` was broadcast to ``g.shape``. A
+    ``g`` equal everywhere (a scalar's adjoint spread over an array) sums to its value times
+    the count, with no reduction kernel."""
+    one = _one_of(g._node) if shape == () and g.size > 1 else None
+    if one is not None:
+        return Array(one, g.device) * g.size
     rows, cols = as_2d(g.shape)
     to_rows, to_cols = as_2d(shape)
     over_rows = to_rows == 1 and rows != 1
@@ -220,6 +225,24 @@ def reshaped(g: Array, shape: tuple[int, ...]) -> Array:
     else:
         m = AffineMap(0, to_cols, 1, 0, 0, 0)
     return Array(ex.view(g._node, shape, m), g.device)
+
+
+def _one_of(node: ex.Node) -> ex.Node | None:
+    """``node``'s value as a 0-d expression where every element of it is that value (built
+    from 0-d values by element-wise ops and broadcasts); else None."""
+    if node.shape == ():
+        return node
+    if node.kind == ex.BROADCAST:
+        return _one_of(node.args[0])
+    if node.kind not in (ex.MAP, ex.CAST):
+        return None
+    args = []
+    for a in node.args:
+        one = _one_of(a)
+        if one is None:
+            return None
+        args.append(one)
+    return ex.Node(node.kind, node.dtype, (), tuple(args), op=node.op, attrs=node.attrs)
 
 
 def scatter(g: Array, shape: tuple[int, ...], m: AffineMap) -> Array:

@@ -63,7 +63,30 @@ def _group(outputs: list[Output]) -> list[Step]:
                 steps.append(by_shape[dest.shape])
             host = by_shape[dest.shape]
         host.outputs.append((root, dest))
-    return steps
+    return _with_scalars_hosted(steps, by_shape)
+
+
+# An element-wise step of at most this many elements also writes the step's 0-d outputs
+# (each of its work-items the same value to the same place), saving their launch: a
+# gradient's scalar parameters beside its vector ones.
+SCALAR_HOST_LIMIT = 4096
+
+
+def _with_scalars_hosted(steps: list[Step], by_shape: dict[tuple[int, ...], Step]
+                         ) -> list[Step]:
+    """``steps`` with the element-wise 0-d outputs' step merged into another small
+    element-wise step, where there is one."""
+    scalars = by_shape.get(())
+    host = next((step for shape, step in by_shape.items()
+                 if shape and 0 < _size(shape) <= SCALAR_HOST_LIMIT), None)
+    if scalars is None or host is None or any(d.kind != ex.BUFFER for _, d in scalars.outputs):
+        return steps
+    shape = host.outputs[0][1].shape
+    for root, dest in scalars.outputs:
+        view = dest.attrs
+        spread = ex.buffer(view.storage, shape, view.offset, (0,) * len(shape))
+        host.outputs.append((ex.broadcast(root, shape), spread))
+    return [step for step in steps if step is not scalars]
 
 
 # A value broadcast over at least this many elements each is stored once and read back, not

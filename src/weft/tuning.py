@@ -31,6 +31,10 @@ MIN_WALK = 32
 # Rows a split of a banded column reduction (CPUs, variants.band_layout) walks at least: fewer
 # and the partial results' second pass costs more than the parallelism gains.
 BAND_ROWS = 64
+# A banded reduction of at most this many elements is not split: one core walks it in less
+# time than the partial results' second launch takes (10-20 us on PoCL; a GLM gradient's
+# x.T @ d over 1000 x 10: two launches became one).
+BAND_SPLIT_ELEMENTS = 1 << 15
 # Elements a lane of a short full reduction walks at least while the reduction spreads over
 # the compute units (reduce_layout). H100, device time of a float64 normal density of 10^5
 # elements 12.0 -> 5.1 us, a sum of 10^5 4.0 -> 3.8 (docs/tuning-notes.md, 15).

@@ -194,7 +194,8 @@ def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLa
     """
     bands = ceil_div(cols, band)
     wanted = ceil_div(WORK_GROUP * max(target_groups, 1), bands)
-    splits = max(1, min(wanted, rows // tuning.BAND_ROWS)) if target_groups > 1 else 1
+    split = target_groups > 1 and rows * cols > tuning.BAND_SPLIT_ELEMENTS
+    splits = max(1, min(wanted, rows // tuning.BAND_ROWS)) if split else 1
     chunk = ceil_div(rows, splits) if rows else 0
     splits = ceil_div(rows, chunk) if chunk else 1
     groups = ceil_div(bands * splits, WORK_GROUP)  # no rows: the identity, written
@@ -210,7 +211,8 @@ def row_band_layout(rows: int, cols: int, band: int, target_groups: int) -> Redu
     1024
     """
     wanted = ceil_div(WORK_GROUP * max(target_groups, 1), max(rows, 1))
-    splits = max(1, min(wanted, cols // (tuning.BAND_ROWS * band))) if target_groups > 1 else 1
+    split = target_groups > 1 and rows * cols > tuning.BAND_SPLIT_ELEMENTS
+    splits = max(1, min(wanted, cols // (tuning.BAND_ROWS * band))) if split else 1
     chunk = ceil_div(cols, splits) if cols else 0
     chunk = ceil_div(chunk, band) * band  # every split but the last walks whole bands
     splits = ceil_div(cols, chunk) if chunk else 1
