@@ -213,3 +213,30 @@ def test_banded_reductions(real_device, monkeypatch, shape, axis):
             checked.sum(axis=axis).to_numpy()
     finally:
         memo.MEMO.clear()
+
+
+def test_zero_d_outputs_ride_in_a_small_elementwise_kernel(reference, real_device):
+    """A 0-d output beside a small element-wise one is written by the same kernel (each
+    work-item the same value), after the reductions both read."""
+    a = np.arange(12.0).reshape(3, 4)
+    x = wf.asarray(a)
+    total = x.sum()
+    outputs = _outputs(wf.exp(total) + x[0, :3], total * 2.0 + 1.0)
+    kernels = compile(outputs, Target(OPENCL, Traits())).kernels
+    assert [k.ir.skeleton for k in kernels if not k.combines][-1] == "elementwise"
+    assert sum(k.ir.skeleton == "elementwise" for k in kernels) == 1
+    with wf.device(real_device):
+        y = wf.asarray(a)
+        s = y.sum()
+        vector, scalar = wf.eval(wf.exp(s / 100.0) + y[0, :3], s * 2.0 + 1.0)
+        np.testing.assert_allclose(vector.to_numpy(), np.exp(a.sum() / 100) + a[0, :3])
+        assert scalar.shape == () and float(scalar) == a.sum() * 2 + 1
+
+
+def test_a_small_banded_reduction_is_not_split():
+    from weft.variants import REDUCE_COLS, band_layout, reduction_layout
+
+    assert band_layout(1000, 10, 64, 4).splits == 1
+    assert band_layout(4096, 4096, 64, 4).splits > 1
+    layout = reduction_layout(REDUCE_COLS, 1000, 10, 4, Traits(column_band=64), 8, True, True)
+    assert layout.splits == 1 and layout.groups == 1
