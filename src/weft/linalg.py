@@ -251,7 +251,7 @@ def matmul(a: Any, b: Any) -> Array:
     dtype = dt.resolve([a.dtype, b.dtype], [])
     if {a.ndim, b.ndim} == {1, 2} and a.size and b.size and (
             a.device.kind != "cuda" or _walks_rows(a, b)):
-        return _matvec_fused(a, b, dtype)
+        return matvec_fused(a, b, dtype)
     a, b = _evaluated_pair(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
     lib = _library(a.device)
@@ -299,10 +299,16 @@ def _rows_start_aligned(x: Array) -> bool:
                                             width)
 
 
-def _matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
+def matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
     """A matrix-vector product as weft's own row (or column) reduction of ``a * b``: on an
     OpenCL device it stays on the device, at memory bandwidth, instead of a trip through
-    host BLAS, and it is lazy, so it fuses with the producer of the matrix."""
+    host BLAS, and it is lazy, so it fuses with the producer of the matrix (and with the
+    density that reads it: stats' GLMs).
+
+    >>> import weft as wf
+    >>> matvec_fused(wf.asarray([[1.0, 2.0]]), wf.asarray([3.0, 4.0]), wf.float64).tolist()
+    [11.0]
+    """
     if a.ndim == 2:
         return (a.astype(dtype) * b.astype(dtype).reshape(1, b.size)).sum(axis=1, dtype=dtype)
     return (a.astype(dtype).reshape(a.size, 1) * b.astype(dtype)).sum(axis=0, dtype=dtype)
