@@ -5,7 +5,8 @@ that materialization made (tape.py). Walking it from the outputs back, each node
 adjoint to its arguments by the rule of its kind: an op-table op by its ``adjoint`` entry
 (ops.py), a broadcast by summing over the broadcast dimensions, a reduction by broadcasting
 back (``max``/``min`` to the chosen elements), a view by scattering into its source's shape, a
-structure restriction by keeping the structure, a fused check by carrying the check on to the
+structure restriction by keeping the structure, an integer-array gather by adding the adjoint
+back where it read (``expr.scatter_add``), a fused check by carrying the check on to the
 adjoint (so a gradient raises what the value raises), a linear-algebra result by its rule in
 adjoint_linalg.py. The adjoints are ordinary lazy Arrays: the element-wise ones fuse with the
 forward values they read, which are recomputed inside the backward kernels rather than stored.
@@ -104,8 +105,11 @@ def _shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
     if kind == ex.CONCAT:
         return _concat_shares(node, g)
     if kind == ex.GATHER:
-        raise NotImplementedError(
-            "the gradient of an integer-array gather (x[idx]) is not available yet")
+        # Each gathered element's adjoint added back where it was read: duplicate indexes
+        # sum (atomic adds on a device; their order, and so the last bits, may vary).
+        source, *indexes = node.args
+        added = ex.scatter_add(g._node, tuple(indexes), node.attrs, source.shape)
+        return [(source, Array(added, g.device))]
     return []  # leaves: buffers, scalars and indexes not being differentiated
 
 

@@ -204,9 +204,9 @@ def _lower(node: ex.Node, lowered: dict[int, Any]) -> Any:
         out = da.concatenate(parts, axis=node.attrs).reshape(node.shape)
     elif kind == ex.REDUCE:
         out = _reduction(node, lowered)
-    elif kind == ex.GATHER:
-        raise NotImplementedError("weft.dask: integer-array indexing is not supported on "
-                                  "Dask-backed arrays")
+    elif kind in (ex.GATHER, ex.SCATTER_ADD):
+        raise NotImplementedError("weft.dask: integer-array indexing (and its gradient) is "
+                                  "not supported on Dask-backed arrays")
     else:
         out = _blockwise(node, lowered)
     lowered[id(node)] = out

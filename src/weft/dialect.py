@@ -85,6 +85,9 @@ class Dialect:
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
     scalar_struct: bool = False
+    # Per float dtype name, what adds a value to a global element atomically: ``{0}(&element,
+    # value)`` (a scatter-add: a gather's adjoint).
+    atomic_add: dict[str, str] = field(default_factory=dict)
     # Library functions replaced by weft's own call-free versions (skeletons/own_math.py),
     # in ops and helpers alike: a CPU device's OpenCL compiler vectorizes a kernel only when
     # nothing in it is a call.

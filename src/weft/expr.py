@@ -39,6 +39,9 @@ REDUCE = "reduce"  # attrs: Reduction
 GATHER = "gather"  # args: (source leaf, index arrays...); attrs: Gather
 CONCAT = "concat"  # attrs: axis of the padded 2-D shape (0 rows, 1 columns)
 CHECK = "check"  # args: (value, predicate); attrs: message
+# args: (values, index arrays...); attrs: Gather. Zeros of its shape, each value added at the
+# element the gather spec picks (a gather's adjoint: duplicates add up).
+SCATTER_ADD = "scatter_add"
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class Gather:
     # In bounds and non-negative by construction (a bit mask's word of an element): a plain
     # load in the kernel, with no check, so the kernel needs no error read-back.
     trusted: bool = False
+    # As a destination: add each value to the element (atomically), not store it.
+    accumulate: bool = False
 
 
 class Node:
@@ -236,6 +241,12 @@ def reduce(node: Node, reduction: Reduction, shape: Shape, dtype: DType) -> Node
 
 def gather(source: Node, indexes: tuple[Node, ...], spec: Gather, shape: Shape) -> Node:
     return Node(GATHER, source.dtype, shape, (source, *indexes), attrs=spec)
+
+
+def scatter_add(values: Node, indexes: tuple[Node, ...], spec: Gather, shape: Shape) -> Node:
+    """Zeros of ``shape`` with ``values`` added where ``spec`` and ``indexes`` pick (the
+    elements a gather of that spec from an array of ``shape`` would read)."""
+    return Node(SCATTER_ADD, values.dtype, shape, (values, *indexes), attrs=spec)
 
 
 def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:

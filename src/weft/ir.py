@@ -169,6 +169,7 @@ class Scatter:
     col: str | None
     error: int
     name: str
+    add: bool = False  # add to the element (atomically): duplicate indexes sum
 
 
 @dataclass(frozen=True)

@@ -381,7 +381,8 @@ class _Lowering:
             buf = self.buffer(dest.args[0].attrs.storage, read=False, written=True)
             prefix = self.source_view(dest.args[0])
             self.errors.append(ErrorInfo("index", "", dest.args[0].shape))
-            return Scatter(buf, var, prefix, row, col, len(self.errors) - 1, self.fresh())
+            return Scatter(buf, var, prefix, row, col, len(self.errors) - 1, self.fresh(),
+                           dest.attrs.accumulate)
         buf = self.buffer(dest.attrs.storage, read=False, written=True)
         access, prefix = self.leaf_access(dest, IDENTITY)
         return Store(buf, var, access, prefix, when)

@@ -13,7 +13,7 @@ With ``wf.config(fuse=False)`` every operation is its own kernel writing a tempo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import expr as ex
 from .expr import Node
@@ -35,6 +35,9 @@ class Step:
     @property
     def elementwise(self) -> list[Output]:
         return [(r, d) for r, d in self.outputs if r.kind != ex.REDUCE]
+
+
+_CUTS = (ex.REDUCE, ex.SCATTER_ADD)  # computed into memory before what reads them
 
 
 def _reduction_key(node: Node) -> tuple:
@@ -122,9 +125,36 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         kept = {id(n): n for group in hosted.values() for n in group}
         levels, requested, depth = _levels(order, roots, kept, readers)
         hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
+    scatters: dict[int, list[Node]] = {}
+    for node in order:
+        if node.kind == ex.SCATTER_ADD:
+            scatters.setdefault(depth[id(node)], []).append(node)
     done: dict[int, Node] = {}
     steps: list[Step] = []
-    for key in sorted({*levels, *hosted}, key=lambda k: k[0]):
+    keys = sorted({*levels, *hosted}, key=lambda k: k[0])
+    for level in sorted({*scatters, *(k[0] for k in keys)}):
+        for node in scatters.get(level, []):
+            dest = roots.get(id(node))
+            if dest is None or dest.kind != ex.BUFFER:
+                dest = temporary(node)
+            steps += scatter_add_steps(ex.substitute(list(node.args), done), node, dest)
+            done[id(node)] = dest
+        steps += _level_steps([k for k in keys if k[0] == level], levels, requested, hosted,
+                              roots, done, temporary)
+    rest = [(root, dest) for root, dest in outputs if done.get(id(root)) is not dest]
+    finals = ex.substitute([root for root, _ in rest], done)
+    steps += _group([(root, dest) for root, (_, dest) in zip(finals, rest)])
+    return steps
+
+
+def _level_steps(keys: list[tuple], levels: dict[tuple, list[Node]],
+                 requested: dict[tuple, list[Node]], hosted: dict[tuple, list[Node]],
+                 roots: dict[int, Node], done: dict[int, Node], temporary: Temporary
+                 ) -> list[Step]:
+    """One level's reduction steps (``fused``), each computing its reductions (feeding and
+    requested) and the spread values it hosts; ``done`` learns where each went."""
+    steps = []
+    for key in keys:
         step = Step([])
         for node in levels.get(key, []) + requested.get(key, []) + hosted.get(key, []):
             (ready,) = ex.substitute([node], done)
@@ -132,10 +162,17 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
             step.outputs.append((ready, dest))
             done[id(node)] = dest
         steps.append(step)
-    rest = [(root, dest) for root, dest in outputs if done.get(id(root)) is not dest]
-    finals = ex.substitute([root for root, _ in rest], done)
-    steps += _group([(root, dest) for root, (_, dest) in zip(finals, rest)])
     return steps
+
+
+def scatter_add_steps(args: list[Node], node: Node, dest: Node) -> list[Step]:
+    """A scatter-add ``node`` (its arguments ``args``, computed) into the buffer leaf
+    ``dest``: zeros, then each value added at its element, in a kernel over the values."""
+    values, *indexes = args
+    zero = ex.broadcast(ex.scalar(0, node.dtype), node.shape)
+    spec = replace(node.attrs, accumulate=True)
+    return [Step([(zero, dest)]),
+            Step([(values, ex.gather(dest, tuple(indexes), spec, values.shape))])]
 
 
 def _levels(order: list[Node], roots: dict[int, Node], stored: dict[int, Node],
@@ -149,7 +186,7 @@ def _levels(order: list[Node], roots: dict[int, Node], stored: dict[int, Node],
     requested: dict[tuple, list[Node]] = {}
     for node in order:
         reader = id(node) in readers
-        depth[id(node)] = max((depth[id(a)] + (a.kind == ex.REDUCE or
+        depth[id(node)] = max((depth[id(a)] + (a.kind in _CUTS or
                                                (reader and id(a) in stored))
                                for a in node.args), default=0)
         if node.kind == ex.REDUCE:
@@ -207,8 +244,10 @@ def unfused(outputs: list[Output], temporary: Temporary) -> list[Step]:
             args = (node.args[0], *(operand(a) for a in node.args[1:]))
         else:
             args = tuple(operand(a) for a in node.args)
-        rebuilt = ex.rebuild(node, args)
         dest = finals.get(id(node)) or temporary(node)
-        steps.append(Step([(rebuilt, dest)]))
+        if node.kind == ex.SCATTER_ADD:
+            steps += scatter_add_steps(list(args), node, dest)
+        else:
+            steps.append(Step([(ex.rebuild(node, args), dest)]))
         done[id(node)] = dest
     return steps

@@ -276,9 +276,54 @@ def test_grad_needs_a_real_scalar(device):
         wf.grad(lambda x: x.sum(), argnums=2)(wf.asarray([1.0]))
 
 
-def test_gather_gradient_is_refused_clearly(device):
-    with pytest.raises(NotImplementedError, match="gather"):
-        wf.grad(lambda x: x[wf.asarray([0, 0, 1])].sum())(wf.asarray([1.0, 2.0]))
+IDX = np.array([0, 2, 2, 3, 0, 0])
+ROWS, COLS = np.array([2, 0, 2, 1]), np.array([3, 3, 0, 3])
+GATHERS = {
+    "vector, repeated indexes": (lambda v: (wf.sin(v[wf.asarray(IDX)]) *
+                                            wf.asarray(np.arange(6.0))).sum(), V4),
+    "rows and columns": (lambda a: (a[wf.asarray(ROWS), wf.asarray(COLS)] ** 2).sum(), A),
+    "rows by index, a column slice": (lambda a: wf.exp(a[wf.asarray(IDX[:4] % 3), 1:3]).sum(),
+                                      A),
+    "columns by index, a row slice": (lambda a: (a[::2, wf.asarray(IDX)] ** 3).sum(), A),
+    "a negative index": (lambda v: (v[wf.asarray([-1, 1, -1])] ** 2).sum(), V4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATHERS))
+def test_gathers_add_their_adjoints_back(device, name):
+    f, *args = GATHERS[name]
+    _check(f, *args)
+
+
+def test_a_hierarchical_model_with_group_effects(device):
+    """The common use of a gather: each observation reads its group's effect; the effects'
+    gradient sums over their members, traced and untraced alike, in float32 too."""
+    rng = np.random.default_rng(3)
+    groups, n = 7, 500
+    group = rng.integers(0, groups, n)
+    y = rng.standard_normal(n) + group * 0.3
+    effects0 = rng.standard_normal(groups) * 0.5
+    def model(yw, gw):
+        def log_density(effects, tau):
+            return (wf.stats.normal_lpdf(yw, effects[gw], 1.0)
+                    + wf.stats.normal_lpdf(effects, 0.0, tau))
+        return log_density
+
+    for dtype in (np.float64, np.float32):
+        log_density = model(wf.asarray(y.astype(dtype)), wf.asarray(group))
+
+        expected_effects = np.zeros(groups)
+        np.add.at(expected_effects, group, y - effects0[group])
+        expected_effects -= effects0 / 1.5**2
+        expected_tau = -groups / 1.5 + (effects0**2).sum() / 1.5**3
+        traced = wf.function(wf.value_and_grad(log_density, argnums=(0, 1)))
+        for run in (wf.value_and_grad(log_density, argnums=(0, 1)), traced, traced):
+            _, (g_effects, g_tau) = run(wf.asarray(effects0.astype(dtype)), 1.5)
+            assert g_effects.dtype == wf.result_type(dtype)
+            rtol = 1e-10 if dtype == np.float64 else 2e-4
+            np.testing.assert_allclose(g_effects.to_numpy(), expected_effects, rtol=rtol,
+                                       atol=rtol)
+            np.testing.assert_allclose(float(g_tau), expected_tau, rtol=rtol)
 
 
 def test_failed_checks_raise_from_the_gradient_too(device):

@@ -138,6 +138,10 @@ class Renderer:
             index, inside, target = self.element(s.buffer, s.view, s.row, s.col, s.name)
             report = self.report("!" + inside, s.error, f"{s.name}_r_raw", f"{s.name}_c_raw",
                                  "0")
+            if s.add:
+                add = self.d.atomic_add[self.types[s.buffer].name]
+                return index + report + checks.SCATTER_ADD.format(
+                    inside=inside, target=target, storage=storage, var=s.var, add=add)
             return index + report + checks.SCATTER.format(inside=inside, target=target,
                                                           storage=storage, var=s.var)
         if isinstance(s, Check):

@@ -38,6 +38,10 @@ SCATTER = """\
     if ({inside}) {target} = ({storage}){var};
 """
 
+SCATTER_ADD = """\
+    if ({inside}) {add}(&{target}, ({storage}){var});
+"""
+
 REMEMBERED_DECL = """\
     {index_t} err_code = -1, err_a = 0, err_b = 0, err_bits = 0;
 """

@@ -37,6 +37,7 @@ CUDA = Dialect(
     pointer_as_int="(unsigned long long)({0})",
     shuffle_down="__shfl_down_sync(0xffffffffu, {value}, {offset}, {width})",
     scalar_struct=True,
+    atomic_add={"float32": "atomicAdd", "float64": "atomicAdd"},
     # CUDA's documented pattern (Programming Guide, memory fence functions): a fence, then an
     # atomic count of finished blocks; the last block reads the others' partial results.
     last_group_add="atomicAdd({0}, 1)",

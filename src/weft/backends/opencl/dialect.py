@@ -6,6 +6,18 @@ from dataclasses import replace
 from ...dialect import Dialect
 from ...skeletons.own_math import NAMES
 
+# OpenCL has no float atomic add: a compare-and-swap loop on the value's bits.
+_ATOMIC_ADD = """\
+void weft_atomic_add_{T}(volatile __global {T}* p, {T} v) {{
+    volatile __global {I}* bits = (volatile __global {I}*)p;
+    {I} seen, old = *bits;
+    do {{
+        seen = old;
+        old = {cas}_cmpxchg(bits, seen, as_{I}(as_{T}(seen) + v));
+    }} while (old != seen);
+}}
+"""
+
 OPENCL = Dialect(
     name="opencl",
     kernel_qualifier="__kernel void",
@@ -32,7 +44,12 @@ OPENCL = Dialect(
                  "WEFT_SUB": "#define WEFT_SUB(a, b) ((a) - (b))\n",
                  "WEFT_MUL": "#define WEFT_MUL(a, b) ((a) * (b))\n",
                  "WEFT_DIV": "#define WEFT_DIV(a, b) ((a) / (b))\n",
-                 "WEFT_SQRT": "#define WEFT_SQRT(a) sqrt(a)\n"},
+                 "WEFT_SQRT": "#define WEFT_SQRT(a) sqrt(a)\n",
+                 "weft_atomic_add_float": _ATOMIC_ADD.format(T="float", I="int", cas="atomic"),
+                 "weft_atomic_add_double": (
+                     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+                     + _ATOMIC_ADD.format(T="double", I="long", cas="atom"))},
+    atomic_add={"float32": "weft_atomic_add_float", "float64": "weft_atomic_add_double"},
     vector_types={"float32": "float", "float64": "double", "int32": "int", "uint32": "uint",
                   "int64": "long", "bool": "uchar"},
     vector_make="(({type})({args}))",

@@ -70,7 +70,7 @@ class _Run:
         self.i, self.j, self.gid = i, j, gid
         self.count = len(gid)
         self.env: dict[str, np.ndarray] = {}
-        self.stores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.stores: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
         err = values.get(ERROR_BUFFER)
         if err is not None:
             off = values[ERROR_OFFSET]
@@ -160,13 +160,13 @@ class _Run:
         elif isinstance(s, Scatter):
             raw_r, raw_c, ok, where = self.element(s)
             self.report(~ok, s.error, raw_r, raw_c, None)
-            self.stores.append((values[s.buffer].buffer, where[ok], env[s.var][ok]))
+            self.stores.append((values[s.buffer].buffer, where[ok], env[s.var][ok], s.add))
         else:
             where, value = self.address(s.access, s.view), env[s.var]
             if s.when is not None:
                 chosen = env[s.when].astype(bool)
                 where, value = where[chosen], value[chosen]
-            self.stores.append((values[s.buffer].buffer, where, value))
+            self.stores.append((values[s.buffer].buffer, where, value, False))
 
     def run(self) -> None:
         for s in self.p.body:
@@ -174,8 +174,11 @@ class _Run:
         if self.err is not None and self.err[0]:
             return  # a failed kernel's writes are never looked at
         # Stores land after every load, as in a kernel where each thread reads first.
-        for target, where, value in self.stores:
-            target[where] = value.astype(target.dtype)
+        for target, where, value, add in self.stores:
+            if add:
+                np.add.at(target, where, value.astype(target.dtype))
+            else:
+                target[where] = value.astype(target.dtype)
 
 
 class ReferenceBackend:
