@@ -1,0 +1,107 @@
+"""Gradients against JAX's (``jax.grad``) where JAX is installed: every op-table op with a
+real result and a JAX counterpart, in float64 and float32, at the points the finite
+difference test uses (test_grad.py), and the densities against the same formulas in JAX.
+Skipped without JAX."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.ops import OPS
+
+jax = pytest.importorskip("jax")
+
+from test_grad import SIZE, UNAVAILABLE, _domain, _real_ops  # noqa: E402
+
+jax.config.update("jax_enable_x64", True)
+jnp = jax.numpy
+special = jax.scipy.special
+
+# weft names whose JAX function has another name or is a formula of JAX functions.
+COUNTERPARTS = {
+    "Phi": jax.scipy.stats.norm.cdf, "inv_Phi": special.ndtri, "inv_logit": special.expit,
+    "logit": special.logit, "lgamma": special.gammaln, "tgamma": special.gamma,
+    "digamma": special.digamma, "erf": special.erf, "erfc": special.erfc,
+    "erfinv": special.erfinv, "lbeta": special.betaln, "xlogy": special.xlogy,
+    "gamma_p": special.gammainc, "gamma_q": special.gammaincc, "ibeta": special.betainc,
+    "log1p_exp": jax.nn.softplus, "log_inv_logit": jax.nn.log_sigmoid,
+    "log1m_inv_logit": lambda x: jax.nn.log_sigmoid(-x),
+    "log1m": lambda x: jnp.log1p(-x), "log1m_exp": lambda x: jnp.log(-jnp.expm1(x)),
+    "log_diff_exp": lambda x, y: x + jnp.log(-jnp.expm1(y - x)),
+    "lfact": lambda x: special.gammaln(x + 1),
+    "lchoose": lambda n, k: (special.gammaln(n + 1) - special.gammaln(k + 1)
+                             - special.gammaln(n - k + 1)),
+    "fdim": lambda x, y: jnp.maximum(x - y, 0), "rsqrt": jax.lax.rsqrt,
+    "atan": jnp.arctan, "atan2": jnp.arctan2, "asin": jnp.arcsin, "acos": jnp.arccos,
+    "asinh": jnp.arcsinh, "acosh": jnp.arccosh, "atanh": jnp.arctanh, "power": jnp.power,
+}
+
+
+def _jax_function(name: str):
+    if name in COUNTERPARTS:
+        return COUNTERPARTS[name]
+    return getattr(jnp, name, None)
+
+
+OPS_WITH_JAX = [name for name in _real_ops() if _jax_function(name) is not None]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_every_op_matches_jax(device, dtype):
+    rng = np.random.default_rng(3)
+    weights = rng.uniform(0.5, 1.5, SIZE)
+    w = wf.asarray(weights.astype(dtype))
+    cases, grads = [], []
+    for name in OPS_WITH_JAX:
+        op = OPS[name]
+        args = [a.astype(dtype) for a in _domain(name, op.arity, rng)]
+        argnums = tuple(k for k in range(op.arity) if k not in UNAVAILABLE.get(name, ()))
+        f = (lambda op_name: lambda *xs: (wf.apply_op(op_name, *xs) * w).sum())(name)
+        cases.append((name, args, argnums))
+        grads.append(wf.grad(f, argnums=argnums)(*[wf.asarray(a) for a in args]))
+    wf.eval(*[g for got in grads for g in got])
+    tolerance = {"float64": (1e-9, 1e-12), "float32": (2e-5, 1e-6)}[dtype]
+    for (name, args, argnums), got in zip(cases, grads):
+        fn = _jax_function(name)
+        weights_j = jnp.asarray(weights.astype(dtype))
+        expected = jax.grad(lambda *xs, fn=fn, w=weights_j: jnp.sum(fn(*xs) * w),
+                            argnums=argnums)(*[jnp.asarray(a) for a in args])
+        for k, g, e in zip(argnums, got, expected):
+            np.testing.assert_allclose(g.to_numpy(), np.asarray(e), rtol=tolerance[0],
+                                       atol=tolerance[1], err_msg=f"{name}, argument {k}")
+
+
+def test_densities_match_jax(device):
+    """A few densities written in JAX by their formulas, differentiated by JAX."""
+    rng = np.random.default_rng(8)
+    y, x = rng.standard_normal(40), rng.standard_normal((40, 3))
+    counts = (rng.random(40) < 0.4).astype(np.int32)
+    yw, xw, cw = wf.asarray(y), wf.asarray(x), wf.asarray(counts)
+    beta, alpha, sigma = rng.standard_normal(3) * 0.3, 0.2, 1.3
+
+    def normal_glm(b, a, s):
+        mu = a + jnp.asarray(x) @ b
+        return jnp.sum(-0.5 * ((jnp.asarray(y) - mu) / s) ** 2 - jnp.log(s)
+                       - 0.5 * jnp.log(2 * jnp.pi))
+
+    def logistic_glm(b, a):
+        eta = a + jnp.asarray(x) @ b
+        return jnp.sum(jnp.asarray(counts) * eta - jax.nn.softplus(eta))
+
+    cases = [
+        (lambda b, a, s: wf.stats.normal_id_glm_lpdf(yw, xw, a, b, s), normal_glm,
+         (beta, alpha, sigma)),
+        (lambda b, a: wf.stats.bernoulli_logit_glm_lpmf(cw, xw, a, b), logistic_glm,
+         (beta, alpha)),
+    ]
+    for weft_f, jax_f, args in cases:
+        argnums = tuple(range(len(args)))
+        value, got = wf.value_and_grad(weft_f, argnums=argnums)(
+            wf.asarray(args[0]), *args[1:])
+        jvalue, expected = jax.value_and_grad(jax_f, argnums=argnums)(
+            jnp.asarray(args[0]), *args[1:])
+        np.testing.assert_allclose(float(value), float(jvalue), rtol=1e-12)
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(np.asarray(g.to_numpy()), np.asarray(e), rtol=1e-10)
