@@ -5,16 +5,21 @@ Skipped without JAX."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 import weft as wf
 from weft.ops import OPS
 
+# JAX on the host: on a GPU it would take most of the GPU's memory in every test worker.
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
 jax = pytest.importorskip("jax")
 
 from test_grad import SIZE, UNAVAILABLE, _domain, _real_ops  # noqa: E402
 
+jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
 jnp = jax.numpy
 special = jax.scipy.special
