@@ -521,7 +521,8 @@ def _make(name: str, main: Any, cuda: list, gpu_opencl: list, module: Callable) 
         if isinstance(jax, Exception):
             return str(jax)
         jax.config.update("jax_enable_x64", True)
-        if jax.default_backend() != "gpu":
+        gpu_run = cuda or bool(gpu_opencl)
+        if gpu_run and jax.default_backend() != "gpu":
             return "JAX sees no GPU"
-        return JaxImpl(jax)
+        return JaxImpl(jax)  # on the host where weft runs on its CPU device
     return f"unknown implementation {name!r}"

@@ -112,7 +112,7 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           ("glm value+grad wide", "glm value+grad narrow", "logistic value+grad wide",
            "logistic value+grad narrow", "normal_lpdf value+grad"),
           {"gpu": ("weft", "weft.function", "torch", "torch.compile", "jax.jit"),
-           "cpu": ("weft", "weft.function"), "small": ("weft", "weft.function")},
+           "cpu": ("weft", "weft.function", "jax.jit"), "small": ("weft", "weft.function")},
           _sizes({"float64": 1 << 26}, {"float64": 1 << 22}, 1 << 14),
           method="rounds", repeat=10, batch=1, table="rounds",
           case_sizes={case: {"gpu": n, "cpu": n // 20, "small": 60_000}

@@ -20,6 +20,8 @@ FLAT = "flat"  # address = offset + gid (the element's row-major position in the
 SCALAR_ACCESS = "scalar"  # one element broadcast everywhere
 STRIDED = "strided"  # offset + i * s0 + j * s1
 TRANSPOSED = "transposed"  # offset + i + j * s1: down a column (GPUs tile these loads)
+ROWWISE = "rowwise"  # offset + i * s0: one element per row, the same along it (broadcast)
+ROW_VECTOR = "row_vector"  # offset + j: one row, the same in every row (a broadcast vector)
 
 VECTOR_DTYPES = ("float32", "int32", "uint32", "bool")  # loaded four at a time where aligned
 
@@ -315,7 +317,7 @@ class KernelIR:
         for s in self.body:
             if isinstance(s, (Gather, Scatter)):
                 return ()
-            if isinstance(s, Load) and s.access in (FLAT, STRIDED):
+            if isinstance(s, Load) and s.access in (FLAT, STRIDED, ROW_VECTOR):
                 if s.guard is not None:
                     return ()
                 walked.append(s)
@@ -366,7 +368,8 @@ class KernelIR:
     @property
     def uses_rows(self) -> bool:
         return any(
-            (isinstance(s, (Load, Store)) and s.access in (STRIDED, TRANSPOSED))
+            (isinstance(s, (Load, Store))
+             and s.access in (STRIDED, TRANSPOSED, ROWWISE, ROW_VECTOR))
             or (isinstance(s, ReadIndex) and s.axis == "i")
             or isinstance(s, (AffineIndex, AffinePredicate, Gather, Scatter))
             for s in self.body

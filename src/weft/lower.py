@@ -34,6 +34,8 @@ from .ir import (
     FLAT,
     GROUP_COUNTER,
     REDUCE_ROWS,
+    ROW_VECTOR,
+    ROWWISE,
     SCALAR_ACCESS,
     STRIDED,
     TRANSPOSED,
@@ -148,6 +150,15 @@ class _Lowering:
             return SCALAR_ACCESS, self.params((SCALAR_ACCESS, id(storage), off), ("off",), (off,))
         if (rows == 1 or ki == cols) and (cols == 1 or kj == 1):
             return FLAT, self.params((FLAT, id(storage), off), ("off",), (off,))
+        if ki == 0 and kj == 1:
+            # A row vector broadcast down the rows: unit steps along the row, which a CPU's
+            # compiler vectorizes and a GPU's row walk reads with vector loads.
+            return ROW_VECTOR, self.params((ROW_VECTOR, id(storage), off), ("off",), (off,))
+        if kj == 0:
+            # One element per row (a column broadcast along the rows): no column term, so a
+            # walk along a row reads it once (a CPU's column bands hoist it from their loop).
+            return ROWWISE, self.params((ROWWISE, id(storage), off, ki), ("off", "s0"),
+                                        (off, ki))
         if ki == 1 and kj not in (0, 1):
             return TRANSPOSED, self.params((TRANSPOSED, id(storage), off, kj), ("off", "s1"),
                                            (off, kj))

@@ -19,6 +19,7 @@ from .ir import (
     FLAT,
     REDUCE_COLS,
     REDUCE_ROWS,
+    ROW_VECTOR,
     BufferParam,
     IndexParam,
     KernelIR,
@@ -255,8 +256,10 @@ def rows_vector_walk(traits: Traits, ir: KernelIR, args: list[Any], layout: Redu
     values = {p.name: a for p, a in zip(ir.params, args)}
     streamed = 0  # bytes per vector step from operands whose rows differ
     for s in ir.walked_loads:
-        row_step, col_step = ((layout.cols, 1) if s.access == FLAT
-                              else (values[f"{s.view}_s0"], values[f"{s.view}_s1"]))
+        if s.access in (FLAT, ROW_VECTOR):
+            row_step, col_step = (layout.cols if s.access == FLAT else 0), 1
+        else:
+            row_step, col_step = values[f"{s.view}_s0"], values[f"{s.view}_s1"]
         if not rows_start_aligned(values[f"{s.view}_off"], row_step, col_step, layout.rows,
                                   width):
             return 1, 1

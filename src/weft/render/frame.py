@@ -18,6 +18,8 @@ from ..ir import (
     ELEMENTWISE,
     FLAT,
     PLAIN,
+    ROW_VECTOR,
+    ROWWISE,
     SCALAR_ACCESS,
     TRANSPOSED,
     AffineIndex,
@@ -105,6 +107,10 @@ class Renderer:
             return f"{view}_off"
         if access == TRANSPOSED:
             return f"{view}_off + i + {self.col} * {view}_s1"
+        if access == ROWWISE:
+            return f"{view}_off + i * {view}_s0"
+        if access == ROW_VECTOR:
+            return f"{view}_off + {self.col}"
         return f"{view}_off + i * {view}_s0 + {self.col} * {view}_s1"
 
     def param(self, p: Param) -> str:

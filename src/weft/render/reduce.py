@@ -12,6 +12,7 @@ from ..ir import (
     FLAT,
     GROUP_COUNTER,
     REDUCE_ROWS,
+    ROW_VECTOR,
     Load,
 )
 from ..ops import identity
@@ -246,7 +247,7 @@ class Reductions:
             decls += reduce.VECTOR_DECL.format(vtype=vtype, m=m, unroll=unroll)
             bases += reduce.ROW_BASE.format(
                 index_t=self.f.index_t, m=m, view=s.view,
-                row="i * cols" if s.access == FLAT else f"i * {s.view}_s0")
+                row={FLAT: " + i * cols", ROW_VECTOR: ""}.get(s.access, f" + i * {s.view}_s0"))
             loads += reduce.VECTOR_WALK_LOAD.format(m=m, global_ptr=self.f.d.global_ptr,
                                                     vtype=vtype, buffer=s.buffer)
         walked = {s.var: m for m, s in enumerate(self.f.ir.walked_loads)}

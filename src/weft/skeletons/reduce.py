@@ -203,7 +203,7 @@ VECTOR_WALK_LOAD = "    q{m}[u] = *({global_ptr}const {vtype}*)({buffer} + r{m} 
 # Where a walked operand's row starts: its loads add only the column, a 32-bit index where rows
 # allow. An offset, not a pointer: a pointer variable would lose the buffer's restrict in
 # NVIDIA's OpenCL compiler (a float64 density 20% slower).
-ROW_BASE = "    const {index_t} r{m} = {view}_off + {row};\n"
+ROW_BASE = "    const {index_t} r{m} = {view}_off{row};\n"
 
 REDUCE_COLS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})

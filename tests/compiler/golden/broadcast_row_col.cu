@@ -1,11 +1,8 @@
 struct weft_args {
     long long w0_off;
     long long w1_off;
-    long long w1_s0;
-    long long w1_s1;
     long long w2_off;
     long long w2_s0;
-    long long w2_s1;
     long long w3_off;
     long long n;
     long long cols;
@@ -20,11 +17,8 @@ extern "C" __global__ void weft_multiply_add(
 {
     const int w0_off = (int)args.w0_off;
     const int w1_off = (int)args.w1_off;
-    const int w1_s0 = (int)args.w1_s0;
-    const int w1_s1 = (int)args.w1_s1;
     const int w2_off = (int)args.w2_off;
     const int w2_s0 = (int)args.w2_s0;
-    const int w2_s1 = (int)args.w2_s1;
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
@@ -33,9 +27,9 @@ extern "C" __global__ void weft_multiply_add(
     const int i = (int)((unsigned int)gid / (unsigned int)cols);
     const int j = gid - i * cols;
     const double v0 = b0[w0_off + gid];
-    const double v1 = b1[w1_off + i * w1_s0 + j * w1_s1];
+    const double v1 = b1[w1_off + j];
     const double v2 = (v0 * v1);  // multiply
-    const double v3 = b2[w2_off + i * w2_s0 + j * w2_s1];
+    const double v3 = b2[w2_off + i * w2_s0];
     const double v4 = (v2 + v3);  // add
     b3[w3_off + gid] = (double)v4;
 }

@@ -10,8 +10,6 @@ __kernel void weft_greater_multiply_add_reduce(
     const double s0,
     const long w0_off,
     const long w1_off,
-    const long w1_s0,
-    const long w1_s1,
     const long w2_off,
     const long w2_seg,
     const long w2_split,
@@ -57,7 +55,7 @@ __kernel void weft_greater_multiply_add_reduce(
     double2 q0[4];
     double2 q1[4];
     const long r0 = w0_off + i * cols;
-    const long r1 = w1_off + i * w1_s0;
+    const long r1 = w1_off;
     int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
@@ -150,7 +148,7 @@ __kernel void weft_greater_multiply_add_reduce(
         const bool v2 = (v0 > v1);  // greater
         const long v3 = (long)i;
         const long v4 = (long)j;
-        const double v5 = b1[w1_off + i * w1_s0 + j * w1_s1];
+        const double v5 = b1[w1_off + j];
         const double v6 = (v0 * v5);  // multiply
         if (!v2 && err_code < 0) {
             err_code = 0; err_a = (long)v3; err_b = (long)v4;

@@ -3,8 +3,6 @@ struct weft_args {
     double s0;
     long long w0_off;
     long long w1_off;
-    long long w1_s0;
-    long long w1_s1;
     long long w2_off;
     long long w2_seg;
     long long w2_split;
@@ -28,8 +26,6 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     const double s0 = args.s0;
     const long long w0_off = args.w0_off;
     const long long w1_off = args.w1_off;
-    const long long w1_s0 = args.w1_s0;
-    const long long w1_s1 = args.w1_s1;
     const long long w2_off = args.w2_off;
     const long long w2_seg = args.w2_seg;
     const long long w2_split = args.w2_split;
@@ -71,7 +67,7 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
     double2 q0[4];
     double2 q1[4];
     const long long r0 = w0_off + i * cols;
-    const long long r1 = w1_off + i * w1_s0;
+    const long long r1 = w1_off;
     int j_next = contiguous ? first : begin + lane * 2;
     for (; j_next + 3 * vector_step < vector_end;
          j_next += 4 * vector_step) {
@@ -164,7 +160,7 @@ extern "C" __global__ void weft_greater_multiply_add_reduce(
         const bool v2 = (v0 > v1);  // greater
         const long long v3 = (long long)i;
         const long long v4 = (long long)j;
-        const double v5 = b1[w1_off + i * w1_s0 + j * w1_s1];
+        const double v5 = b1[w1_off + j];
         const double v6 = (v0 * v5);  // multiply
         if (!v2 && err_code < 0) {
             err_code = 0; err_a = (long long)v3; err_b = (long long)v4;

@@ -19,6 +19,8 @@ from ...ir import (
     ERROR_SEEN,
     FLAT,
     REDUCE_ROWS,
+    ROW_VECTOR,
+    ROWWISE,
     SCALAR_ACCESS,
     TRANSPOSED,
     AffineIndex,
@@ -86,6 +88,10 @@ class _Run:
             return np.full(self.count, off)
         if access == TRANSPOSED:
             return off + self.i + self.j * self.values[f"{view}_s1"]
+        if access == ROWWISE:
+            return off + self.i * self.values[f"{view}_s0"]
+        if access == ROW_VECTOR:
+            return off + self.j
         return off + self.i * self.values[f"{view}_s0"] + self.j * self.values[f"{view}_s1"]
 
     def affine(self, view: str) -> np.ndarray:
