@@ -34,6 +34,7 @@ def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[
         g = adjoints.pop(id(node), None)
         if g is None:
             continue
+        g = _fitted(g, node)
         tape = node.tape
         if tape is not None and tape[0] == "argument":
             k = tape[1]
@@ -69,17 +70,30 @@ def _reaching(order: list[ex.Node]) -> set[int]:
 
 
 def _give(adjoints: dict[int, Array], reaching: set[int], child: ex.Node, share: Any) -> None:
-    """Add ``share`` to ``child``'s adjoint, summed to its shape and in its dtype."""
+    """Add ``share`` to ``child``'s adjoint. Shares of one broadcast shape add up in it and
+    are summed to the child's shape once (``_fitted``), so a scalar's adjoint from several
+    terms is one reduction (a requested one, which its level's kernel computes beside the
+    others), not one per term plus an addition kernel after them."""
     if share is None or id(child) not in reaching or not child.dtype.is_float:
         return
     if type(share) is _Missing:
         raise share.error()
-    if share.shape != child.shape:
-        share = unbroadcast(share, child.shape)
-    if share.dtype is not child.dtype:
-        share = share.astype(child.dtype)
     before = adjoints.get(id(child))
-    adjoints[id(child)] = share if before is None else before + share
+    if before is None:
+        adjoints[id(child)] = share
+    elif before.shape == share.shape:
+        adjoints[id(child)] = before + share
+    else:
+        adjoints[id(child)] = _fitted(before, child) + _fitted(share, child)
+
+
+def _fitted(g: Array, node: ex.Node) -> Array:
+    """The adjoint ``g`` summed to ``node``'s shape, in its dtype."""
+    if g.shape != node.shape:
+        g = unbroadcast(g, node.shape)
+    if g.dtype is not node.dtype:
+        g = g.astype(node.dtype)
+    return g
 
 
 def _shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
