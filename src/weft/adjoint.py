@@ -21,11 +21,18 @@ from .array import Array, view_of
 from .indexing import AffineMap, as_2d, transpose_map
 
 
-def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[Array | None]:
-    """The adjoint of each of the ``count`` differentiated arguments (None where nothing
-    reaches it), given the adjoints ``cotangents`` of the expressions ``roots``."""
-    order = ex.walk(roots, _inputs)  # through the tapes too
-    reaching = _reaching(order)
+def backward(roots: list[ex.Node], cotangents: list[Array], count: int, call: object
+             ) -> list[Array | None]:
+    """The adjoint of each of the ``count`` differentiated arguments of the differentiated
+    call ``call`` (None where nothing reaches it), given the adjoints ``cotangents`` of the
+    expressions ``roots``. Another call's arguments (a gradient inside the function being
+    differentiated) pass their adjoint on to what they were made from."""
+
+    def inputs(node: ex.Node) -> tuple[Any, ...]:
+        return _inputs(node, call)
+
+    order = ex.walk(roots, inputs)  # through the tapes too
+    reaching = _reaching(order, inputs, call)
     adjoints: dict[int, Array] = {}
     grads: list[Array | None] = [None] * count
     for root, cotangent in zip(roots, cotangents):
@@ -37,34 +44,38 @@ def backward(roots: list[ex.Node], cotangents: list[Array], count: int) -> list[
         g = _fitted(g, node)
         tape = node.tape
         if tape is not None and tape[0] == "argument":
-            k = tape[1]
-            grads[k] = g if grads[k] is None else grads[k] + g
+            if tape[2] is call:
+                k = tape[1]
+                grads[k] = g if grads[k] is None else grads[k] + g
+            elif tape[3] is not None:
+                _give(adjoints, reaching, tape[3], g)
             continue
         for child, share in _shares(node, g):
             _give(adjoints, reaching, child, share)
     return grads
 
 
-def _inputs(node: ex.Node) -> tuple[Any, ...]:
-    """What ``node`` was computed from: its arguments, or what its tape names."""
+def _inputs(node: ex.Node, call: object) -> tuple[Any, ...]:
+    """What ``node`` was computed from: its arguments, or what its tape names (an argument of
+    a call other than ``call``: what it was made from)."""
     tape = node.tape
     if tape is None:
         return node.args
     kind = tape[0]
     if kind == "argument":
-        return ()
+        return () if tape[2] is call or tape[3] is None else (tape[3],)
     if kind == "op":
         return tuple(o for o in tape[2] if isinstance(o, ex.Node))
     return (tape[1],)
 
 
-def _reaching(order: list[ex.Node]) -> set[int]:
-    """The nodes from which a differentiated argument can be reached."""
+def _reaching(order: list[ex.Node], inputs: Any, call: object) -> set[int]:
+    """The nodes from which an argument of ``call`` can be reached."""
     reaching: set[int] = set()
     for node in order:
         tape = node.tape
-        if (tape is not None and tape[0] == "argument") or any(
-                id(a) in reaching for a in _inputs(node)):
+        if (tape is not None and tape[0] == "argument" and tape[2] is call) or any(
+                id(a) in reaching for a in inputs(node)):
             reaching.add(id(node))
     return reaching
 

@@ -6,7 +6,9 @@ gradient as a lazy expression too: a value and its gradient fuse like any other 
 ``wf.eval(value, *grads)`` or ``wf.kernel_source`` shows the kernels. Gradients have the shape
 and dtype of their argument; integer and bool arguments get zeros. Arguments may be tuples,
 lists and dicts of arrays and scalars (``argnums`` picks positions); a Python float argument
-that is differentiated becomes a 0-d array of the default real.
+that is differentiated becomes a 0-d array of the default real. Calls nest: a gradient of a
+gradient (a Hessian-vector product) differentiates the first gradient's expression, whose
+leaves remember the arguments they were made from.
 
 >>> import weft as wf
 >>> x = wf.asarray([1.0, 2.0, 3.0])
@@ -24,7 +26,7 @@ from typing import Any
 from . import expr as ex
 from .adjoint import backward
 from .array import Array
-from .tape import RECORDING
+from .tape import RECORDING, reaches_argument
 from .trace import flatten, unflatten
 
 _LOCK = threading.Lock()
@@ -39,7 +41,7 @@ def vjp(f: Callable[..., Any], *args: Any) -> tuple[Any, Callable[[Any], tuple[A
     >>> [g.tolist() for g in pullback(wf.asarray([1.0, 1.0]))]
     [[3.0, 4.0], [1.0, 2.0]]
     """
-    value, leaves, marked, trees = _call(f, args, tuple(range(len(args))))
+    value, leaves, marked, trees, call = _call(f, args, tuple(range(len(args))))
     values: list[Any] = []
     value_tree = flatten(value, values)
     # The expressions as f returned them: evaluating the value later replaces its node.
@@ -59,7 +61,7 @@ def vjp(f: Callable[..., Any], *args: Any) -> tuple[Any, Callable[[Any], tuple[A
                                  f"{v.shape}")
             roots.append(node)
             given.append(c.astype(v.dtype) if c.dtype is not v.dtype else c)
-        grads = _gradients(roots, given, leaves, marked)
+        grads = _gradients(roots, given, leaves, marked, call)
         return tuple(_rebuild(trees, grads))
 
     return value, pullback
@@ -85,13 +87,13 @@ def value_and_grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0
                 raise ValueError(f"value_and_grad: argnums {argnums} but f got {len(args)} "
                                  "positional argument(s)")
         chosen = tuple(k % len(args) for k in positions)
-        value, leaves, marked, trees = _call(f, args, chosen)
+        value, leaves, marked, trees, call = _call(f, args, chosen)
         if not isinstance(value, Array) or value.shape != () or not value.dtype.is_float:
             what = (f"an array of shape {value.shape} and dtype {value.dtype}"
                     if isinstance(value, Array) else type(value).__name__)
             raise TypeError(f"grad: f must return a 0-d real array, not {what}")
         one = Array(ex.scalar(1.0, value.dtype), value.device)
-        grads = _rebuild(trees, _gradients([value._node], [one], leaves, marked))
+        grads = _rebuild(trees, _gradients([value._node], [one], leaves, marked, call))
         return value, grads[0] if isinstance(argnums, int) else tuple(grads)
 
     return call
@@ -118,10 +120,11 @@ def grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[
 
 
 def _call(f: Callable[..., Any], args: tuple[Any, ...], chosen: tuple[int, ...]
-          ) -> tuple[Any, list[Array], list[bool], list[Any]]:
+          ) -> tuple[Any, list[Array], list[bool], list[Any], object]:
     """Run ``f`` with the leaves of the ``chosen`` arguments marked. Returns its value, the
-    marked leaves (in order), whether each can have a gradient (a real array), and each
-    chosen argument's tree."""
+    marked leaves (in order), whether each can have a gradient (a real array), each chosen
+    argument's tree, and the token naming this call in its leaves' tapes."""
+    call = object()
     args = list(args)
     leaves: list[Array] = []
     marked: list[bool] = []
@@ -129,7 +132,7 @@ def _call(f: Callable[..., Any], args: tuple[Any, ...], chosen: tuple[int, ...]
     for k in chosen:
         found: list[Any] = []
         tree = flatten(args[k], found)
-        made = [_leaf(v, len(leaves) + j) for j, v in enumerate(found)]
+        made = [_leaf(v, len(leaves) + j, call) for j, v in enumerate(found)]
         leaves.extend(made)
         marked.extend(a.dtype.is_float for a in made)
         args[k] = unflatten(tree, iter(made))
@@ -141,11 +144,13 @@ def _call(f: Callable[..., Any], args: tuple[Any, ...], chosen: tuple[int, ...]
     finally:
         with _LOCK:
             RECORDING[0] -= 1
-    return value, leaves, marked, trees
+    return value, leaves, marked, trees, call
 
 
-def _leaf(value: Any, k: int) -> Array:
-    """The ``k``-th differentiated leaf: a new leaf over ``value``'s elements, marked."""
+def _leaf(value: Any, k: int, call: object) -> Array:
+    """The ``k``-th differentiated leaf of ``call``: a new leaf over ``value``'s elements,
+    marked, remembering what it was made from where an enclosing differentiation reaches
+    that (a gradient of a gradient)."""
     from .creation import asarray
     from .traced import TRACED
 
@@ -154,7 +159,7 @@ def _leaf(value: Any, k: int) -> Array:
         from .dtypes import default_real
 
         node = ex.scalar(value, default_real())  # a traced float stays a run-time value
-        node.tape = ("argument", k)
+        node.tape = ("argument", k, call, None)
         return Array(node, current_device())
     array = value if isinstance(value, Array) else asarray(value)
     if array.is_lazy:
@@ -162,7 +167,7 @@ def _leaf(value: Any, k: int) -> Array:
     node = array._node
     view = node.attrs
     leaf = ex.buffer(view.storage, node.shape, view.offset, view.strides, node.structure)
-    leaf.tape = ("argument", k)
+    leaf.tape = ("argument", k, call, node if reaches_argument(node) else None)
     return Array(leaf, array.device)
 
 
@@ -173,11 +178,11 @@ def _constant(value: Any, like: Array) -> Array:
 
 
 def _gradients(roots: list[ex.Node], cotangents: list[Array], leaves: list[Array],
-               marked: list[bool]) -> list[Array]:
+               marked: list[bool], call: object) -> list[Array]:
     """Each leaf's gradient: its adjoint, or zeros where nothing reaches it."""
     from .creation import zeros
 
-    adjoints = backward(roots, cotangents, len(leaves))
+    adjoints = backward(roots, cotangents, len(leaves), call)
     out = []
     for leaf, real, adjoint in zip(leaves, marked, adjoints):
         if not real or adjoint is None:

@@ -7,7 +7,9 @@ buffer folds into a new leaf. While a function is being differentiated (``wf.vjp
 functions built on it) such leaves keep a ``tape`` entry on their node saying where they came
 from, and the reverse pass follows it:
 
-- ``("argument", k)``: the ``k``-th differentiated argument (made by ``wf.vjp``);
+- ``("argument", k, call, source)``: the ``k``-th differentiated argument of the call
+  ``call`` (made by ``wf.vjp``); ``source`` is the node it was made from where an enclosing
+  call's argument reaches that (a gradient of a gradient), else None;
 - ``("value", node)``: an evaluated expression (``x.eval()``, an operand a library call
   evaluated first);
 - ``("view", node, map)``: elements of ``node`` picked by an index map (expr.view);

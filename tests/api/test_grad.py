@@ -483,3 +483,35 @@ def test_logistic_glm_gradient_reads_its_per_row_derivative_stored(device, monke
     residual = ns - 1 / (1 + np.exp(-(xs @ beta0 - 0.2)))
     np.testing.assert_allclose(g_beta.to_numpy(), xs.T @ residual, rtol=1e-10)
     np.testing.assert_allclose(float(g_alpha), residual.sum(), rtol=1e-10)
+
+
+def test_gradients_of_gradients(device):
+    """Hessian-vector products as the gradient of a gradient's inner product, and second
+    derivatives, against their closed forms; traced too."""
+    xs, vs = np.array([0.3, -1.2, 2.0]), np.array([1.0, 0.5, -2.0])
+    x, v = wf.asarray(xs), wf.asarray(vs)
+
+    def f(x):
+        return (wf.sin(x) * x * x).sum() + x.sum() ** 2
+
+    def hvp(x, v):
+        return wf.grad(lambda x: (wf.grad(f)(x) * v).sum())(x)
+
+    hessian = np.diag(2 * np.sin(xs) + 4 * xs * np.cos(xs) - xs**2 * np.sin(xs)) + 2
+    traced = wf.function(hvp)
+    for run in (hvp, traced, traced):
+        np.testing.assert_allclose(run(x, v).to_numpy(), hessian @ vs, rtol=1e-12)
+    second = wf.grad(wf.grad(lambda t: wf.exp(t * 2.0) + t**3))(0.5)
+    np.testing.assert_allclose(float(second), 4 * np.exp(1.0) + 3.0, rtol=1e-12)
+    rng = np.random.default_rng(4)
+    xm, ym = rng.standard_normal((30, 4)), rng.standard_normal(30)
+    xw, yw = wf.asarray(xm), wf.asarray(ym)
+    beta = wf.asarray(rng.standard_normal(4))
+
+    def glm(b):
+        return wf.stats.normal_id_glm_lpdf(yw, xw, 0.2, b, 1.3)
+
+    _, pullback = wf.vjp(wf.grad(glm), beta)
+    (got,) = pullback(wf.asarray(np.ones(4)))
+    np.testing.assert_allclose(got.to_numpy(), -(xm.T @ xm) @ np.ones(4) / 1.3**2,
+                               rtol=1e-10)
