@@ -115,7 +115,7 @@ def test_a_weft_array_on_a_device_converts():
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
+                                  dashboard_address=":0") as c, distributed.Client(c) as client:
         yield c, client
 
 
