@@ -194,7 +194,9 @@ def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLa
     (16, 4)
     """
     bands = ceil_div(cols, band)
-    wanted = ceil_div(WORK_GROUP * max(target_groups, 1), bands)
+    # At most ``target_groups`` work-groups: one more, mostly empty, group left one core
+    # three of five on two cores (5000 x 5000 float64 column sums 18.0 -> 14.8 ms).
+    wanted = max(1, WORK_GROUP * max(target_groups, 1) // bands)
     split = target_groups > 1 and rows * cols > tuning.BAND_SPLIT_ELEMENTS
     splits = max(1, min(wanted, rows // tuning.BAND_ROWS)) if split else 1
     chunk = ceil_div(rows, splits) if rows else 0
@@ -211,7 +213,7 @@ def row_band_layout(rows: int, cols: int, band: int, target_groups: int) -> Redu
     >>> row_band_layout(1, 1 << 24, 16, 4).splits
     1024
     """
-    wanted = ceil_div(WORK_GROUP * max(target_groups, 1), max(rows, 1))
+    wanted = max(1, WORK_GROUP * max(target_groups, 1) // max(rows, 1))
     split = target_groups > 1 and rows * cols > tuning.BAND_SPLIT_ELEMENTS
     splits = max(1, min(wanted, cols // (tuning.BAND_ROWS * band))) if split else 1
     chunk = ceil_div(cols, splits) if cols else 0
