@@ -100,7 +100,7 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           ("logistic glm", "logistic by hand", "standardize+cov+cholesky+solve",
            "option price"),
           {"gpu": ("weft", "weft-opencl", "cupy", "torch", "torch.compile", "jax.jit"),
-           "cpu": ("weft", "numpy"), "small": ("weft", "numpy")},
+           "cpu": ("weft", "numpy", "jax.jit"), "small": ("weft", "numpy")},
           _sizes({"float64": 10_000_000}, {"float64": 10_000_000}, 40_000),
           repeat=5, batch=1, table="throughput",
           case_sizes={"standardize+cov+cholesky+solve": {"gpu": 4_000_000, "cpu": 4_000_000,
