@@ -78,11 +78,16 @@ SCALAR_HOST_LIMIT = 4096
 def _with_scalars_hosted(steps: list[Step], by_shape: dict[tuple[int, ...], Step]
                          ) -> list[Step]:
     """``steps`` with the element-wise 0-d outputs' step merged into another small
-    element-wise step, where there is one."""
+    element-wise step, where there is one and no output of either reads a 0-d destination
+    (another work-item could read it after the first one wrote it)."""
     scalars = by_shape.get(())
     host = next((step for shape, step in by_shape.items()
                  if shape and 0 < _size(shape) <= SCALAR_HOST_LIMIT), None)
     if scalars is None or host is None or any(d.kind != ex.BUFFER for _, d in scalars.outputs):
+        return steps
+    written = {id(d.attrs.storage) for _, d in scalars.outputs}
+    roots = [root for root, _ in (*host.outputs, *scalars.outputs)]
+    if any(n.kind == ex.BUFFER and id(n.attrs.storage) in written for n in ex.walk(roots)):
         return steps
     shape = host.outputs[0][1].shape
     for root, dest in scalars.outputs:

@@ -231,6 +231,14 @@ def test_zero_d_outputs_ride_in_a_small_elementwise_kernel(reference, real_devic
         vector, scalar = wf.eval(wf.exp(s / 100.0) + y[0, :3], s * 2.0 + 1.0)
         np.testing.assert_allclose(vector.to_numpy(), np.exp(a.sum() / 100) + a[0, :3])
         assert scalar.shape == () and float(scalar) == a.sum() * 2 + 1
+        # A 0-d destination the other outputs read is written by a kernel of its own.
+        v, t = wf.asarray(np.arange(3.0)), wf.asarray(np.float64(5.0))
+        wf.assign((v, t), (v + t, t * 2))
+        assert v.tolist() == [5.0, 6.0, 7.0] and float(t) == 10.0
+    v, t = wf.asarray(np.arange(3.0)), wf.asarray(np.float64(5.0))
+    aliased = [((v + t)._node, v._node), ((t * 2)._node, t._node)]
+    assert sum(k.ir.skeleton == "elementwise"
+               for k in compile(aliased, Target(OPENCL, Traits())).kernels) == 2
 
 
 def test_a_small_banded_reduction_is_not_split():
