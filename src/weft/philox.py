@@ -31,6 +31,11 @@ LN2_LO = 1.90821492927058770002e-10
 INV_LN2 = 1.44269504088896338700e00
 SQRT_HALF = 0.70710678118654752440
 TWO_POW_53 = 2.0**-53
+# cos(y) and sin(y) / y for |y| <= pi / 4 as polynomials in y^2: Taylor to y^16 and y^17
+# (the rest is below 1e-16 relative).
+COS_COEFFICIENTS = [(-1.0) ** k / math.factorial(2 * k) for k in range(9)]
+SIN_COEFFICIENTS = [(-1.0) ** k / math.factorial(2 * k + 1) for k in range(9)]
+TWO_PI = 6.283185307179586
 
 
 def philox(counter: list[np.ndarray], key: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
@@ -65,6 +70,19 @@ def rlog(x: np.ndarray) -> np.ndarray:
     f2 = f * f
     series = (f + f) + (f + f) * f2 * _poly(LOG_COEFFICIENTS, f2)
     return e * LN2_HI + series + e * LN2_LO
+
+
+def cos_turns(t: np.ndarray) -> np.ndarray:
+    """cos(2 pi t) for t in [0, 1), as the device computes it: the nearest quarter turn
+    taken out exactly, then the polynomials on the rest (|2 pi r| <= pi / 4)."""
+    quarter = (t * 4.0 + 0.5).astype(np.int64)  # t >= 0: truncation is floor
+    r = t - quarter.astype(np.float64) * 0.25
+    y = r * TWO_PI
+    y2 = y * y
+    c = _poly(COS_COEFFICIENTS, y2)
+    s = y * _poly(SIN_COEFFICIENTS, y2)
+    q = quarter & 3
+    return np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
 
 
 def rexp(x: np.ndarray) -> np.ndarray:
@@ -120,20 +138,13 @@ class Stream:
         return (bits * np.uint64(2) + np.uint64(1)).astype(np.float64) * TWO_POW_53
 
     def normal(self, active: np.ndarray) -> np.ndarray:
-        """Marsaglia's polar method: pairs in the square until one falls in the disc."""
-        result = np.zeros(self.n.shape)
-        pending = active.copy()
-        while pending.any():
-            u, v = self.uniform_pair(pending)
-            x = u * 2.0 - 1.0
-            y = v * 2.0 - 1.0
-            s = x * x + y * y
-            ok = pending & (s < 1.0) & (s > 0.0)
-            safe = np.where(ok, s, 0.5)
-            z = x * np.sqrt((-2.0 * rlog(safe)) / safe)
-            result = np.where(ok, z, result)
-            pending &= ~ok
-        return result
+        """Box-Muller from one block: a radius from an open uniform (52 bits), an angle
+        from a uniform on [0, 1) (53 bits). No rejection: straight-line device code."""
+        w = self.words(active)
+        bits = (w[0] << np.uint64(20)) | (w[1] >> np.uint64(12))
+        u = (bits * np.uint64(2) + np.uint64(1)).astype(np.float64) * TWO_POW_53
+        t = ((w[2] << np.uint64(21)) | (w[3] >> np.uint64(11))).astype(np.float64) * TWO_POW_53
+        return np.sqrt(-2.0 * rlog(u)) * cos_turns(t)
 
     def gamma(self, alpha: np.ndarray, active: np.ndarray) -> np.ndarray:
         """Marsaglia and Tsang; for alpha < 1, Gamma(alpha + 1) U^(1 / alpha)."""

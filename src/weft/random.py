@@ -122,7 +122,8 @@ def uniform(key: Key, shape: Any, low: Any = 0.0, high: Any = 1.0, dtype: Any = 
 
 def normal(key: Key, shape: Any, loc: Any = 0.0, scale: Any = 1.0, dtype: Any = None,
            device: Any = None) -> Array:
-    """Normal draws (Marsaglia's polar method); NaN where ``scale`` is negative or NaN.
+    """Normal draws (Box-Muller from one Philox block per draw); NaN where ``scale`` is
+    negative or NaN.
 
     >>> import weft as wf
     >>> z = wf.random.normal(wf.random.key(1), (3,), loc=10.0)

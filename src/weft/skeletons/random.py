@@ -85,8 +85,14 @@ typedef struct {{ {U32} k0, k1, lo, hi, n, stream; }} weft_stream;
     "rlog": """\
 // log(x) for finite x > 0 with weft's own series, the same on every device.
 {Q}double weft_rlog(double x) {{
-    int e;
-    double m = frexp(x, &e);
+    // frexp from the bits (a library call keeps a CPU's compiler from vectorizing); a
+    // subnormal x is first scaled into the normal range by 2^54.
+    const int tiny = x < 2.2250738585072014e-308;
+    union {{ double d; {U64} u; }} v;
+    v.d = tiny ? WEFT_MUL(x, 18014398509481984.0) : x;
+    int e = (int)((v.u >> 52) & 0x7FF) - 1022 - (tiny ? 54 : 0);
+    v.u = (v.u & ({U64})0x000FFFFFFFFFFFFF) | ({U64})0x3FE0000000000000;
+    double m = v.d;
     if (m < SQRT_HALF) {{
         m = WEFT_MUL(m, 2.0);
         e -= 1;
@@ -131,19 +137,31 @@ EXP_POLY
                              0.91893853320467278), WEFT_MUL(ix, tail));
 }}
 """,
+    "cos_turns": """\
+// cos(2 pi t) for t in [0, 1): the nearest quarter turn taken out exactly, then weft's own
+// polynomials on the rest, the same on every device (and no call: a CPU vectorizes it).
+{Q}double weft_cos_turns(double t) {{
+    const int quarter = (int)WEFT_ADD(WEFT_MUL(t, 4.0), 0.5);
+    const double r = WEFT_SUB(t, WEFT_MUL((double)quarter, 0.25));
+    const double y = WEFT_MUL(r, TWO_PI);
+    const double y2 = WEFT_MUL(y, y);
+COS_POLY
+SIN_POLY
+    const double s = WEFT_MUL(y, sp);
+    const int q = quarter & 3;
+    return q == 0 ? c : (q == 1 ? -s : (q == 2 ? -c : s));
+}}
+""",
     "rnormal": """\
-// Marsaglia's polar method.
+// Box-Muller from one block: a radius from an open uniform (52 bits), an angle from a
+// uniform on [0, 1) (53 bits). No rejection loop: straight-line code a CPU vectorizes.
 {Q}double weft_rnormal(weft_stream *s) {{
-    for (;;) {{
-        double u, v;
-        weft_uniform_pair(s, &u, &v);
-        const double x = WEFT_SUB(WEFT_MUL(u, 2.0), 1.0);
-        const double y = WEFT_SUB(WEFT_MUL(v, 2.0), 1.0);
-        const double q = WEFT_ADD(WEFT_MUL(x, x), WEFT_MUL(y, y));
-        if (q < 1.0 && q > 0.0) {{
-            return WEFT_MUL(x, WEFT_SQRT(WEFT_DIV(WEFT_MUL(-2.0, weft_rlog(q)), q)));
-        }}
-    }}
+    {U32} w[4];
+    weft_philox(s, w);
+    const {U64} bits = (({U64})w[0] << 20) | (w[1] >> 12);
+    const double u = (double)(bits * 2 + 1) * 1.1102230246251565e-16;
+    const double t = (double)((({U64})w[2] << 21) | (w[3] >> 11)) * 1.1102230246251565e-16;
+    return WEFT_MUL(WEFT_SQRT(WEFT_MUL(-2.0, weft_rlog(u))), weft_cos_turns(t));
 }}
 """,
     "rgamma": """\
@@ -345,17 +363,21 @@ EXP_POLY
 
 _CONSTANTS = {
     "SQRT_HALF": px.SQRT_HALF, "LN2_HI": px.LN2_HI, "LN2_LO": px.LN2_LO,
-    "INV_LN2": px.INV_LN2, "ONE_THIRD": 1.0 / 3, "C12": 1.0 / 12, "C360": 1.0 / 360,
-    "C1260": 1.0 / 1260, "C1680": 1.0 / 1680,
+    "INV_LN2": px.INV_LN2, "TWO_PI": px.TWO_PI, "ONE_THIRD": 1.0 / 3, "C12": 1.0 / 12,
+    "C360": 1.0 / 360, "C1260": 1.0 / 1260, "C1680": 1.0 / 1680,
 }
 RANDOM["rlog"] = RANDOM["rlog"].replace("LOG_POLY", _horner("p", px.LOG_COEFFICIENTS, "f2"))
 RANDOM["rexp"] = RANDOM["rexp"].replace("EXP_POLY", _horner("p", px.EXP_COEFFICIENTS, "r"))
+RANDOM["cos_turns"] = (RANDOM["cos_turns"]
+                       .replace("COS_POLY", _horner("c", px.COS_COEFFICIENTS, "y2"))
+                       .replace("SIN_POLY", _horner("sp", px.SIN_COEFFICIENTS, "y2")))
 for _name in RANDOM:
     for _constant, _value in _CONSTANTS.items():
         RANDOM[_name] = re.sub(rf"\b{_constant}\b", _double(_value), RANDOM[_name])
 
 RANDOM_NEEDS: dict[str, tuple[str, ...]] = {
-    "rlog": (), "rexp": (), "rlogfact": ("rlog",), "rnormal": ("philox", "rlog"),
+    "rlog": (), "rexp": (), "rlogfact": ("rlog",), "cos_turns": (),
+    "rnormal": ("philox", "rlog", "cos_turns"),
     "rgamma": ("rnormal", "rexp"), "rpoisson": ("philox", "rexp", "rlogfact"),
     "rbinomial": ("philox", "rexp", "rlogfact"),
     "random_uniform": ("philox",), "random_normal": ("rnormal",),
