@@ -20,8 +20,14 @@ class DType:
     """One element type. ``kind`` is ``"b"`` (bool), ``"u"``, ``"i"`` or ``"f"``.
 
     The six module constants are the only instances (a pickled one comes back as its
-    constant), so equality and hashing are identity's: structural keys hold a dtype per node
-    and are hashed on every call.
+    constant), so equality between them and hashing are identity's: structural keys hold a
+    dtype per node and are hashed on every call. A weft dtype also equals what NumPy takes
+    for its NumPy dtype (``wf.float64 == np.float64 == np.dtype("float64") == "float64"``),
+    and ``np.dtype(wf.float64)`` is ``np.dtype("float64")`` (through ``.dtype``).
+
+    >>> import numpy as np, weft as wf
+    >>> wf.float64 == np.float64, np.dtype("int32") == wf.int32, np.dtype(wf.float32)
+    (True, True, dtype('float32'))
     """
 
     name: str
@@ -41,6 +47,23 @@ class DType:
     @property
     def is_integer(self) -> bool:
         return self.kind in "ui"
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The NumPy dtype (what ``np.dtype(x)`` reads of an object that is not one)."""
+        return self.numpy
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DType):
+            return self is other
+        if other is None:  # np.dtype(None) is float64: None is no dtype here
+            return False
+        try:
+            return bool(self.numpy == np.dtype(other))
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    __hash__ = object.__hash__  # identity, as equality among weft dtypes
 
     def __repr__(self) -> str:
         return f"wf.{self.name}"

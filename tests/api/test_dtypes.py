@@ -188,3 +188,22 @@ def test_comparisons_with_python_ints_beyond_the_type_are_exact(device, dtype):
                                           err_msg=f"{value} {name} x")
     with pytest.raises(OverflowError, match="out of bounds"):
         x + 2**70  # arithmetic still refuses, as NumPy 2
+
+
+def test_dtypes_compare_as_numpy_dtypes():
+    """API.md 14: a weft dtype equals its NumPy dtype, type class and name, both ways, and
+    NumPy reads it as a dtype; weft dtypes still compare and hash by identity."""
+    import pickle
+
+    for d in (wf.bool_, wf.int32, wf.int64, wf.uint32, wf.float32, wf.float64):
+        numpy_dtype = d.numpy
+        assert d == numpy_dtype and numpy_dtype == d
+        assert d == numpy_dtype.type and numpy_dtype.type == d
+        assert d == numpy_dtype.name and numpy_dtype.name == d
+        assert np.dtype(d) == numpy_dtype and np.zeros(2, dtype=d).dtype == numpy_dtype
+        assert pickle.loads(pickle.dumps(d)) is d and {d: 1}[d] == 1
+    x = wf.asarray(np.arange(3.0))
+    assert x.dtype == np.float64 and np.dtype(x.dtype) == np.float64
+    assert wf.float32 != np.float64 and wf.int32 != "int64" and wf.float64 != wf.float32
+    assert wf.float64 != None and wf.float64 != "no such type"  # noqa: E711
+    assert wf.result_type(np.float32, "int32", np.dtype("int64")) == wf.float32
