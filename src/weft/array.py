@@ -39,8 +39,19 @@ class Array:
     """
 
     __slots__ = ("_node", "_device", "_base", "_deferred", "__weakref__")
-    __array_ufunc__ = None  # NumPy defers to our reflected operators
     __hash__ = None  # type: ignore[assignment]  # == is element-wise
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy's ufuncs as weft's lazy ops (numpy_protocols.py)."""
+        from .numpy_protocols import array_ufunc
+
+        return array_ufunc(ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        """NumPy's functions as weft's, lazy, where weft has them (numpy_protocols.py)."""
+        from .numpy_protocols import array_function
+
+        return array_function(func, args, kwargs)
 
     def __init__(self, node: ex.Node, device: Device) -> None:
         if len(node.shape) > 2:

@@ -8,6 +8,7 @@ column of a matrix), ``1``/``-1`` (along each row); ``keepdims`` keeps size-1 ax
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,12 @@ _REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minim
 def _axis(name: str, axis: Any, ndim: int) -> int | None:
     """The padded-2-D axis reduced: None for everything, 1 along rows, 0 down columns."""
     if isinstance(axis, tuple):
-        if sorted(a % max(ndim, 1) for a in axis) == list(range(ndim)):
+        # builtins.any: this module defines weft's any, max... (a tuple axis once met them).
+        if builtins.any(not isinstance(a, int) or isinstance(a, bool) or not -ndim <= a < ndim
+                        for a in axis):
+            raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} "
+                             "dims")
+        if sorted(a % ndim for a in axis) == list(range(ndim)):
             return None
         if len(axis) == 1:
             axis = axis[0]

@@ -268,3 +268,18 @@ def test_empty_reductions_follow_numpy_and_scipy(device):
                         getattr(wf, name)(x, axis=axis)
                     continue
                 assert getattr(wf, name)(x, axis=axis).shape == expected.shape
+
+
+@pytest.mark.parametrize("axis", [(0, 1), (1, 0), (0,), (-1,), (-2, -1)])
+def test_tuple_axes_as_numpy(device, axis):
+    a = np.arange(12.0).reshape(3, 4)
+    x = wf.asarray(a)
+    for keepdims in (False, True):
+        got = wf.sum(x, axis=axis, keepdims=keepdims)
+        expected = a.sum(axis=axis, keepdims=keepdims)
+        assert got.shape == expected.shape
+        np.testing.assert_allclose(got.to_numpy(), expected)
+    with pytest.raises(ValueError, match="axis"):
+        wf.max(x, axis=(0, 2))
+    with pytest.raises(ValueError, match="axis"):
+        wf.sum(x, axis=(0, 0))

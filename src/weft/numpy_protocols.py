@@ -1,0 +1,247 @@
+"""NumPy's protocols on weft arrays (API.md 14): a NumPy function that weft implements
+(``np.exp(x)``, ``np.sum(x, axis=0)``, ``np.where(c, x, y)``, ``np.concatenate([x, y])``)
+returns a lazy weft array on the same device; any other raises ``TypeError`` naming it, never
+copying to the host behind the user's back (``np.asarray(x)`` copies, on purpose).
+
+Ufuncs map to the op table's ops whose reference is that ufunc (``__array_ufunc__``: a call,
+or a ``reduce`` of add, multiply, maximum, minimum, logical_and, logical_or); other functions
+map through ``FUNCTIONS``, each reading NumPy's own parameter names (bound against NumPy's
+signature) and refusing, by name, a parameter weft does not take. ``out=`` takes weft arrays:
+the result is assigned into them.
+
+>>> import numpy as np, weft as wf
+>>> x = wf.asarray([1.0, 2.0])
+>>> type(np.exp(x)).__name__, np.sum(x * x).item()
+('Array', 5.0)
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .ops import OPS
+
+# Ufuncs whose op-table op has them as its NumPy reference (np.absolute -> "abs").
+_UFUNC_OPS = {op.numpy: name for name, op in OPS.items()
+              if isinstance(op.numpy, np.ufunc) and not op.internal}
+_UFUNC_REDUCTIONS = {np.add: "sum", np.multiply: "prod", np.maximum: "max",
+                     np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
+
+
+def _refuse(name: str, given: dict[str, Any], allowed: dict[str, Any]) -> None:
+    """``TypeError`` naming the parameters of ``given`` weft does not take: those outside
+    ``allowed`` (the names weft reads), unless they hold the value that means NumPy's
+    default there (``allowed`` maps a tolerated name to that value)."""
+    extra = [k for k, v in given.items()
+             if k not in allowed or (allowed[k] is not _READ and not _same(v, allowed[k]))]
+    if extra:
+        raise TypeError(f"numpy.{name} on weft arrays: weft does not take "
+                        f"{', '.join(extra)} (np.asarray(x) gives a NumPy array)")
+
+
+_READ = object()  # in ``allowed``: a parameter weft reads, whatever its value
+
+
+def _same(value: Any, default: Any) -> bool:
+    """Whether ``value`` is NumPy's ``default`` (plain values only: never an array's ==)."""
+    plain = (bool, int, float, str, tuple, dict, type(None))
+    return value is default or (type(value) in plain and type(default) in plain
+                                and value == default)
+
+
+def _into(out: Any, result: Any, name: str) -> Any:
+    """``result``, or assigned into ``out`` (a weft array, or a 1-tuple of one) and that."""
+    if out is None:
+        return result
+    from .array import Array
+    from .matrix import assign
+
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if not isinstance(target, Array):
+        raise TypeError(f"numpy.{name}: out= must be a weft array for weft operands, not "
+                        f"{type(target).__name__}")
+    assign(target, result)
+    return target
+
+
+def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    """``Array.__array_ufunc__``: the ufunc as weft's op (lazy), or ``TypeError``."""
+    import weft
+
+    name = ufunc.__name__
+    out = kwargs.pop("out", None)
+    if method == "__call__":
+        if ufunc is np.matmul:
+            _refuse(name, kwargs, {})
+            return _into(out, weft.linalg.matmul(*inputs), name)
+        op = _UFUNC_OPS.get(ufunc)
+        if op is None:
+            raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a "
+                            "NumPy array)")
+        _refuse(name, kwargs, {"dtype": _READ, "casting": "same_kind", "where": True})
+        return _into(out, weft.apply_op(op, *inputs, dtype=kwargs.get("dtype")), name)
+    if method == "reduce" and ufunc in _UFUNC_REDUCTIONS:
+        _refuse(f"{name}.reduce", kwargs, {"axis": _READ, "dtype": _READ, "keepdims": _READ,
+                                           "where": True})
+        (a,) = inputs
+        reduce = getattr(weft, _UFUNC_REDUCTIONS[ufunc])
+        result = reduce(a, axis=kwargs.get("axis", 0), keepdims=bool(kwargs.get("keepdims")),
+                        dtype=kwargs.get("dtype"))
+        return _into(out, result, f"{name}.reduce")
+    raise TypeError(f"weft does not implement numpy.{name}.{method} (np.asarray(x) gives a "
+                    "NumPy array)")
+
+
+def array_function(func: Callable, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``Array.__array_function__``: ``func`` as weft's (lazy), or ``TypeError``."""
+    translate = FUNCTIONS.get(func)
+    name = getattr(func, "__name__", repr(func))
+    if translate is None:
+        raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a NumPy "
+                        "array)")
+    given = dict(inspect.signature(func).bind(*args, **kwargs).arguments)
+    return translate(name, given)
+
+
+# Translations: (NumPy's name, its bound arguments) -> the result ---------------------------
+
+
+def _reduction(weft_name: str, takes_dtype: bool) -> Callable[[str, dict], Any]:
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        import weft
+
+        out = given.pop("out", None)
+        allowed = {"a": _READ, "axis": _READ, "keepdims": _READ, "where": True}
+        if takes_dtype:
+            allowed["dtype"] = _READ
+        _refuse(name, given, allowed)
+        result = getattr(weft, weft_name)(given["a"], axis=given.get("axis"),
+                                          keepdims=bool(given.get("keepdims", False)),
+                                          dtype=given.get("dtype"))
+        return _into(out, result, name)
+    return translate
+
+
+def _where(name: str, given: dict[str, Any]) -> Any:
+    import weft
+
+    if "x" not in given or "y" not in given:
+        raise TypeError("numpy.where with one argument (the indexes where it holds) is not "
+                        "implemented for weft arrays yet")
+    return weft.where(given["condition"], given["x"], given["y"])
+
+
+def _joined(weft_name: str) -> Callable[[str, dict], Any]:
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        import weft
+
+        out = given.pop("out", None)
+        _refuse(name, given, {"arrays": _READ, "axis": _READ, "dtype": None,
+                              "casting": "same_kind"})
+        return _into(out, getattr(weft, weft_name)(list(given["arrays"]),
+                                                   axis=given.get("axis", 0)), name)
+    return translate
+
+
+def _like(weft_name: str) -> Callable[[str, dict], Any]:
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        import weft
+
+        if "prototype" in given:  # empty_like's name for it
+            given["a"] = given.pop("prototype")
+        _refuse(name, given, {"a": _READ, "fill_value": _READ, "dtype": _READ, "order": "K",
+                              "subok": True, "shape": None, "device": None})
+        fill = (given["fill_value"],) if "fill_value" in given else ()
+        return getattr(weft, weft_name)(given["a"], *fill, dtype=given.get("dtype"))
+    return translate
+
+
+def _simple(call: Callable[..., Any], names: tuple[str, ...],
+            tolerated: dict[str, Any] | None = None) -> Callable[[str, dict], Any]:
+    """A function of NumPy's parameters ``names`` (in order; those not given are left to
+    ``call``'s defaults)."""
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        out = given.pop("out", None)
+        _refuse(name, given, {**{n: _READ for n in names}, **(tolerated or {})})
+        return _into(out, call(*[given[n] for n in names if n in given]), name)
+    return translate
+
+
+def _transpose(name: str, given: dict[str, Any]) -> Any:
+    import weft
+
+    axes = given.pop("axes", None)
+    _refuse(name, given, {"a": _READ})
+    if axes is not None and tuple(axes) not in ((1, 0), (0,), ()):
+        raise TypeError(f"numpy.transpose: axes {axes} for a weft array of at most 2 "
+                        "dimensions")
+    return weft.transpose(given["a"])
+
+
+def _clip(name: str, given: dict[str, Any]) -> Any:
+    import weft
+
+    out = given.pop("out", None)
+    low = given.pop("a_min", given.pop("min", None))
+    high = given.pop("a_max", given.pop("max", None))
+    _refuse(name, given, {"a": _READ, "kwargs": {}})
+    return _into(out, weft.clip(given["a"], low, high), name)
+
+
+def _attribute(read: Callable[[Any], Any]) -> Callable[[str, dict], Any]:
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        _refuse(name, given, {"a": _READ})
+        return read(given["a"])
+    return translate
+
+
+def _build() -> dict[Callable, Callable[[str, dict], Any]]:
+    import weft
+
+    table: dict[Callable, Callable[[str, dict], Any]] = {
+        np.sum: _reduction("sum", True), np.prod: _reduction("prod", True),
+        np.mean: _reduction("mean", True), np.max: _reduction("max", False),
+        np.min: _reduction("min", False), np.all: _reduction("all", False),
+        np.any: _reduction("any", False),
+        np.where: _where, np.concatenate: _joined("concatenate"), np.stack: _joined("stack"),
+        np.transpose: _transpose, np.clip: _clip,
+        np.zeros_like: _like("zeros_like"), np.ones_like: _like("ones_like"),
+        np.empty_like: _like("empty_like"), np.full_like: _like("full_like"),
+        np.tril: _simple(weft.tril, ("m", "k")), np.triu: _simple(weft.triu, ("m", "k")),
+        np.diag: _simple(weft.diag, ("v", "k")),
+        np.diagonal: _simple(weft.diagonal, ("a", "offset"), {"axis1": 0, "axis2": 1}),
+        np.dot: _simple(weft.linalg.dot, ("a", "b")),
+        np.outer: _simple(weft.linalg.outer, ("a", "b")),
+        np.trace: _simple(weft.linalg.trace, ("a",),
+                          {"offset": 0, "axis1": 0, "axis2": 1, "dtype": None}),
+        np.reshape: _simple(lambda a, shape: a.reshape(shape), ("a", "shape"),
+                            {"order": "C", "copy": None}),
+        np.copy: _simple(lambda a: a.copy(), ("a",), {"order": "K", "subok": False}),
+        np.shape: _attribute(lambda a: a.shape), np.ndim: _attribute(lambda a: a.ndim),
+        np.size: _simple(lambda a, axis=None: a.size if axis is None else a.shape[axis],
+                         ("a", "axis")),
+        np.linalg.cholesky: _simple(weft.linalg.cholesky, ("a",), {"upper": False}),
+        np.linalg.inv: _simple(weft.linalg.inv, ("a",)),
+        np.linalg.solve: _simple(weft.linalg.solve, ("a", "b")),
+    }
+    for alias, original in ((getattr(np, "amax", None), np.max),
+                            (getattr(np, "amin", None), np.min)):
+        if alias is not None and alias not in table:
+            table[alias] = table[original]
+    return table
+
+
+class _Functions(dict):
+    """``FUNCTIONS``, built on first use (it names weft's functions, which import this)."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if not self:
+            self.update(_build())
+        return super().get(key, default)
+
+
+FUNCTIONS: dict[Callable, Callable[[str, dict], Any]] = _Functions()

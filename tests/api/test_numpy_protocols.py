@@ -1,0 +1,94 @@
+"""NumPy's protocols on weft arrays (API.md 14): NumPy functions that weft implements return
+lazy weft arrays on the same device with NumPy's values; others raise TypeError naming the
+function; nothing is copied to the host unless asked (np.asarray)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.numpy_protocols import _UFUNC_OPS
+
+RNG = np.random.default_rng(21)
+A = RNG.uniform(0.2, 0.9, (3, 4))
+B = RNG.uniform(0.2, 0.9, (3, 4))
+
+
+def _weft_on(device, result) -> np.ndarray:
+    assert isinstance(result, wf.Array) and result.device is device, type(result)
+    return result.to_numpy()
+
+
+def test_every_ufunc_weft_has_is_its_op(device):
+    x, y = wf.asarray(A), wf.asarray(B)
+    checked = 0
+    for ufunc, name in sorted(_UFUNC_OPS.items(), key=lambda item: item[1]):
+        args = (A, B)[:ufunc.nin]
+        if any(a.dtype.kind != "f" for a in args) or ufunc.nin > 2:
+            continue
+        if name in ("ldexp", "left_shift", "right_shift") or ufunc.types[0][0] in "?":
+            continue
+        with np.errstate(all="ignore"):
+            expected = ufunc(*args)
+        got = _weft_on(device, ufunc(*(x, y)[:ufunc.nin]))
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-300,
+                                   err_msg=f"numpy.{ufunc.__name__}")
+        checked += 1
+    assert checked >= 30
+
+
+def test_reductions_functions_and_mixed_operands(device):
+    x, y = wf.asarray(A), wf.asarray(B)
+    cases = [
+        (np.sum(x, axis=0), A.sum(axis=0)), (np.sum(x), A.sum()),
+        (np.mean(x, axis=1, keepdims=True), A.mean(axis=1, keepdims=True)),
+        (np.max(x, axis=(0, 1)), A.max()), (np.prod(x, 1), A.prod(1)),
+        (np.add.reduce(x, axis=1), A.sum(axis=1)), (np.maximum.reduce(x), A.max(axis=0)),
+        (np.where(x > 0.5, x, y), np.where(A > 0.5, A, B)),
+        (np.concatenate([x, y], axis=1), np.concatenate([A, B], axis=1)),
+        (np.stack([x[0], y[0]]), np.stack([A[0], B[0]])), (np.transpose(x), A.T),
+        (np.clip(x, 0.3, 0.6), np.clip(A, 0.3, 0.6)), (np.tril(x, 1), np.tril(A, 1)),
+        (np.diagonal(x), np.diagonal(A)), (np.dot(x, B[0]), A @ B[0]),
+        (np.outer(x[0], y[1]), np.outer(A[0], B[1])), (np.full_like(x, 2.0), np.full_like(A, 2)),
+        (np.reshape(x, (4, 3)), A.reshape(4, 3)), (B + x, B + A), (x @ B.T, A @ B.T),
+        (np.exp(x) * B, np.exp(A) * B),
+    ]
+    for got, expected in cases:
+        np.testing.assert_allclose(_weft_on(device, got), expected, rtol=1e-12)
+    assert np.shape(x) == (3, 4) and np.ndim(x) == 2 and np.size(x) == 12
+    assert np.sum(x).shape == () and np.sum(x, dtype=np.float32).dtype == wf.float32
+
+
+def test_out_takes_weft_arrays_and_nothing_else(device):
+    x = wf.asarray(A)
+    out = wf.zeros((3, 4))
+    assert np.multiply(x, 2.0, out=out) is out
+    np.testing.assert_allclose(out.to_numpy(), A * 2)
+    total = wf.zeros(())
+    assert np.sum(x, out=total) is total and float(total) == pytest.approx(A.sum())
+    with pytest.raises(TypeError, match="out= must be a weft array"):
+        np.exp(x, out=np.empty((3, 4)))
+
+
+def test_what_weft_lacks_raises_naming_it(device):
+    x = wf.asarray(A)
+    for call, name in ((lambda: np.median(x), "numpy.median"),
+                       (lambda: np.cumsum(x), "numpy.cumsum"),
+                       (lambda: np.add.accumulate(x), "numpy.add.accumulate"),
+                       (lambda: np.where(x > 0.5), "one argument"),
+                       (lambda: np.sum(x, initial=1.0), "initial"),
+                       (lambda: np.exp(x, order="F"), "order")):
+        with pytest.raises(TypeError, match=name):
+            call()
+    host = np.asarray(x)  # asked for: a host copy
+    assert isinstance(host, np.ndarray) and np.array_equal(host, A)
+
+
+def test_dask_reads_weft_arrays_through_numpy_dtypes_and_functions():
+    da = pytest.importorskip("dask.array")
+    x = wf.asarray(A)
+    d = da.asarray(x)
+    assert d.dtype == np.float64
+    assert float(d.sum().compute()) == pytest.approx(A.sum())
+    np.testing.assert_allclose(np.asarray(d.mean(axis=0).compute()), A.mean(axis=0))
