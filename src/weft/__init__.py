@@ -77,3 +77,4 @@ __all__ = [
     "grad", "value_and_grad", "vjp",
     *_REDUCTIONS, *_function_names,
 ]
+__all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

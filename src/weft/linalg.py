@@ -40,6 +40,11 @@ __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius
            "lcholdet"]
 
 
+def __dir__() -> list[str]:
+    """The public names only (``dir(wf.linalg)`` listed the modules it imports too)."""
+    return sorted(__all__)
+
+
 class LinAlgError(ValueError):
     """A matrix that the operation cannot handle: not positive definite, or singular."""
 

@@ -30,6 +30,11 @@ from .creation import _device, _shape, flat_position
 __all__ = ["Key", "key", "split", "uniform", "normal", "exponential", "gamma", "beta",
            "bernoulli", "poisson", "binomial"]
 
+
+def __dir__() -> list[str]:
+    """The public names only (``dir(wf.random)`` listed the modules it imports too)."""
+    return sorted(__all__)
+
 _SPLIT_STREAM = 0xFFFFFFFF  # counter word 3 for deriving keys; draws use 0 and 1
 
 

@@ -46,6 +46,11 @@ __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
            "exponential_lpdf", "student_t_lpdf", "beta_lpdf"]
 
+
+def __dir__() -> list[str]:
+    """The public names only (``dir(wf.stats)`` listed the modules it imports too)."""
+    return sorted(__all__)
+
 SMALL_K = 8  # GLM columns up to which x @ beta is written out inside the density's kernel
 
 _HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)

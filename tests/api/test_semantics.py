@@ -412,3 +412,13 @@ def test_a_written_value_drops_extra_leading_ones_as_numpy(device):
     with pytest.raises(ValueError, match="could not broadcast"):
         x[...] = wf.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     assert x.tolist() == [5.0, 5.0, 5.0]
+
+
+def test_public_namespaces_list_each_name_once_and_no_modules():
+    import types
+
+    assert len(wf.__all__) == len(set(wf.__all__))
+    for namespace in (wf.linalg, wf.stats, wf.random):
+        names = dir(namespace)
+        assert names == sorted(namespace.__all__)
+        assert not [n for n in names if isinstance(getattr(namespace, n), types.ModuleType)]
