@@ -6,6 +6,7 @@ accepts ``dtype=`` (the result type and the type the computation is done in).
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 from collections.abc import Callable
@@ -30,6 +31,14 @@ def _make(name: str) -> Callable[..., Array]:
         return apply_op(name, *args, dtype=dtype)
 
     function.__name__ = function.__qualname__ = name
+    # NumPy's parameter names (x; x1, x2...), so help() and signature() show them.
+    names = ("x",) if op.arity == 1 else tuple(f"x{k + 1}" for k in range(op.arity))
+    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY, annotation=Any)
+         for n in names]
+        + [inspect.Parameter("dtype", inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Any)],
+        return_annotation=Array)
     examples = _EXAMPLES if "f" in op.accepts else _INTEGER_EXAMPLES
     example = examples[op.arity].format(name=name)
     function.__doc__ = (

@@ -422,3 +422,11 @@ def test_public_namespaces_list_each_name_once_and_no_modules():
         names = dir(namespace)
         assert names == sorted(namespace.__all__)
         assert not [n for n in names if isinstance(getattr(namespace, n), types.ModuleType)]
+
+
+def test_op_functions_show_numpy_parameter_names():
+    import inspect
+
+    assert list(inspect.signature(wf.exp).parameters) == ["x", "dtype"]
+    assert list(inspect.signature(wf.add).parameters) == ["x1", "x2", "dtype"]
+    assert float(wf.exp(wf.asarray(0.0), dtype=wf.float32)) == 1.0
