@@ -126,6 +126,21 @@ def _reduction(weft_name: str, takes_dtype: bool) -> Callable[[str, dict], Any]:
     return translate
 
 
+def _spread(weft_name: str) -> Callable[[str, dict], Any]:
+    def translate(name: str, given: dict[str, Any]) -> Any:
+        import weft
+
+        out = given.pop("out", None)
+        _refuse(name, given, {"a": _READ, "axis": _READ, "dtype": _READ, "ddof": _READ,
+                              "keepdims": _READ, "where": True})
+        result = getattr(weft, weft_name)(given["a"], axis=given.get("axis"),
+                                          ddof=given.get("ddof", 0),
+                                          keepdims=bool(given.get("keepdims", False)),
+                                          dtype=given.get("dtype"))
+        return _into(out, result, name)
+    return translate
+
+
 def _where(name: str, given: dict[str, Any]) -> Any:
     import weft
 
@@ -206,7 +221,7 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.sum: _reduction("sum", True), np.prod: _reduction("prod", True),
         np.mean: _reduction("mean", True), np.max: _reduction("max", False),
         np.min: _reduction("min", False), np.all: _reduction("all", False),
-        np.any: _reduction("any", False),
+        np.any: _reduction("any", False), np.var: _spread("var"), np.std: _spread("std"),
         np.where: _where, np.concatenate: _joined("concatenate"), np.stack: _joined("stack"),
         np.transpose: _transpose, np.clip: _clip,
         np.zeros_like: _like("zeros_like"), np.ones_like: _like("ones_like"),

@@ -176,3 +176,58 @@ def _function(name: str):
 
 FUNCTIONS = {name: _function(name) for name in _REDUCTIONS}
 globals().update(FUNCTIONS)
+
+
+def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: Any = None
+        ) -> Array:
+    """The variance, as NumPy's ``var``: the squared deviations from the mean summed and
+    divided by ``n - ddof``, in two passes (the mean, then the deviations: no cancellation
+    of large sums); integers give the default real. ``n - ddof <= 0`` gives inf or NaN, as
+    NumPy (without its warning).
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[1.0, 2.0], [3.0, 5.0]])
+    >>> wf.var(x).item(), wf.var(x, axis=0, ddof=1).tolist()
+    (2.1875, [2.0, 4.5])
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    real = dt.to_dtype(dtype) if dtype is not None else (
+        x.dtype if x.dtype.is_float else dt.default_real())
+    if isinstance(ddof, bool) or not isinstance(ddof, (int, np.integer)):
+        raise TypeError(f"var: ddof must be an integer, not {type(ddof).__name__}")
+    xr = x.astype(real)
+    _axis("var", axis, x.ndim)  # a bad axis is named before anything is built
+    axes = (tuple(range(x.ndim)) if axis is None else
+            tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
+    count = 1
+    for a in axes:
+        count *= x.shape[a]
+    deviation = xr - xr.mean(axis=axis, keepdims=True)
+    total = (deviation * deviation).sum(axis=axis, keepdims=keepdims)
+    return total / builtins.max(count - int(ddof), 0)
+
+
+def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: Any = None
+        ) -> Array:
+    """The standard deviation, as NumPy's ``std``: ``sqrt(var(...))`` (see ``var``).
+
+    >>> import weft as wf
+    >>> wf.std(wf.asarray([1.0, 3.0])).item()
+    1.0
+    """
+    return apply_op("sqrt", var(x, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype))
+
+
+def _spread_method(function: Any) -> Any:
+    def method(self: Array, axis: Any = None, ddof: int = 0, keepdims: bool = False,
+               dtype: Any = None) -> Array:
+        return function(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype)
+
+    method.__name__ = function.__name__
+    method.__doc__ = f"``wf.{function.__name__}`` of this array."
+    return method
+
+
+FUNCTIONS.update(var=var, std=std)
+Array.var = _spread_method(var)  # type: ignore[attr-defined]
+Array.std = _spread_method(std)  # type: ignore[attr-defined]

@@ -283,3 +283,33 @@ def test_tuple_axes_as_numpy(device, axis):
         wf.max(x, axis=(0, 2))
     with pytest.raises(ValueError, match="axis"):
         wf.sum(x, axis=(0, 0))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+def test_var_and_std_as_numpy(device, axis):
+    """Two passes: a large common offset does not cancel the variance away."""
+    a = np.random.default_rng(5).standard_normal((40, 6)) * 3 + 1e6
+    x = wf.asarray(a)
+    for ddof in (0, 1):
+        for keepdims in (False, True):
+            expected = a.var(axis=axis, ddof=ddof, keepdims=keepdims)
+            got = wf.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
+            assert got.shape == expected.shape
+            np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-9)
+            np.testing.assert_allclose(x.std(axis=axis, ddof=ddof, keepdims=keepdims).to_numpy(),
+                                       a.std(axis=axis, ddof=ddof, keepdims=keepdims),
+                                       rtol=1e-9)
+    np.testing.assert_allclose(np.var(x, axis=axis).to_numpy(), a.var(axis=axis), rtol=1e-9)
+
+
+def test_var_of_integers_float32_and_too_few_elements(device):
+    ints = wf.asarray(np.array([1, 2, 3, 4], dtype=np.int32))
+    assert wf.var(ints).dtype == wf.float64 and wf.var(ints).item() == 1.25
+    f32 = wf.asarray(np.array([1.0, 2.0, 4.0], dtype=np.float32))
+    assert wf.std(f32).dtype == wf.float32
+    np.testing.assert_allclose(wf.std(f32).item(), np.std([1.0, 2.0, 4.0]), rtol=1e-6)
+    assert np.isnan(wf.var(wf.asarray([1.0]), ddof=1).item())
+    with pytest.raises(TypeError, match="ddof"):
+        wf.var(f32, ddof=0.5)
+    with pytest.raises(ValueError, match="axis"):
+        wf.std(f32, axis=2)
