@@ -22,6 +22,7 @@ from .creation import (
     eye,
     full,
     full_like,
+    linspace,
     ones,
     ones_like,
     row_index,
@@ -51,7 +52,9 @@ from .matrix import (
     concatenate,
     diag,
     diagonal,
+    flatten,
     hstack,
+    ravel,
     set_diagonal,
     stack,
     tril,
@@ -74,7 +77,7 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
-    "grad", "value_and_grad", "vjp",
+    "grad", "value_and_grad", "vjp", "linspace", "ravel", "flatten",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

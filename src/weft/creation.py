@@ -238,6 +238,28 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     return apply_op("add", apply_op("multiply", idx, step), start, dtype=d)
 
 
+def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
+             dtype: Any = None, device: Any = None) -> Array:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (included unless
+    ``endpoint`` is false), as NumPy's ``linspace``, generated inside the kernel.
+
+    >>> import weft as wf
+    >>> wf.linspace(0.0, 1.0, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
+        raise ValueError(f"linspace: num must be a non-negative integer, not {num!r}")
+    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
+    dev = _device(device)
+    divisions = num - 1 if endpoint else num
+    step = (stop - start) / divisions if divisions > 0 else 0.0
+    index = Array(ex.cast(ex.index("col", (int(num),), dt.int64), dt.default_real()), dev)
+    values = apply_op("add", apply_op("multiply", index, step), start)
+    if endpoint and num > 1:  # the last value is stop itself, as NumPy's
+        values = apply_op("where", apply_op("equal", index, num - 1), stop, values)
+    return values.astype(d)
+
+
 def row_index(shape: Any, device: Any = None) -> Array:
     """The int32 row index of each element of ``shape`` (lazy).
 

@@ -239,5 +239,40 @@ def result_type(*args: Any) -> dt.DType:
     return dt.resolve(strong, weak)
 
 
+def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Array:
+    """NumPy's ``isclose``: ``|a - b| <= atol + rtol * |b|`` element-wise, lazily; equal
+    infinities are close, NaN is close to NaN only with ``equal_nan``.
+
+    >>> import weft as wf
+    >>> wf.isclose(wf.asarray([1.0, 2.0]), wf.asarray([1.0 + 1e-9, 2.1])).tolist()
+    [True, False]
+    """
+    def op(name: str, *xs: Any) -> Array:
+        return apply_op(name, *xs)
+
+    finite = op("logical_and", op("isfinite", a), op("isfinite", b))
+    near = op("less_equal", op("abs", op("subtract", a, b)),
+              op("add", atol, op("multiply", rtol, op("abs", b))))
+    close = op("where", finite, near, op("equal", a, b))
+    if equal_nan:
+        close = op("logical_or", close, op("logical_and", op("isnan", a), op("isnan", b)))
+    return close
+
+
+def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Array:
+    """Whether every element of ``a`` is close to ``b`` (``isclose``): a lazy 0-d bool
+    array (``bool()`` of it is NumPy's answer).
+
+    >>> import weft as wf
+    >>> bool(wf.allclose(wf.asarray([1.0, 2.0]), 2.0))
+    False
+    """
+    from .reductions import FUNCTIONS
+
+    return FUNCTIONS["all"](isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
 __all__ = [*_namespace, *ALIASES, "positive", "cast", "clip", "round", "around", "where",
-           "result_type"]
+           "result_type", "isclose", "allclose"]

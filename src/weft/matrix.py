@@ -117,6 +117,33 @@ def diag(v: Any, k: int = 0) -> Array:
 # Joins ------------------------------------------------------------------------------------
 
 
+def ravel(x: Any) -> Array:
+    """The elements in row-major order as a 1-D array (``reshape(-1)``: no copy of a
+    row-major buffer; a lazy or strided array is computed into one first). Writes to the
+    result do not reach ``x`` (weft arrays are values; use a view of ``x`` to write).
+
+    >>> import weft as wf
+    >>> wf.ravel(wf.asarray([[1, 2], [3, 4]])).tolist()
+    [1, 2, 3, 4]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    return x.reshape(x.size)
+
+
+def flatten(x: Any) -> Array:
+    """``ravel``: NumPy's ``flatten`` copies, and a weft result is a value either way.
+
+    >>> import weft as wf
+    >>> wf.asarray([[1.0], [2.0]]).flatten().tolist()
+    [1.0, 2.0]
+    """
+    return ravel(x)
+
+
+Array.ravel = ravel  # type: ignore[attr-defined]
+Array.flatten = flatten  # type: ignore[attr-defined]
+
+
 def concatenate(xs: Any, axis: int | None = 0) -> Array:
     """Join arrays along an existing axis, lazily (read where they lie, in one kernel).
 

@@ -177,12 +177,22 @@ def _like(weft_name: str) -> Callable[[str, dict], Any]:
 
 def _simple(call: Callable[..., Any], names: tuple[str, ...],
             tolerated: dict[str, Any] | None = None) -> Callable[[str, dict], Any]:
-    """A function of NumPy's parameters ``names`` (in order; those not given are left to
-    ``call``'s defaults)."""
+    """A function of NumPy's parameters ``names``: those given up to the first one not given
+    go by position, the rest by NumPy's name (``call`` takes them by it); the others are
+    left to ``call``'s defaults."""
     def translate(name: str, given: dict[str, Any]) -> Any:
         out = given.pop("out", None)
         _refuse(name, given, {**{n: _READ for n in names}, **(tolerated or {})})
-        return _into(out, call(*[given[n] for n in names if n in given]), name)
+        positional: list[Any] = []
+        keywords: dict[str, Any] = {}
+        for n in names:
+            if n not in given:
+                continue
+            if keywords or len(positional) < names.index(n):
+                keywords[n] = given[n]
+            else:
+                positional.append(given[n])
+        return _into(out, call(*positional, **keywords), name)
     return translate
 
 
@@ -236,6 +246,10 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.reshape: _simple(lambda a, shape: a.reshape(shape), ("a", "shape"),
                             {"order": "C", "copy": None}),
         np.copy: _simple(lambda a: a.copy(), ("a",), {"order": "K", "subok": False}),
+        np.ravel: _simple(weft.ravel, ("a",), {"order": "C"}),
+        np.isclose: _simple(weft.isclose, ("a", "b", "rtol", "atol", "equal_nan")),
+        np.allclose: _simple(lambda *xs, **kw: bool(weft.allclose(*xs, **kw)),
+                             ("a", "b", "rtol", "atol", "equal_nan")),
         np.shape: _attribute(lambda a: a.shape), np.ndim: _attribute(lambda a: a.ndim),
         np.size: _simple(lambda a, axis=None: a.size if axis is None else a.shape[axis],
                          ("a", "axis")),

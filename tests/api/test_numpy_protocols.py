@@ -92,3 +92,27 @@ def test_dask_reads_weft_arrays_through_numpy_dtypes_and_functions():
     assert d.dtype == np.float64
     assert float(d.sum().compute()) == pytest.approx(A.sum())
     np.testing.assert_allclose(np.asarray(d.mean(axis=0).compute()), A.mean(axis=0))
+
+
+def test_linspace_isclose_allclose_ravel_flatten_as_numpy(device):
+    for args in ((0.0, 1.0, 5), (-2.0, 3.0, 7, False), (1.0, 1.0, 3), (2.0, 3.0, 1),
+                 (0.0, 1.0, 0)):
+        got = wf.linspace(*args, device=device)
+        np.testing.assert_allclose(_weft_on(device, got), np.linspace(*args), rtol=1e-15)
+    assert wf.linspace(0.0, 1.0, 3, dtype=wf.float32).dtype == wf.float32
+    with pytest.raises(ValueError, match="num"):
+        wf.linspace(0.0, 1.0, -1)
+    a = np.array([1.0, np.inf, np.nan, -np.inf, 1e-9, 100.0])
+    b = np.array([1.0 + 1e-9, np.inf, np.nan, np.inf, 0.0, 100.1])
+    x, y = wf.asarray(a), wf.asarray(b)
+    for kwargs in ({}, {"equal_nan": True}, {"rtol": 1e-2, "atol": 0.0}):
+        np.testing.assert_array_equal(_weft_on(device, wf.isclose(x, y, **kwargs)),
+                                      np.isclose(a, b, **kwargs))
+        np.testing.assert_array_equal(_weft_on(device, np.isclose(x, y, **kwargs)),
+                                      np.isclose(a, b, **kwargs))
+        assert bool(wf.allclose(x, y, **kwargs)) == np.allclose(a, b, **kwargs)
+    assert np.allclose(wf.asarray(A), A + 1e-12) is True
+    m = wf.asarray(A)
+    for got in (m.ravel(), wf.ravel(m), np.ravel(m)):
+        np.testing.assert_array_equal(_weft_on(device, got), A.ravel())
+    np.testing.assert_array_equal(_weft_on(device, m.T.flatten()), A.T.flatten())
