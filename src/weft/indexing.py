@@ -115,24 +115,27 @@ def is_whole(key: Any, ndim: int) -> bool:
     return len(parts) <= ndim and all(isinstance(k, slice) and k == full for k in parts)
 
 
-def normalize(key: Any, ndim: int) -> tuple[Any, ...]:
-    """``key`` as exactly ``ndim`` parts, ``...`` expanded; ``IndexError`` for too many."""
+def normalize(key: Any, ndim: int, new_axes: bool = False) -> tuple[Any, ...]:
+    """``key`` as parts for exactly ``ndim`` axes (and, with ``new_axes``, the ``None``s
+    that insert one), ``...`` expanded; ``IndexError`` for too many."""
     if not isinstance(key, tuple):
         key = (key,)
     if sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    if any(k is None for k in key):
-        raise IndexError("np.newaxis (None) is not supported in weft indexes: use reshape")
+    if not new_axes and any(k is None for k in key):
+        raise IndexError("np.newaxis (None) cannot be combined with integer-array indexes "
+                         "in weft: index first, then add the axis")
+    used = sum(k is not None and k is not Ellipsis for k in key)
     at = next((n for n, k in enumerate(key) if k is Ellipsis), None)
     if at is not None:
-        fill = ndim - (len(key) - 1)
-        key = key[:at] + (slice(None),) * fill + key[at + 1:]
-    if len(key) > ndim:
+        key = key[:at] + (slice(None),) * (ndim - used) + key[at + 1:]
+        used = ndim if used <= ndim else used
+    if used > ndim:
         raise IndexError(
-            f"too many indices for array: array is {ndim}-dimensional, but {len(key)} were "
+            f"too many indices for array: array is {ndim}-dimensional, but {used} were "
             "indexed"
         )
-    return key + (slice(None),) * (ndim - len(key))
+    return key + (slice(None),) * (ndim - used)
 
 
 def is_integer(k: Any) -> bool:
@@ -147,15 +150,21 @@ def integer_position(k: Any, size: int, axis: int) -> int:
 
 
 def basic_map(shape: Shape, key: Any) -> tuple[Shape, AffineMap]:
-    """The shape of ``x[key]`` and the map from its elements to ``x``'s (ints and slices)."""
-    parts = normalize(key, len(shape))
+    """The shape of ``x[key]`` and the map from its elements to ``x``'s (ints, slices, and
+    ``None`` for a new axis of one element, as NumPy's ``newaxis``)."""
+    parts = normalize(key, len(shape), new_axes=True)
     shape2 = as_2d(shape)
     # (start, step) per padded axis and which axes survive
     starts = [0, 0]
     steps = [0, 0]
-    kept: list[tuple[int, int]] = []  # (padded axis, length)
+    kept: list[tuple[int | None, int]] = []  # (padded axis, or None for a new one; length)
     first = 2 - len(shape)
-    for axis, k in enumerate(parts):
+    axis = -1
+    for k in parts:
+        if k is None:
+            kept.append((None, 1))
+            continue
+        axis += 1
         padded = first + axis
         size = shape2[padded]
         if isinstance(k, slice):
@@ -172,9 +181,13 @@ def basic_map(shape: Shape, key: Any) -> tuple[Shape, AffineMap]:
                 f"{type(k).__name__}"
             )
     out_shape = tuple(length for _, length in kept)
+    if len(out_shape) > 2:
+        raise IndexError(f"indexing would give shape {out_shape}: weft arrays have at most 2 "
+                         "dimensions")
     # The view's padded axes: the last kept axis is j, the one before it i.
     coef = {0: [0, 0], 1: [0, 0]}  # source padded axis -> [coefficient of i, of j]
     for slot, (padded, _) in zip((1,) if len(kept) == 1 else (0, 1), kept):
-        coef[padded][slot] = steps[padded]
+        if padded is not None:  # a new axis reads nothing new of the source
+            coef[padded][slot] = steps[padded]
     return out_shape, AffineMap(starts[0], coef[0][0], coef[0][1], starts[1], coef[1][0],
                                 coef[1][1])

@@ -341,3 +341,25 @@ def test_check_messages_keep_their_own_braces(device):
         wf.check(x, x > 0, "x{index} = {value} breaks {x > 0} and {}").to_numpy()
     with pytest.raises(ValueError, match=r"^use \{k\}: element \[1\] = -2\.0$"):
         wf.check(x, x > 0, "use {k}").to_numpy()
+
+
+def test_none_adds_an_axis_as_numpy(device):
+    """np.newaxis in indexes: a vector as a row or a column, a 0-d value as (1,) or (1, 1),
+    with slices, ints and ``...``; views that writes go through, as NumPy's."""
+    a, m = np.arange(5.0), np.arange(6.0).reshape(2, 3)
+    x, y = wf.asarray(a), wf.asarray(m)
+    keys_1d = [(None,), (None, slice(None)), (slice(None), None), (slice(1, 4), None),
+               (None, slice(None, None, -2)), (Ellipsis, None), (None, Ellipsis), (2, None)]
+    for key in keys_1d:
+        np.testing.assert_array_equal(x[key].to_numpy(), a[key], err_msg=str(key))
+    for key in [(1, None), (None, 1), (0, None, 2), (slice(None), 1, None), (None, 1, 2)]:
+        np.testing.assert_array_equal(y[key].to_numpy(), m[key], err_msg=str(key))
+    assert wf.asarray(3.0)[None, None].shape == (1, 1)
+    np.testing.assert_array_equal((x[:, None] * x[None, :]).to_numpy(), np.outer(a, a))
+    z = wf.zeros(3)
+    z[None, :] = wf.asarray([[1.0, 2.0, 3.0]])
+    assert z.tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(IndexError, match="at most 2 dimensions"):
+        y[None]
+    with pytest.raises(IndexError, match="newaxis"):
+        x[None, wf.asarray([0, 1])]
