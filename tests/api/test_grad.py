@@ -63,25 +63,31 @@ def _finite_difference(fn, args: list[np.ndarray], k: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_every_op_matches_finite_differences(device, dtype):
+def op_gradients(names: list[str], dtype: str) -> tuple[np.ndarray, list[tuple]]:
+    """The weights and, per op, ``(name, args in dtype, argnums, gradients)`` of
+    ``sum(op(*args) * weights)`` at points of each op's domain, evaluated together."""
     rng = np.random.default_rng(3)
     weights = rng.uniform(0.5, 1.5, SIZE)
     w = wf.asarray(weights.astype(dtype))
-    cases, grads = [], []
-    for name in _real_ops():
+    cases = []
+    for name in names:
         op = OPS[name]
-        args = _domain(name, op.arity, rng)
+        args = [a.astype(dtype) for a in _domain(name, op.arity, rng)]
         argnums = tuple(k for k in range(op.arity) if k not in UNAVAILABLE.get(name, ()))
         f = (lambda op_name: lambda *xs: (wf.apply_op(op_name, *xs) * w).sum())(name)
-        arrays = [wf.asarray(a.astype(dtype)) for a in args]
-        got = wf.grad(f, argnums=argnums)(*arrays)
-        cases.append((name, op, args, argnums))
-        grads.append(got)
-    wf.eval(*[g for got in grads for g in got])
+        cases.append((name, args, argnums,
+                      wf.grad(f, argnums=argnums)(*[wf.asarray(a) for a in args])))
+    wf.eval(*[g for *_, got in cases for g in got])
+    return weights, cases
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_every_op_matches_finite_differences(device, dtype):
+    weights, cases = op_gradients(_real_ops(), dtype)
     tolerance = {"float64": (2e-6, 1e-7), "float32": (2e-3, 2e-4)}[dtype]
-    for (name, op, args, argnums), got in zip(cases, grads):
-        exact = [a.astype(dtype).astype(np.float64) for a in args]
+    for name, args, argnums, got in cases:
+        op = OPS[name]
+        exact = [a.astype(np.float64) for a in args]
         reference = lambda *xs, op=op: np.asarray(op.numpy(*xs), dtype=np.float64) * weights  # noqa: E731
         for k, g in zip(argnums, got):
             assert g.dtype == wf.to_dtype(dtype) and g.shape == (SIZE,)

@@ -11,13 +11,12 @@ import numpy as np
 import pytest
 
 import weft as wf
-from weft.ops import OPS
 
 # JAX on the host: on a GPU it would take most of the GPU's memory in every test worker.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 jax = pytest.importorskip("jax")
 
-from test_grad import SIZE, UNAVAILABLE, _domain, _real_ops  # noqa: E402
+from test_grad import _real_ops, op_gradients  # noqa: E402
 
 jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
@@ -55,20 +54,9 @@ OPS_WITH_JAX = [name for name in _real_ops() if _jax_function(name) is not None]
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_every_op_matches_jax(device, dtype):
-    rng = np.random.default_rng(3)
-    weights = rng.uniform(0.5, 1.5, SIZE)
-    w = wf.asarray(weights.astype(dtype))
-    cases, grads = [], []
-    for name in OPS_WITH_JAX:
-        op = OPS[name]
-        args = [a.astype(dtype) for a in _domain(name, op.arity, rng)]
-        argnums = tuple(k for k in range(op.arity) if k not in UNAVAILABLE.get(name, ()))
-        f = (lambda op_name: lambda *xs: (wf.apply_op(op_name, *xs) * w).sum())(name)
-        cases.append((name, args, argnums))
-        grads.append(wf.grad(f, argnums=argnums)(*[wf.asarray(a) for a in args]))
-    wf.eval(*[g for got in grads for g in got])
+    weights, cases = op_gradients(OPS_WITH_JAX, dtype)
     tolerance = {"float64": (1e-9, 1e-12), "float32": (2e-5, 1e-6)}[dtype]
-    for (name, args, argnums), got in zip(cases, grads):
+    for name, args, argnums, got in cases:
         fn = _jax_function(name)
         weights_j = jnp.asarray(weights.astype(dtype))
         expected = jax.grad(lambda *xs, fn=fn, w=weights_j: jnp.sum(fn(*xs) * w),
