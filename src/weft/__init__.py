@@ -20,6 +20,7 @@ from .creation import (
     empty,
     empty_like,
     eye,
+    from_dlpack,
     full,
     full_like,
     linspace,
@@ -77,7 +78,7 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
-    "grad", "value_and_grad", "vjp", "linspace", "ravel", "flatten",
+    "grad", "value_and_grad", "vjp", "linspace", "ravel", "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

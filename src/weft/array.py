@@ -133,6 +133,34 @@ class Array:
     def T(self) -> Array:  # noqa: N802 - NumPy's name
         return transpose(self)
 
+    @property
+    def mT(self) -> Array:  # noqa: N802 - the array API's name
+        """The matrix transpose (the array API's ``mT``): ``T`` of a 2-d array.
+
+        >>> import weft as wf
+        >>> wf.asarray([[1, 2]]).mT.shape
+        (2, 1)
+        """
+        if self.ndim < 2:
+            raise ValueError(f"mT needs an array of at least 2 dimensions, not shape "
+                             f"{self.shape}")
+        return transpose(self)
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
+        """The value on ``device`` (the array API's ``to_device``): this array where it
+        lives there already, else a copy.
+
+        >>> import weft as wf
+        >>> x = wf.asarray([1.0])
+        >>> x.to_device(x.device) is x
+        True
+        """
+        if stream is not None:
+            raise TypeError("to_device: weft orders its own streams; stream= is not taken")
+        from .creation import asarray
+
+        return asarray(self, device=device)
+
     def __copy__(self) -> Array:
         return self.copy()
 

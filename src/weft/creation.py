@@ -238,6 +238,24 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     return apply_op("add", apply_op("multiply", idx, step), start, dtype=d)
 
 
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An Array from a DLPack producer (the array API's ``from_dlpack``): zero-copy where
+    it already lives on the device (a CUDA producer on a CUDA device, a host producer read
+    by the host), else a copy.
+
+    >>> import numpy as np, weft as wf
+    >>> wf.from_dlpack(np.arange(3.0)).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: {type(x).__name__} is not a DLPack producer (it has "
+                        "no __dlpack__)")
+    if copy is False:
+        raise ValueError("from_dlpack: copy=False cannot be promised (weft copies host "
+                         "data into its own buffers)")
+    return asarray(x, device=device)
+
+
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
              dtype: Any = None, device: Any = None) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (included unless

@@ -117,3 +117,19 @@ def test_linspace_isclose_allclose_ravel_flatten_as_numpy(device):
     for got in (m.ravel(), wf.ravel(m), np.ravel(m)):
         np.testing.assert_array_equal(_weft_on(device, got), A.ravel())
     np.testing.assert_array_equal(_weft_on(device, m.T.flatten()), A.T.flatten())
+
+
+def test_array_api_basics_mt_to_device_from_dlpack(device):
+    m = wf.asarray(A, device=device)
+    np.testing.assert_array_equal(m.mT.to_numpy(), A.T)
+    with pytest.raises(ValueError, match="2 dimensions"):
+        _ = m[0].mT
+    assert m.to_device(device) is m
+    elsewhere = m.to_device("reference" if device.kind != "reference" else wf.devices()[0])
+    assert elsewhere.device is not device and np.array_equal(elsewhere.to_numpy(), A)
+    with pytest.raises(TypeError, match="stream"):
+        m.to_device(device, stream=1)
+    got = wf.from_dlpack(np.arange(4.0), device=device)
+    assert got.device is device and got.tolist() == [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(TypeError, match="DLPack"):
+        wf.from_dlpack([1.0, 2.0])
