@@ -521,3 +521,29 @@ def test_gradients_of_gradients(device):
     (got,) = pullback(wf.asarray(np.ones(4)))
     np.testing.assert_allclose(got.to_numpy(), -(xm.T @ xm) @ np.ones(4) / 1.3**2,
                                rtol=1e-10)
+
+
+def test_a_scale_parameters_gradient_needs_no_kernel_of_its_own(device, monkeypatch):
+    """At small sizes the adjoint of a 0-d value (1 / sigma) passes on spread over the
+    elements, so sigma's gradient is one more sum in the value's reduction kernel, not a
+    scalar kernel after it."""
+    ys = np.random.default_rng(6).standard_normal(1000)
+    y = wf.asarray(ys)
+    sizes = []
+    original = device.backend.launch
+
+    def launch(dev, program, ir, args, size, *rest):
+        sizes.append(size)
+        return original(dev, program, ir, args, size, *rest)
+
+    monkeypatch.setattr(device.backend, "launch", launch)
+    wf.clear_cache()
+    value, (g_mu, g_sigma) = wf.value_and_grad(
+        lambda m, s: wf.stats.normal_lpdf(y, m, s), argnums=(0, 1))(0.2, 1.4)
+    wf.eval(value, g_mu, g_sigma)
+    monkeypatch.undo()
+    if device.kind != "reference":
+        assert 1 not in sizes, sizes
+    z = (ys - 0.2) / 1.4
+    np.testing.assert_allclose(float(g_mu), z.sum() / 1.4, rtol=1e-12)
+    np.testing.assert_allclose(float(g_sigma), (z * z - 1).sum() / 1.4, rtol=1e-12)
