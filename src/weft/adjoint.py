@@ -18,7 +18,7 @@ from typing import Any
 
 from . import expr as ex
 from .array import Array, view_of
-from .indexing import AffineMap, as_2d, transpose_map
+from .indexing import IDENTITY, AffineMap, as_2d, transpose_map
 
 
 def backward(roots: list[ex.Node], cotangents: list[Array], count: int, call: object
@@ -250,9 +250,8 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
         g = g.sum(axis=0)
     elif over_cols:
         g = g.sum(axis=1, keepdims=True)
-    if g.shape != shape:  # the same elements in padded 2-D, another number of dimensions
-        g = Array(ex.view(g._node, shape, AffineMap()), g.device)
-    return g
+    # The same elements in padded 2-D, maybe another number of dimensions.
+    return Array(_reshaped_node(g._node, shape), g.device)
 
 
 def reshaped(g: Array, shape: tuple[int, ...]) -> Array:
@@ -266,7 +265,7 @@ def reshaped(g: Array, shape: tuple[int, ...]) -> Array:
     # Element (i, j) of the result is the flat element i * to_cols + j of g (one of i, j is
     # always 0), which lies in g's row (when g is a row) or g's column.
     if (rows, cols) == (to_rows, to_cols):
-        m = AffineMap()  # the same padded 2-D shape
+        m = IDENTITY  # the same padded 2-D shape
     elif rows == 1:
         m = AffineMap(0, 0, 0, 0, to_cols, 1)
     else:
@@ -328,7 +327,7 @@ def _block_of(g: Array, m: AffineMap) -> tuple[ex.Node, int, int] | None:
 
 def _reshaped_node(node: ex.Node, shape: tuple[int, ...]) -> ex.Node:
     """``node``'s elements in ``shape``, padded 2-D alike."""
-    return node if node.shape == shape else ex.view(node, shape, AffineMap())
+    return node if node.shape == shape else ex.view(node, shape, IDENTITY)
 
 
 def _placed(block: ex.Node, r0: int, c0: int, shape: tuple[int, ...]) -> ex.Node:

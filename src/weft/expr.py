@@ -21,7 +21,7 @@ from typing import Any
 
 from . import structure as st
 from .dtypes import DType
-from .indexing import AffineMap, padded_strides, unpad_strides
+from .indexing import IDENTITY, AffineMap, padded_strides, unpad_strides
 from .ops import Op
 from .traced import TRACED, plain
 
@@ -221,7 +221,7 @@ def view(node: Node, shape: Shape, m: AffineMap) -> Node:
     if node.kind == VIEW:
         inner = m.then(node.attrs)
         source = node.args[0]
-        if shape == source.shape and inner == AffineMap():
+        if shape == source.shape and inner == IDENTITY:
             return source  # a view undone (the same elements in the same shape)
         return view(source, shape, inner)
     return Node(VIEW, node.dtype, shape, (node,), attrs=m, structure=structure)

@@ -5,7 +5,7 @@ copying to the host behind the user's back (``np.asarray(x)`` copies, on purpose
 
 Ufuncs map to the op table's ops whose reference is that ufunc (``__array_ufunc__``: a call,
 or a ``reduce`` of add, multiply, maximum, minimum, logical_and, logical_or); other functions
-map through ``FUNCTIONS``, each reading NumPy's own parameter names (bound against NumPy's
+map through ``_build``'s table, each reading NumPy's own parameter names (bound against NumPy's
 signature) and refusing, by name, a parameter weft does not take. ``out=`` takes weft arrays:
 the result is assigned into them.
 
@@ -17,6 +17,7 @@ the result is assigned into them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -98,13 +99,13 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
 
 def array_function(func: Callable, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``Array.__array_function__``: ``func`` as weft's (lazy), or ``TypeError``."""
-    translate = FUNCTIONS.get(func)
+    found = _functions().get(func)
     name = getattr(func, "__name__", repr(func))
-    if translate is None:
+    if found is None:
         raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a NumPy "
                         "array)")
-    given = dict(inspect.signature(func).bind(*args, **kwargs).arguments)
-    return translate(name, given)
+    translate, signature = found
+    return translate(name, dict(signature.bind(*args, **kwargs).arguments))
 
 
 # Translations: (NumPy's name, its bound arguments) -> the result ---------------------------
@@ -224,6 +225,13 @@ def _attribute(read: Callable[[Any], Any]) -> Callable[[str, dict], Any]:
     return translate
 
 
+@functools.cache
+def _functions() -> dict[Callable, tuple[Callable[[str, dict], Any], inspect.Signature]]:
+    """Per NumPy function weft implements: its translation and NumPy's signature (bound on
+    each call). Built on first use: it names weft's functions, which import this module."""
+    return {func: (translate, inspect.signature(func)) for func, translate in _build().items()}
+
+
 def _build() -> dict[Callable, Callable[[str, dict], Any]]:
     import weft
 
@@ -262,15 +270,3 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         if alias is not None and alias not in table:
             table[alias] = table[original]
     return table
-
-
-class _Functions(dict):
-    """``FUNCTIONS``, built on first use (it names weft's functions, which import this)."""
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        if not self:
-            self.update(_build())
-        return super().get(key, default)
-
-
-FUNCTIONS: dict[Callable, Callable[[str, dict], Any]] = _Functions()
