@@ -52,3 +52,24 @@ def launches() -> int:
     """Generated kernels launched so far in this session, on every device (since the last
     ``wf.clear_cache()``), replays included."""
     return wf.cache_info()["launches"]
+
+
+def run_in_threads(work, count: int) -> None:
+    """``work(k)`` for k in ``range(count)``, each on a thread of its own, all at once;
+    fails with what any of them raised."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def guarded(k: int) -> None:
+        try:
+            work(k)
+        except BaseException as e:  # noqa: BLE001 - reported by the calling thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=guarded, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

@@ -6,7 +6,6 @@ plans, not only the traces, are checked."""
 from __future__ import annotations
 
 import math
-import threading
 import warnings
 
 import numpy as np
@@ -14,6 +13,7 @@ import pytest
 import scipy.stats
 
 import weft as wf
+from conftest import run_in_threads
 from weft.trace import Trace
 
 
@@ -234,25 +234,16 @@ def test_nested_traced_functions_fuse(device):
 def test_threads_share_a_traced_function(device):
     f = wf.function(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
     y = np.random.default_rng(3).standard_normal(500)
-    errors: list = []
 
     def work(k: int) -> None:
-        try:
-            with wf.device(device):
-                local = wf.asarray(y)
-                for i in range(20):
-                    mu, sigma = 0.01 * (k + i), 1.0 + 0.1 * k
-                    want = scipy.stats.norm.logpdf(y, mu, sigma).sum()
-                    np.testing.assert_allclose(float(f(local, mu, sigma)), want, rtol=1e-11)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        with wf.device(device):
+            local = wf.asarray(y)
+            for i in range(20):
+                mu, sigma = 0.01 * (k + i), 1.0 + 0.1 * k
+                want = scipy.stats.norm.logpdf(y, mu, sigma).sum()
+                np.testing.assert_allclose(float(f(local, mu, sigma)), want, rtol=1e-11)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    run_in_threads(work, 8)
 
 
 def test_clear_cache_and_default_real_retrace(device):

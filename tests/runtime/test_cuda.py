@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
 
 import weft as wf
+from conftest import run_in_threads
 
 CUDA_DEVICES = [d for d in wf.devices() if d.kind == "cuda"]
 pytestmark = pytest.mark.skipif(not CUDA_DEVICES, reason="needs CuPy and an NVIDIA GPU")
@@ -182,23 +182,14 @@ def test_threads_have_their_own_streams_and_results_cross_threads(gpu):
     data = [rng.standard_normal(1 << 18) for _ in range(8)]
     made: dict[int, wf.Array] = {}
     streams = set()
-    errors = []
 
     def produce(k):
-        try:
-            with wf.device(gpu):
-                made[k] = wf.exp(wf.asarray(data[k])) + k
-                made[k].eval()
-                streams.add(gpu.handle.stream().ptr)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        with wf.device(gpu):
+            made[k] = wf.exp(wf.asarray(data[k])) + k
+            made[k].eval()
+            streams.add(gpu.handle.stream().ptr)
 
-    threads = [threading.Thread(target=produce, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    run_in_threads(produce, 8)
     assert len(streams) == 8
     # this thread consumes what the others produced, without waiting on the host first
     total = sum((made[k] * 2 for k in range(8)), wf.zeros(1 << 18))

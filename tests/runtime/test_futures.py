@@ -3,11 +3,10 @@ kernels without a host round-trip; eight threads produce them and another consum
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 import weft as wf
+from conftest import run_in_threads
 from weft import philox
 
 
@@ -45,26 +44,17 @@ def test_zero_d_results_feed_later_kernels_without_a_host_round_trip(device, mon
 
 def test_eight_threads_make_futures_that_another_thread_consumes(device):
     results: dict[int, tuple] = {}
-    errors: list[BaseException] = []
 
     def produce(k: int) -> None:
-        try:
-            with wf.device(device):
-                x = wf.random.normal(wf.random.key(k), (5000,), loc=float(k))
-                mean = x.mean().eval()
-                s = wf.asarray(np.diag(np.arange(1.0, 4.0) + k))
-                logdet = wf.linalg.logdet(s)
-                factor = wf.linalg.cholesky(s)
-                results[k] = (x, mean, logdet, factor)
-        except BaseException as e:  # noqa: BLE001 - reported by the main thread
-            errors.append(e)
+        with wf.device(device):
+            x = wf.random.normal(wf.random.key(k), (5000,), loc=float(k))
+            mean = x.mean().eval()
+            s = wf.asarray(np.diag(np.arange(1.0, 4.0) + k))
+            logdet = wf.linalg.logdet(s)
+            factor = wf.linalg.cholesky(s)
+            results[k] = (x, mean, logdet, factor)
 
-    threads = [threading.Thread(target=produce, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(produce, 8)
     # This thread consumes every other thread's results, with no synchronisation first.
     for k, (x, mean, logdet, factor) in results.items():
         draws = philox.normal(np.uint32(k), np.uint32(0), np.arange(5000), float(k), 1.0)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import weft as wf
+from conftest import run_in_threads
 from weft import cache, lower
 from weft.dialect import Dialect
 from weft.dtypes import float64
@@ -57,29 +58,20 @@ def test_corrupt_disk_entry_is_rebuilt(tmp_path):
 
 
 def test_eight_threads_evaluate_at_once(device):
-    errors: list[BaseException] = []
     results: dict[int, np.ndarray] = {}
     base = np.linspace(0, 1, 5000)
 
     def work(k: int) -> None:
-        try:
-            with wf.device(device):
-                x = wf.asarray(base + k)
-                acc = x
-                for _ in range(20):
-                    acc = wf.sin(acc) * 0.5 + x
-                    acc.eval()
-                acc += k
-                results[k] = acc.to_numpy()
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        with wf.device(device):
+            x = wf.asarray(base + k)
+            acc = x
+            for _ in range(20):
+                acc = wf.sin(acc) * 0.5 + x
+                acc.eval()
+            acc += k
+            results[k] = acc.to_numpy()
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work, 8)
     for k in range(8):
         x = base + k
         acc = x
