@@ -221,3 +221,15 @@ def test_download_reads_several_buffers_after_one_wait(device):
     first, big = device.backend.download(storages[0], storages[4])
     np.testing.assert_array_equal(first, values[0] * 2)
     np.testing.assert_array_equal(big, values[4] * 2)
+
+
+def test_a_device_sharing_memory_with_the_host_shows_it_the_flag(device):
+    """OpenCL devices with fine-grained SVM (PoCL's CPU device) keep the flag where the host
+    reads it, so observing a checked value waits once: no copy of the records after it."""
+    y = wf.asarray(np.ones(4))
+    float(wf.stats.normal_lpdf(y, 0.0, 1.0))
+    handle = device.handle
+    expected = device.kind != "opencl" or handle.fine_grained_svm  # CUDA: page-locked
+    if device.kind == "opencl" and handle.is_cpu and handle.platform.startswith("Portable"):
+        assert handle.fine_grained_svm  # PoCL's CPU device has it
+    assert _flag_seen(device) == expected

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import dtypes as dt
 from ...ir import BufferParam, ScalarParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
@@ -66,6 +67,9 @@ class CLDevice:
         self.compute_units = int(device.max_compute_units)
         self.sm = None if self.is_cpu else occupancy.device_sm(device)  # NVIDIA's limits
         self.context = cl.Context([device])
+        # Memory host and device share, coherent at every synchronization (OpenCL 2.0's
+        # fine-grained buffer SVM): PoCL's CPU device has it; NVIDIA's driver does not.
+        self.fine_grained_svm = _fine_grained_svm(cl, device)
         self._local = threading.local()
         self.last_group: bool | None = None  # decided at the first split reduction
 
@@ -94,6 +98,14 @@ class CLDevice:
     def existing_queue(self) -> Any:
         """The calling thread's queue, or None where it has queued nothing."""
         return getattr(self._local, "queue", None)
+
+
+def _fine_grained_svm(cl: Any, device: Any) -> bool:
+    try:
+        capabilities = device.svm_capabilities
+    except Exception:  # noqa: BLE001 - an OpenCL 1.2 driver has no SVM query
+        return False
+    return bool(capabilities & cl.device_svm_capabilities.FINE_GRAIN_BUFFER)
 
 
 class _Kernel:
@@ -305,8 +317,20 @@ class OpenCLBackend:
         return outs
 
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
-        """Device memory the host does not see: reading it would cost what reading the
-        records costs, so the flag is only written."""
+        """Where the device shares fine-grained memory with the host (PoCL's CPU device),
+        the flag lives there: once the queue has drained the host reads it in place, so an
+        observation waits once instead of copying the records after the value (PoCL: each
+        blocking copy costs a wake-up, 50-60 us). Elsewhere device memory the host does not
+        see: reading it would cost what reading the records costs, so it is only written."""
+        h = device.handle
+        if h.fine_grained_svm:
+            cl = h.cl
+            host = cl.svm_empty(h.context, cl.svm_mem_flags.READ_WRITE
+                                | cl.svm_mem_flags.SVM_FINE_GRAIN_BUFFER, (1,), np.int32)
+            host[0] = 0
+            # Never ordered by events (ir.buffer_roles skips the flag); the host writes it
+            # only while the queue is drained.
+            return Storage(device, _Buffer(cl.SVM(host), None), dt.int32, 1), host
         return self.upload(device, np.zeros(1, dtype=np.int32)), None
 
     def release(self, device: Any, storage: Storage) -> None:
