@@ -410,12 +410,6 @@ class Array:
 
     # Arithmetic -----------------------------------------------------------------------
 
-    def _binary(self, name: str, other: Any) -> Array:
-        return apply_op(name, self, other)
-
-    def _rbinary(self, name: str, other: Any) -> Array:
-        return apply_op(name, other, self)
-
     def _inplace(self, name: str, other: Any) -> Array:
         from .writes import owns_buffer, write
 
@@ -459,12 +453,26 @@ _COMPARISONS = {
 
 
 def _install_dunders() -> None:
+    from .operate import _short_binary
+
+    def binary(name: str) -> Any:
+        def method(self: Array, other: Any) -> Array:
+            made = _short_binary(name, self, other)
+            return apply_op(name, self, other) if made is None else made
+        return method
+
+    def reflected(name: str) -> Any:
+        def method(self: Array, other: Any) -> Array:
+            made = _short_binary(name, other, self)
+            return apply_op(name, other, self) if made is None else made
+        return method
+
     for dunder, name in _BINARY_DUNDERS.items():
-        setattr(Array, f"__{dunder}__", lambda self, o, n=name: self._binary(n, o))
-        setattr(Array, f"__r{dunder}__", lambda self, o, n=name: self._rbinary(n, o))
+        setattr(Array, f"__{dunder}__", binary(name))
+        setattr(Array, f"__r{dunder}__", reflected(name))
         setattr(Array, f"__i{dunder}__", lambda self, o, n=name: self._inplace(n, o))
     for dunder, name in _COMPARISONS.items():
-        setattr(Array, f"__{dunder}__", lambda self, o, n=name: self._binary(n, o))
+        setattr(Array, f"__{dunder}__", binary(name))
 
 
 _install_dunders()

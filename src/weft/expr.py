@@ -98,9 +98,26 @@ class Node:
         self.attrs = attrs
         self.parents = 0
         self.tape = None
+        counts = kind is BUFFER
         for a in args:
-            if a.kind == BUFFER:
+            if a.kind is BUFFER:
                 a.parents += 1
+                counts = True
+        if counts:
+            # Only a node that counts something needs a finalizer to uncount it: most nodes
+            # of an expression read no buffer directly, and a finalizer costs every drop.
+            self.__class__ = _CountingNode
+
+    def __repr__(self) -> str:
+        label = self.op.name if self.op is not None else self.kind
+        return f"Node({label}, {self.dtype}, {self.shape})"
+
+
+class _CountingNode(Node):
+    """A buffer leaf (it counts as a reader of its storage) or a node reading one (it
+    counts as a parent of the leaf): dropping it uncounts."""
+
+    __slots__ = ()
 
     def __del__(self) -> None:
         # Never raises: a node that was never fully made (a failed __init__, or one the copy
@@ -110,14 +127,10 @@ class Node:
         except AttributeError:
             return
         for a in args:
-            if a.kind == BUFFER:
+            if a.kind is BUFFER:
                 a.parents -= 1
-        if kind == BUFFER:
+        if kind is BUFFER:
             self.attrs.storage.leaves -= 1
-
-    def __repr__(self) -> str:
-        label = self.op.name if self.op is not None else self.kind
-        return f"Node({label}, {self.dtype}, {self.shape})"
 
 
 class View:
@@ -165,10 +178,10 @@ def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...]
 def scalar(value: Any, dtype: DType) -> Node:
     """A 0-d runtime scalar: its value is a kernel argument, not part of the kernel."""
     if type(value) in TRACED:
-        node = Node(SCALAR, dtype, (), attrs=dtype.numpy.type(plain(value)))
+        node = Node(SCALAR, dtype, (), (), None, dtype.numpy.type(plain(value)))
         node.origin = (value, (dtype,))
         return node
-    return Node(SCALAR, dtype, (), attrs=dtype.numpy.type(value))
+    return Node(SCALAR, dtype, (), (), None, dtype.numpy.type(value))
 
 
 def index(axis: str, shape: Shape, dtype: DType) -> Node:
@@ -202,10 +215,10 @@ def _operand_structure(node: Node, shape: Shape) -> str:
 
 def apply(op: Op, args: tuple[Node, ...], dtype: DType, compute: DType, shape: Shape) -> Node:
     """``op`` over ``args`` (already in their computation dtypes); ``compute`` fills ``{T}``."""
-    structure = "general"
     if len(shape) == 2:
         structure = st.of_op(op.zeros, [_operand_structure(a, shape) for a in args])
-    return Node(MAP, dtype, shape, args, op=op, attrs=compute, structure=structure)
+        return Node(MAP, dtype, shape, args, op, compute, structure)
+    return Node(MAP, dtype, shape, args, op, compute)
 
 
 def view(node: Node, shape: Shape, m: AffineMap) -> Node:
