@@ -69,7 +69,7 @@ def main() -> None:
         traced = wf.function(chain10)
         call_args = (a,)
     traced(*call_args)
-    trace = traced.last[-1] if traced.last else next(iter(traced.plans.values()))
+    trace = next(iter(traced.plans.values()))
     replay = trace.replay
     inputs = [v._node.attrs.storage if isinstance(v, wf.Array) else v
               for v in [call_args[k] for k in trace.inputs]]

@@ -50,6 +50,7 @@ from .devices import Device, current_device
 from .storage import serial_mark
 from .tape import RECORDING, reaches_argument
 from .trace import (
+    MISS,
     STALE,
     Signature,
     Trace,
@@ -127,9 +128,10 @@ class Function:
         self.plans: dict[tuple, Any] = {}
         self.learned_static: dict[Any, frozenset[int]] = {}  # tree -> float leaves by value
         self.warned: set[int] = set()  # float leaves warned about
-        # The last plan run and the guards that recognize a call of its signature (flat
-        # arguments, arrays on distinct buffers): tested before any key is built.
-        self.last: tuple | None = None
+        # The last plan's whole call on the thread that ran it last, behind guards that
+        # recognize a call of its signature (flat arguments, arrays on distinct buffers):
+        # tried before any key is built (``Trace.fast``).
+        self.last: Callable[[tuple[Any, ...]], Any] | None = None
         _FUNCTIONS.add(self)
 
     def __repr__(self) -> str:
@@ -139,13 +141,13 @@ class Function:
         return self if instance is None else functools.partial(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fast = self.last
+        if fast is not None and not kwargs:
+            result = fast(args)
+            if result is not MISS:
+                return result
         if RECORDING[0] and _differentiated((args, kwargs)):
             return self.fn(*args, **kwargs)  # its gradient must see the expression
-        last = self.last
-        if last is not None and not kwargs and len(args) == len(last[0]):
-            result = self._replay_last(last, args)
-            if result is not None:
-                return result
         if kwargs or len(args) != self.arity:
             if kwargs or not self.varargs or len(args) < self.least:
                 bound = self.signature.bind(*args, **kwargs)
@@ -179,35 +181,8 @@ class Function:
             del self.plans[key]
             self.last = None
             return self._trace(key, tree, leaves, f"closed-over array {plan.stale} changed")
-        self.last = _guards(key, tree, plan)
+        self.last = _fast_entry(key, tree, plan)
         return result
-
-    def _replay_last(self, last: tuple, args: tuple[Any, ...]) -> Any:
-        """The last plan's result for ``args`` when the call has its signature, tested
-        argument by argument without building a key (None: take the general path)."""
-        guards, arrays, device, real, fuse, plan = last
-        for a, guard in zip(args, guards):
-            if guard is float:
-                if type(a) is not float:
-                    return None
-            elif (type(a) is not Array or a._deferred is not None
-                  or getattr(a._node, "sig", None) is not guard):
-                return None
-        if len(arrays) == 2:  # the plan's arrays lie on distinct buffers
-            first, second = arrays
-            if args[first]._node.attrs.storage is args[second]._node.attrs.storage:
-                return None
-        elif len(arrays) > 2:
-            storages = {id(args[k]._node.attrs.storage) for k in arrays}
-            if len(storages) < len(arrays):
-                return None
-        if (ACTIVITY.tracing or current_device() is not device
-                or dt.default_real() is not real or fuse_enabled() != fuse):
-            return None
-        if not plan.verified and plan.floats_differ(args):
-            return None
-        result = plan.run(args)
-        return None if result is STALE else result
 
     # Signatures ------------------------------------------------------------------------
 
@@ -360,11 +335,10 @@ class Function:
 _PLAIN = object()  # a signature whose trace cannot be replayed: run the function itself
 
 
-def _guards(key: tuple, tree: Any, plan: Trace) -> tuple | None:
-    """What ``Function._replay_last`` tests a call against to reuse ``plan``: per argument
-    its signature (an array's, or ``float``), with the device, default real and fusion
-    setting; None where the plan's signature is not one those tests can recognize (nested
-    or static arguments, arrays sharing a buffer)."""
+def _fast_entry(key: tuple, tree: Any, plan: Trace) -> Callable[[tuple[Any, ...]], Any] | None:
+    """``plan``'s whole call on the calling thread, behind guards that recognize a call of
+    its signature argument by argument (``Trace.fast``); None where the signature is not one
+    those guards can recognize (nested or static arguments, arrays sharing a buffer)."""
     tree_, entries, aliases, device, real, fuse = key
     if tree_[0] != "args" or any(part is not None for part in tree_[1]):
         return None
@@ -373,7 +347,7 @@ def _guards(key: tuple, tree: Any, plan: Trace) -> tuple | None:
         return None
     if list(aliases) != arrays:  # some arrays share a buffer
         return None
-    return entries, tuple(arrays), device, real, fuse, plan
+    return plan.fast(list(entries), tuple(arrays), device, real, fuse)
 
 
 def _why_plain(outputs: list[Any], device: Device, evaluated: bool) -> str | None:

@@ -162,13 +162,18 @@ class Slab:
             seen[0] = 0
 
 
-def reserve(device: Any, errors: list[ErrorInfo]) -> Pending:
-    """A record for one checked launch on ``device`` by the calling thread."""
+def thread_slab(device: Any) -> Slab:
+    """The calling thread's error records on ``device``."""
     slabs = _state().slabs
     slab = slabs.get(device)
     if slab is None:
         slab = slabs[device] = Slab(device)
-    return slab.take(errors)
+    return slab
+
+
+def reserve(device: Any, errors: list[ErrorInfo]) -> Pending:
+    """A record for one checked launch on ``device`` by the calling thread."""
+    return thread_slab(device).take(errors)
 
 
 def launched(report: Pending | None, inputs: Iterable[Storage], outputs: Iterable[Storage]

@@ -112,15 +112,17 @@ class Replay:
             self._runners[threading.get_ident()] = runner
         return runner
 
-    def runner_body(self, read_input: Callable[[int], str], given_results: bool
-                    ) -> tuple[list[str], dict[str, Any]]:
+    def runner_body(self, read_input: Callable[[int], str], given_results: bool,
+                    counts_activity: bool = True) -> tuple[list[str], dict[str, Any]]:
         """The lines of a runner on the calling thread, and the globals they read: straight
         -line Python generated from the steps, each bound once on this thread
         (``Backend.bind``: the thread's queue, kernel objects or parameter blocks, its group
         counter), every constant a global. A loop over holes and kinds cost as much as the
         launch itself (PoCL: 8 of 18 us per call). ``read_input(k)`` is the expression of
-        input ``k``; the results end in ``r0``, ``r1``... (``results`` where given)."""
-        return _runner_source(self, read_input, given_results)
+        input ``k``; the results end in ``r0``, ``r1``... (``results`` where given).
+        ``counts_activity``: the run counts as an evaluation for a trace in progress (a
+        traced function's own replay never runs inside a trace, so it need not)."""
+        return _runner_source(self, read_input, given_results, counts_activity)
 
 
 def make_runner(header: str, body: list[str], names: dict[str, Any], tag: str) -> Callable:
@@ -146,40 +148,43 @@ def _bind(replay: Replay, step: Step) -> Any:
     return backend.bind(device, step.program, step.ir, args, holes, step.n, step.groups)
 
 
-def _runner_source(replay: Replay, read_input: Callable[[int], str], given_results: bool
-                   ) -> tuple[list[str], dict[str, Any]]:
+def _runner_source(replay: Replay, read_input: Callable[[int], str], given_results: bool,
+                   counts_activity: bool) -> tuple[list[str], dict[str, Any]]:
     """``Replay.runner_body``."""
     names: dict[str, Any] = {
-        "ALLOCATE": replay.device.backend.allocate, "DEVICE": replay.device,
+        "DEVICE": replay.device,
         "NOTE": note_activity, "STATS": CACHE.stats, "BEFORE": events_before_launch,
-        "RESERVE": pending.reserve, "LAUNCHED": pending.launched}
+        "LAUNCHED": pending.launched}
     body: list[str] = []
     scalar_names: dict[tuple, str] = {}
-    for k, (dtype, _) in enumerate(replay.results):
-        names[f"RESULT{k}"] = dtype
+    backend, device = replay.device.backend, replay.device
+    for k, (dtype, size) in enumerate(replay.results):
+        names[f"NEW_RESULT{k}"] = backend.allocator(device, dtype, size)
     results = [f"r{k}" for k in range(len(replay.results))]
-    allocations = [f"r{k} = ALLOCATE(DEVICE, RESULT{k}, {size})"
-                   for k, (_, size) in enumerate(replay.results)]
+    allocations = [f"r{k} = NEW_RESULT{k}()" for k in range(len(replay.results))]
+    fresh = {f"t{k}" for k in range(len(replay.temporaries))}
     if results and given_results:
         body += ["if results is None:", *(f"    {line}" for line in allocations),
                  "else:", f"    {', '.join(results)}, = results"]
     else:
         body += allocations
+        fresh.update(results)  # new storages: no work to wait for, no reports to clear
     for k, (dtype, size) in enumerate(replay.temporaries):
-        names[f"TEMP{k}"] = dtype
-        body.append(f"t{k} = ALLOCATE(DEVICE, TEMP{k}, {size})")
-    body.append("NOTE()")
+        names[f"NEW_TEMP{k}"] = backend.allocator(device, dtype, size)
+        body.append(f"t{k} = NEW_TEMP{k}()")
+    if counts_activity:
+        body.append("NOTE()")
     inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
                      if kind == INPUT})
     body[:0] = [f"i{k} = {read_input(k)}" for k in inputs]
-    fresh = {f"t{k}" for k in range(len(replay.temporaries))}
     for n, step in enumerate(replay.steps):
         bound = _bind(replay, step)
         queue = bound.queue
         body += ['STATS["hits"] += 1', 'STATS["launches"] += 1']
         if step.checked:
             names[f"ERRORS{n}"] = step.errors
-            body.append(f"report{n} = RESERVE(DEVICE, ERRORS{n})")
+            names["SLAB"] = pending.thread_slab(device)  # this thread's, as the runner
+            body += [f"report{n} = SLAB.take(ERRORS{n})", f"slab{n} = report{n}.slab"]
         values = []
         for kind, k, convert in step.getters:
             if kind == INPUT:
@@ -188,7 +193,8 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
                 if (k, convert) not in scalar_names:
                     name = scalar_names[(k, convert)] = f"s{len(scalar_names)}"
                     expression = read_input(k)
-                    for j, to_type in enumerate(convert):
+                    # A float argument is already the float64 a launch packs.
+                    for j, to_type in enumerate(() if convert == (np.float64,) else convert):
                         names[f"{name}_type{j}"] = to_type
                         expression = f"{name}_type{j}({expression})"
                     body.insert(len(inputs), f"{name} = {expression}")
@@ -198,9 +204,9 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
             elif kind == TEMP:
                 values.append(f"t{k}")
             else:
-                values.append(f"report{n}.slab.buffer" if kind == ERROR_BUFFER else
+                values.append(f"slab{n}.buffer" if kind == ERROR_BUFFER else
                               f"report{n}.offset" if kind == ERROR_OFFSET else
-                              f"report{n}.slab.seen")
+                              f"slab{n}.seen")
         for j, constant in enumerate((*step.read_constants, *step.write_constants)):
             names[f"C{n}_{j}"] = constant
         reads = [values[j] for j in step.read_holes]
@@ -230,8 +236,14 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
                 body += [f"{x}.write = entry", f"if {x}.reads:", f"    {x}.reads = {{}}"]
         if step.checked:
             slab = values[step.slab_hole]
-            outputs = _tuple([x for x in writes if x != slab])
-            body.append(f"LAUNCHED(report{n}, {reads_tuple}, {outputs})")
+            outputs = [x for x in writes if x != slab]
+            checks = " or ".join(f"{x}.checks" for x in reads)
+            if checks:
+                body += [f"if {checks}:",
+                         f"    LAUNCHED(report{n}, {reads_tuple}, {_tuple(outputs)})",
+                         "else:"]
+            indent = "    " if checks else ""
+            body += [f"{indent}{x}.checks = (report{n},)" for x in outputs]
         else:
             checks = " or ".join(f"{x}.checks" for x in reads) or "False"
             body += [f"if {checks}:", f"    LAUNCHED(None, {reads_tuple}, {writes_tuple})"]

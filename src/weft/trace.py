@@ -14,16 +14,20 @@ from typing import Any
 
 import numpy as np
 
+from . import dtypes as dt
 from . import expr as ex
 from . import realize
 from .array import Array
 from .compiler import compile
-from .devices import Device
+from .config import fuse_enabled
+from .devices import Device, current_device
 from .replay import INPUT, SCALAR, Replay, UnreplayableError, make_runner, record
 from .storage import Storage
-from .traced import TracedFloat
+from .tape import RECORDING
+from .traced import ACTIVITY, TracedFloat
 
 STALE = object()  # a trace whose closed-over array is no longer what it traced
+MISS = object()  # a call a trace's fast entry does not recognize
 _SIGNATURE_LIMIT = 16384
 
 
@@ -47,6 +51,7 @@ class Trace:
         self.captured = captured  # leaves over other buffers the trace read: kept alive
         self.stale = ""
         self._runners: dict[int, Callable] = {}  # per thread
+        self._fast: dict[int, Callable] = {}  # per thread
 
     @property
     def fingerprint(self) -> tuple:
@@ -56,21 +61,32 @@ class Trace:
         """The calling thread's runner for a trace without closed-over arrays: the host
         checks, the replay's body reading the call's leaves directly, and the result arrays,
         as one generated function (``Replay.runner_body``)."""
+        body, names = self._body()
+        runner = make_runner("run(leaves)", body, names, f"trace {id(self):x}")
+        self._runners[threading.get_ident()] = runner
+        return runner
+
+    def _body(self) -> tuple[list[str], dict[str, Any]]:
+        """The lines of ``_runner`` (reading ``leaves``) and the globals they read."""
         kinds = dict(self.input_kinds)
         body, names = self.replay.runner_body(
             lambda k: (f"leaves[{self.inputs[k]}]._node.attrs.storage"
                        if kinds[self.inputs[k]] else f"leaves[{self.inputs[k]}]"),
-            given_results=False)
+            given_results=False, counts_activity=False)
         checks = []
         for j, (k, name, key, rule) in enumerate(self.checks):
             names[f"RULE{j}"], names[f"FAILED{j}"] = rule.host, _failed(name, key, rule)
             checks += [f"if not RULE{j}(leaves[{k}]):", f"    FAILED{j}(leaves[{k}])"]
-        names.update(BUFFER=ex.buffer, ARRAY=Array, UNFLATTEN=unflatten, TREE=self.out_tree)
+        names.update(NODE=ex.Node, VIEW=ex.View, BUFFER_KIND=ex.BUFFER, ARRAY=Array,
+                     UNFLATTEN=unflatten, TREE=self.out_tree)
         tail = []
         for j, (shape, strides, structure, sig) in enumerate(self.results):
             names.update({f"SHAPE{j}": shape, f"STRIDES{j}": strides,
                           f"STRUCTURE{j}": structure, f"SIG{j}": sig})
-            tail += [f"n{j} = BUFFER(r{j}, SHAPE{j}, 0, STRIDES{j}, STRUCTURE{j})",
+            # ex.buffer's leaf, made in line: one call fewer per result.
+            tail += [f"r{j}.leaves += 1",
+                     f"n{j} = NODE(BUFFER_KIND, r{j}.dtype, SHAPE{j}, (), None, "
+                     f"VIEW(r{j}, 0, STRIDES{j}), STRUCTURE{j})",
                      f"n{j}.sig = SIG{j}"]  # fed back into a traced function, signed
         if self.out_tree is None:
             tail.append("return ARRAY(n0, DEVICE)")
@@ -78,10 +94,59 @@ class Trace:
             arrays = ", ".join(f"ARRAY(n{j}, DEVICE)" for j in range(len(self.results)))
             order = ", ".join(f"a[{j}]" for j in self.order)
             tail += [f"a = ({arrays},)", f"return UNFLATTEN(TREE, iter(({order},)))"]
-        runner = make_runner("run(leaves)", [*checks, *body, *tail], names,
-                             f"trace {id(self):x}")
-        self._runners[threading.get_ident()] = runner
-        return runner
+        return [*checks, *body, *tail], names
+
+    def fast(self, guards: list[Any], arrays: tuple[int, ...], device: Device, real: Any,
+             fuse: bool) -> Callable[[tuple[Any, ...]], Any]:
+        """The calling thread's whole call of a traced function with this trace's signature:
+        guards that recognize the call argument by argument (``guards``: per argument its
+        interned signature, or ``float``; ``arrays`` on distinct buffers; the device,
+        default real and fusion setting), then this trace's runner in line. It returns
+        ``MISS`` where a guard fails (the caller takes the general path). Generated once per
+        thread, as the inline cache of jax's and CuPy's dispatch."""
+        tid = threading.get_ident()
+        found = self._fast.get(tid)
+        if found is not None:
+            return found
+        names: dict[str, Any] = {
+            "MISS": MISS, "ARRAY_TYPE": Array, "TID": tid, "GET_IDENT": threading.get_ident,
+            "RECORDING": RECORDING, "ACTIVITY": ACTIVITY, "CURRENT": current_device,
+            "DEV": device, "REAL": dt.default_real, "R": real, "FUSE": fuse_enabled, "F": fuse}
+        n = len(guards)
+        lines = [f"if len(leaves) != {n} or GET_IDENT() != TID or RECORDING[0] "
+                 "or ACTIVITY.tracing:", "    return MISS"]
+        for k, guard in enumerate(guards):
+            if guard is float:
+                lines += [f"if type(leaves[{k}]) is not float:", "    return MISS"]
+            else:
+                names[f"G{k}"] = guard
+                lines += [f"a = leaves[{k}]",
+                          "if (type(a) is not ARRAY_TYPE or a._deferred is not None",
+                          f"        or getattr(a._node, 'sig', None) is not G{k}):",
+                          "    return MISS"]
+        storages = [f"leaves[{k}]._node.attrs.storage" for k in arrays]
+        if 1 < len(storages) <= 4:  # distinct buffers, as the signature had them
+            lines += [f"if {x} in ({', '.join(storages[:j])},):\n        return MISS"
+                      for j, x in enumerate(storages) if j]
+        elif len(storages) > 4:
+            lines += [f"if len({{{', '.join(f'id({x})' for x in storages)}}}) < "
+                      f"{len(storages)}:", "    return MISS"]
+        lines += ["if CURRENT() is not DEV or REAL() is not R or FUSE() != F:",
+                  "    return MISS"]
+        if self.float_leaves:  # new float values are first checked by tracing again
+            names["PLAN"] = self
+            lines += ["if not PLAN.verified and PLAN.floats_differ(leaves):", "    return MISS"]
+        if self.closed:
+            names["RUN"] = self.run
+            lines += ["result = RUN(leaves)", "return MISS if result is STALE else result"]
+            names["STALE"] = STALE
+        else:
+            body, more = self._body()
+            names.update(more)
+            lines += body
+        found = make_runner("fast(leaves)", lines, names, f"fast {id(self):x}")
+        self._fast[tid] = found
+        return found
 
     def floats_differ(self, leaves: list[Any]) -> bool:
         """Whether a float argument has other bits than at the trace (-0.0 is not 0.0, and

@@ -289,3 +289,44 @@ def test_unhashable_arguments_are_refused_by_name(device):
     f = wf.function(lambda x, opts: x)
     with pytest.raises(TypeError, match="of type set is neither"):
         f(wf.asarray([1.0]), {1, 2})
+
+
+def test_the_fast_entry_steps_aside_for_every_other_signature(device):
+    """After a replayed call, ``wf.function`` tries that plan's generated entry first: its
+    guards must let every call of another signature through to the general path."""
+    f = wf.function(lambda a, b, c: c * (a + b))
+    x, y = wf.asarray(np.arange(4.0)), wf.asarray(np.ones(4))
+
+    def want(a, b, c):
+        return (c * (np.asarray(a) + np.asarray(b))).tolist()
+
+    for c in (2.0, 2.0, 3.0, 4.0):  # replayed before and after its floats are verified
+        assert f(x, y, c).tolist() == want(x, y, c)
+    assert f.last is not None
+    others = [
+        (x, x, 2.0),  # the arrays share a buffer
+        (x, y, 2),  # an int, keyed by value
+        (x, np.ones(4), 2.0),  # a NumPy array
+        (x[1:], y[1:], 2.0),  # other views
+        (x, y.astype(wf.float32), 2.0),  # another dtype
+        (x, y + 1.0, 2.0),  # a lazy argument
+    ]
+    for args in others:
+        assert f(*args).tolist() == want(*args)
+        assert f(x, y, 5.0).tolist() == want(x, y, 5.0)  # and the plan's own still replays
+    with wf.config(fuse=False):
+        assert f(x, y, 1.5).tolist() == want(x, y, 1.5)
+    if device.supports_fp64:
+        wf.set_default_real(wf.float32)
+        try:
+            assert f(x, y, 1.5).tolist() == want(x, y, 1.5)
+        finally:
+            wf.set_default_real(wf.float64)
+
+    def other_thread(k: int) -> None:
+        with wf.device(device):
+            for c in (0.5, 0.25):
+                assert f(x, y, c).tolist() == want(x, y, c)
+
+    run_in_threads(other_thread, 2)
+    assert f(x, y, 7.0).tolist() == want(x, y, 7.0)

@@ -77,6 +77,11 @@ class Backend(Protocol):
     def allocate(self, device: Any, dtype: Any, size: int) -> Storage:
         """A new uninitialized buffer of ``size`` elements; ``MemoryError`` naming the size."""
 
+    def allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocate(device, dtype, size)`` for the calling thread, as a function of no
+        arguments with what it can look up once looked up (a replay's runner allocates
+        the same results on every call)."""
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
 

@@ -188,6 +188,22 @@ class CUDABackend:
             ) from e
         return Storage(device, _Buffer(mem, stream, home=home), dtype, size)
 
+    def allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocate`` with the calling thread's stream and free list looked up once."""
+        h = device.handle
+        nbytes = max(size, 1) * dtype.itemsize
+        if nbytes > _FREE_BYTES:
+            return lambda: self.allocate(device, dtype, size)
+        home, stream, held = h.free_list(nbytes), h.stream(), h.free_held
+
+        def allocate() -> Storage:
+            if home:
+                mem = home.pop()
+                held[0] -= mem.mem.size
+                return Storage(device, _Buffer(mem, stream, home=home), dtype, size)
+            return self.allocate(device, dtype, size)
+        return allocate
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
 

@@ -291,6 +291,21 @@ class OpenCLBackend:
             raise
         return Storage(device, _Buffer(mem, queue), dtype, size)
 
+    def allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocate`` with the calling thread's queue and pool looked up once."""
+        nbytes = max(size, 1) * dtype.itemsize
+        if nbytes > device.handle.max_alloc:
+            return lambda: self.allocate(device, dtype, size)  # raises as allocate does
+        queue, pool = device.handle.queue_and_pool()
+        take, failure = pool.allocate, device.handle.cl.Error
+
+        def allocate() -> Storage:
+            try:
+                return Storage(device, _Buffer(take(nbytes), queue), dtype, size)
+            except failure:  # out of memory: allocate says so in weft's words
+                return self.allocate(device, dtype, size)
+        return allocate
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
 

@@ -8,6 +8,7 @@ events are never pending.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -200,6 +201,9 @@ class ReferenceBackend:
         except (MemoryError, ValueError) as e:
             raise MemoryError(f"cannot allocate {size * dtype.itemsize} bytes on {device}") from e
         return Storage(device, data, dtype, size)
+
+    def allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        return lambda: self.allocate(device, dtype, size)
 
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
