@@ -267,7 +267,7 @@ class Array:
         if math.prod(node.shape) != 1:
             raise ValueError(f"item() needs an array of size 1, not shape {node.shape}")
         view = node.attrs
-        return pending.observe(view.storage)[view.offset].item()
+        return pending.observe_element(view.storage, view.offset).item()
 
     def tolist(self) -> Any:
         """The value as nested Python lists.

@@ -73,6 +73,9 @@ class DaskBackend:
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [np.ascontiguousarray(_compute(s.buffer)).reshape(-1) for s in storages]
 
+    def read_element(self, storage: Storage, offset: int) -> Any:
+        return self.download(storage)[0][offset]
+
     def synchronize(self, device: Any) -> None:
         pass
 

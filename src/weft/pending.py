@@ -233,6 +233,26 @@ def observe(storage: Storage) -> np.ndarray:
     return contents
 
 
+def observe_element(storage: Storage, offset: int) -> Any:
+    """Element ``offset`` of ``storage`` (a NumPy scalar), after reading every report it
+    depends on (``observe``, for one element: what ``float(lp(theta))`` reads each step)."""
+    note_activity()
+    checks = storage.checks
+    backend = storage.device.backend
+    if not checks:
+        return backend.read_element(storage, offset)
+    slab = _state().slabs.get(storage.device)
+    if (slab is not None and slab.seen_host is not None
+            and slab.owner == threading.get_ident()
+            and all(p.read or p.slab is slab for p in checks)):
+        # The read drains the thread's queue: the flag then speaks for every record.
+        value = backend.read_element(storage, offset)
+        slab.read_drained()
+        settle([storage])
+        return value
+    return observe(storage)[offset]
+
+
 def read_copied() -> None:
     """Read the calling thread's reports that the host reads by copying them (each copy waits
     for the kernels it covers); the others wait for ``read_drained``."""

@@ -14,13 +14,18 @@ def _record_downloads(device, monkeypatch) -> list:
     """The storages each download reads (the error slab's recycling may read its records at
     any launch: only the values' own storages matter)."""
     read = []
-    original = device.backend.download
+    original, original_element = device.backend.download, device.backend.read_element
 
     def recording(*storages, **kwargs):
         read.extend(storages)
         return original(*storages, **kwargs)
 
+    def recording_element(storage, offset):
+        read.append(storage)
+        return original_element(storage, offset)
+
     monkeypatch.setattr(device.backend, "download", recording)
+    monkeypatch.setattr(device.backend, "read_element", recording_element)
     return read
 
 

@@ -30,17 +30,23 @@ def _flag_seen(device) -> bool:
 
 
 def _counting_downloads(device, monkeypatch) -> list[list[int]]:
-    """Patch ``device``'s downloads to note the sizes of the buffers each one reads."""
+    """Patch ``device``'s downloads to note the sizes of the buffers each one reads (a read
+    of one element notes [1])."""
     downloads = []
-    real = device.backend.download
+    real, real_element = device.backend.download, device.backend.read_element
 
     def counting(*storages):
         downloads.append([s.size for s in storages])
         return real(*storages)
 
+    def counting_element(storage, offset):
+        downloads.append([1])
+        return real_element(storage, offset)
+
     # On the instance, as other tests patch it: a class patch would be hidden by what an
     # undone instance patch leaves behind.
     monkeypatch.setattr(device.backend, "download", counting)
+    monkeypatch.setattr(device.backend, "read_element", counting_element)
     return downloads
 
 

@@ -90,6 +90,11 @@ class Backend(Protocol):
         writes (all on one device). The copies go on the calling thread's queue, after all it
         queued there before, and return when done: that work has finished too."""
 
+    def read_element(self, storage: Storage, offset: int) -> Any:
+        """Element ``offset`` of ``storage`` as a NumPy scalar, read as ``download`` reads
+        (after its pending writes, on the calling thread's queue, which has then drained up
+        to the read): a value a loop reads every step, so the shortest way there."""
+
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
         """A one-int32 buffer, zero, that checked kernels set when a check fails
         (``ir.ERROR_SEEN``), and a NumPy view of it where the host reads it without a

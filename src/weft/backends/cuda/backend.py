@@ -261,6 +261,23 @@ class CUDABackend:
                 out[:] = np.frombuffer(staging, out.dtype, out.size, at)
         return outs
 
+    def read_element(self, storage: Storage, offset: int) -> Any:
+        """Through the thread's page-locked staging block: one copy, one wait (an MCMC
+        loop's ``float(lp(theta))``; ../shared/design/fast-path.md 6.5)."""
+        h = storage.device.handle
+        stream = h.stream()
+        write = storage.write
+        itemsize = storage.dtype.itemsize
+        with h.active():
+            if write is not None and write[1] is not stream:
+                _wait(stream, events_before_launch((storage,), (), stream))
+            staging, view = h.small_staging()
+            h.cupy.cuda.runtime.memcpyAsync(
+                staging.ptr, storage.buffer.mem.ptr + offset * itemsize, itemsize,
+                h.cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+            stream.synchronize()
+        return view[:itemsize].view(storage.dtype.numpy)[0]
+
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
         """Page-locked host memory, which kernels write through its device address: a
         drained stream whose flag is clear needs no copy of its records, and a copy after the

@@ -331,6 +331,18 @@ class OpenCLBackend:
                 waits = None
         return outs
 
+    def read_element(self, storage: Storage, offset: int) -> Any:
+        """One blocking copy of the element into a new one-element array."""
+        h = storage.device.handle
+        q = h.queue()
+        out = np.empty(1, dtype=storage.dtype.numpy)
+        write = storage.write
+        waits = (events_before_launch((storage,), (), q) or None
+                 if write is not None and write[1] is not q else None)
+        h.cl.enqueue_copy(q, out, storage.buffer.mem, src_offset=offset * out.itemsize,
+                          wait_for=waits, is_blocking=True)
+        return out[0]
+
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
         """Where the device shares fine-grained memory with the host (PoCL's CPU device),
         the flag lives there: once the queue has drained the host reads it in place, so an

@@ -215,6 +215,9 @@ class ReferenceBackend:
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [s.buffer.copy() for s in storages]
 
+    def read_element(self, storage: Storage, offset: int) -> Any:
+        return storage.buffer[offset].copy()
+
     def report_flag(self, device: Any) -> tuple[Storage, np.ndarray | None]:
         """Host memory, as every buffer here: the flag's view is its buffer."""
         storage = self.upload(device, np.zeros(1, dtype=np.int32))
