@@ -56,18 +56,21 @@ def joint_signature(outputs: list[tuple[ex.Node, ex.Node]]
     """``signature`` of computing several ``(root, destination leaf)`` pairs together (a
     value and its gradients): the roots' structure with shared nodes entered once, which
     entries are the roots, and each destination's view and aliasing."""
-    state: tuple = ({}, [], [], {})
+    index: dict[int, int] = {}
+    entries: list[tuple] = []
+    leaves: list[ex.Node] = []
+    buffers: dict[int, int] = {}
     positions = []
     try:
         for root, _ in outputs:
-            k = _visit(root, state)
+            k = _visit(root, index, entries, leaves, buffers)
             if k is None:
                 return None, []
             positions.append(k)
     except RecursionError:
         return None, []
     storages: dict[int, int] = {}
-    for leaf in state[2]:
+    for leaf in leaves:
         if leaf.kind == ex.BUFFER:
             storages.setdefault(id(leaf.attrs.storage), len(storages))
     known = len(storages)
@@ -77,7 +80,7 @@ def joint_signature(outputs: list[tuple[ex.Node, ex.Node]]
         alias = storages.setdefault(id(out.storage), len(storages))
         dests.append((dest.dtype, dest.shape, dest.structure, out.offset, out.strides,
                       alias if alias < known else known - alias - 1))
-    return (*state[1], tuple(positions), *dests), state[2]
+    return (*entries, tuple(positions), *dests), leaves
 
 
 def signature_into_new(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
@@ -93,79 +96,73 @@ def signature_into_new(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
 
 def structure(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
     """The structural key of ``root`` alone (None when it is not remembered) and its leaves,
-    in the order remembered plans take them."""
-    state: tuple = ({}, [], [], {})  # node id -> entry index, entries, leaves, storage aliases
+    in the order remembered plans take them. A leaf's place in that order follows from the
+    structure (a post-order walk), so the key holds only which buffer each leaf reads."""
+    index: dict[int, int] = {}  # node id -> entry index
+    entries: list[tuple] = []
+    leaves: list[ex.Node] = []
     try:
-        if _visit(root, state) is None:
+        if _visit(root, index, entries, leaves, {}) is None:
             return None, []
     except RecursionError:  # thousands of ops deep: the same walk with a stack of its own
-        state = ({}, [], [], {})
-        if _walk(root, state) is None:
+        index, entries, leaves = {}, [], []
+        if _walk(root, index, entries, leaves, {}) is None:
             return None, []
-    return tuple(state[1]), state[2]
+    return tuple(entries), leaves
 
 
-def _entry(node: ex.Node, kind: str, state: tuple, args: tuple[int, ...]) -> tuple:
-    leaves, storages = state[2], state[3]
-    if kind is ex.BUFFER:
-        view = node.attrs
-        alias = storages.setdefault(id(view.storage), len(storages))
-        leaves.append(node)
-        return (kind, node.dtype, node.shape, node.structure, view.offset, view.strides,
-                alias, len(leaves) - 1)
-    if kind is ex.SCALAR:
-        leaves.append(node)
-        return (kind, node.dtype, len(leaves) - 1)
-    op = node.op
-    return (kind, op.name if op is not None else None, node.attrs, node.dtype, node.shape,
-            node.structure, args)
-
-
-def _visit(node: ex.Node, state: tuple) -> int | None:
+def _visit(node: ex.Node, index: dict[int, int], entries: list[tuple],
+           leaves: list[ex.Node], storages: dict[int, int]) -> int | None:
     """``node``'s entry index, its arguments' entered first (post-order); None: a node a
-    key cannot describe. Recursive: no closure, so no reference cycle keeps leaves alive
-    (their counts decide copy-on-write)."""
-    index = state[0]
+    key cannot describe. Recursive, the leaves' entries made in line (the walk is a third
+    of a small cached call); no closure, so no reference cycle keeps leaves alive (their
+    counts decide copy-on-write)."""
     found = index.get(id(node))
     if found is not None:
         return found
     kind = node.kind
-    args: tuple[int, ...] = ()
-    if kind is not ex.BUFFER and kind is not ex.SCALAR:
-        if kind not in _SIMPLE:
-            return None
+    if kind is ex.BUFFER:
+        view = node.attrs
+        leaves.append(node)
+        entry: tuple = (kind, node.dtype, node.shape, node.structure, view.offset,
+                        view.strides, storages.setdefault(id(view.storage), len(storages)))
+    elif kind is ex.SCALAR:
+        leaves.append(node)
+        entry = (kind, node.dtype)
+    elif kind not in _SIMPLE:
+        return None
+    else:
         positions = []
         for arg in node.args:
-            k = _visit(arg, state)
+            k = _visit(arg, index, entries, leaves, storages)
             if k is None:
                 return None
             positions.append(k)
-        args = tuple(positions)
-    entries = state[1]
-    entries.append(_entry(node, kind, state, args))
-    index[id(node)] = len(entries) - 1
+        op = node.op
+        entry = (kind, op.name if op is not None else None, node.attrs, node.dtype,
+                 node.shape, node.structure, tuple(positions))
+    index[id(node)] = len(entries)
+    entries.append(entry)
     return len(entries) - 1
 
 
-def _walk(root: ex.Node, state: tuple) -> int | None:
-    """``_visit`` for expressions deeper than Python's recursion allows."""
-    index, entries = state[0], state[1]
+def _walk(root: ex.Node, index: dict[int, int], entries: list[tuple], leaves: list[ex.Node],
+          storages: dict[int, int]) -> int | None:
+    """``_visit`` for expressions deeper than Python's recursion allows: the same entries,
+    each node entered by ``_visit`` once its arguments are (so it recurses no further)."""
     stack: list[tuple[ex.Node, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if id(node) in index:
             continue
         kind = node.kind
-        if kind is not ex.BUFFER and kind is not ex.SCALAR:
+        if not expanded and kind is not ex.BUFFER and kind is not ex.SCALAR:
             if kind not in _SIMPLE:
                 return None
-            if not expanded:
-                stack.append((node, True))
-                stack.extend((arg, False) for arg in reversed(node.args))
-                continue
-        args = tuple(index[id(arg)] for arg in node.args)
-        entries.append(_entry(node, kind, state, args))
-        index[id(node)] = len(entries) - 1
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in reversed(node.args))
+            continue
+        _visit(node, index, entries, leaves, storages)
     return index[id(root)]
 
 
