@@ -224,7 +224,7 @@ def scalar_kind(value: Any) -> str:
         return "b"
     if isinstance(value, int):
         return "i"
-    if isinstance(value, float):
+    if isinstance(value, (float, np.floating)):  # (a NumPy float a density takes as weak)
         return "f"
     raise TypeError(f"unsupported operand type {type(value).__name__}: {value!r}")
 

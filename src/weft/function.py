@@ -60,7 +60,7 @@ from .trace import (
     signature_entry,
     unflatten,
 )
-from .traced import ACTIVITY, TracedFloat
+from .traced import ACTIVITY, FLOAT_TRACERS, TRACED_FLOATS
 
 _PLANS_PER_FUNCTION = 64
 _CONTAINERS = (tuple, list, dict)
@@ -205,9 +205,9 @@ class Function:
         aliases = []
         for k, value in enumerate(leaves):
             kind = type(value)
-            if kind is float:
+            if kind in FLOAT_TRACERS:  # a Python or NumPy float: its type, or its bits
                 # By its bits where static: -0.0 == 0.0, and NaN equals nothing.
-                entries.append(("value", value.hex()) if k in learned else float)
+                entries.append(("value", kind, float(value).hex()) if k in learned else kind)
             elif kind is Array or isinstance(value, (Array, np.ndarray)):
                 if kind is np.ndarray:
                     value = leaves[k] = asarray(value)
@@ -265,7 +265,7 @@ class Function:
     def _trace(self, key: tuple, tree: Any, leaves: list[Any], reason: str,
                store: bool = True) -> Any:
         self.last = None  # what its guards recognize may change
-        call = [TracedFloat(v, k) if type(v) is float else
+        call = [FLOAT_TRACERS[type(v)](v, k) if type(v) in FLOAT_TRACERS else
                 v.value if type(v) is _Static else v for k, v in enumerate(leaves)]
         device = key[3]
         mark, before = serial_mark(), ACTIVITY.count
@@ -275,7 +275,7 @@ class Function:
         finally:
             ACTIVITY.tracing -= 1
         host_used = frozenset(t.position for t in call
-                              if type(t) is TracedFloat and t.host_used)
+                              if type(t) in TRACED_FLOATS and t.host_used)
         if host_used:
             self._learn_static(tree, host_used, leaves, "is used by Python arithmetic or a "
                                "comparison inside the function")
@@ -309,7 +309,7 @@ class Function:
             plan.verified = True
             return result
         changed = frozenset(k for k in plan.float_leaves
-                            if leaves[k].hex() != plan.traced[k])
+                            if float(leaves[k]).hex() != plan.traced[k])
         self._learn_static(tree, changed, leaves, "reaches the function's structure or "
                            "constants through host Python (math or NumPy functions on it)")
         self.plans.pop(key, None)
@@ -343,7 +343,7 @@ def _fast_entry(key: tuple, tree: Any, plan: Trace) -> Callable[[tuple[Any, ...]
     if tree_[0] != "args" or any(part is not None for part in tree_[1]):
         return None
     arrays = [k for k, e in enumerate(entries) if isinstance(e, Signature)]
-    if any(e is not float and not isinstance(e, Signature) for e in entries):
+    if any(e not in FLOAT_TRACERS and not isinstance(e, Signature) for e in entries):
         return None
     if list(aliases) != arrays:  # some arrays share a buffer
         return None
@@ -396,12 +396,12 @@ def _cell_value(cell: Any) -> Any:
 def _describe(entry: Any) -> str:
     if isinstance(entry, Signature):
         entry = entry.entry
-    if entry is float:
-        return "a float"
+    if entry in FLOAT_TRACERS:
+        return "a float" if entry is float else f"a NumPy {entry.__name__}"
     if isinstance(entry, tuple) and entry and entry[0] == "value":
         value = entry[-1]
-        if len(entry) == 2 or entry[1] in (float, np.float64, np.float32):  # kept as hex
-            value = float.fromhex(value)
+        if entry[1] in FLOAT_TRACERS:  # kept as hex
+            value = entry[1](float.fromhex(value))
         return f"{value!r}"
     if isinstance(entry, tuple) and len(entry) == 6:
         return f"{entry[0]} {entry[1]} ({entry[2]}, offset {entry[3]}, strides {entry[4]})"

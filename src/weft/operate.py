@@ -25,6 +25,7 @@ from .array import Array
 from .devices import Device, current_device
 from .dtypes import DType
 from .ops import OPS, signature
+from .traced import TRACED
 
 
 def _device_of(args: tuple[Any, ...], name: str) -> Device:
@@ -108,7 +109,8 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
         if isinstance(a, Array):
             nodes.append(ex.cast(a._node, want))
         elif isinstance(a, np.generic):
-            nodes.append(ex.scalar(a.item(), want))
+            # A traced NumPy float stays itself: its leaf then names the argument.
+            nodes.append(ex.scalar(a if type(a) in TRACED else a.item(), want))
         else:
             if want.kind in "ui" and isinstance(a, int) and not isinstance(a, bool):
                 if name in rewrites.COMPARISONS and not dt.int_fits(a, want):

@@ -71,6 +71,13 @@ class _Rule:
         self.host = host
         self.device = device
 
+    def failure(self, name: str, key: str, value: Any) -> ValueError:
+        """The error of a scalar argument ``key`` of ``name`` that fails the rule on the
+        host (a NumPy scalar shown as the Python number it is)."""
+        if isinstance(value, np.generic):
+            value = value.item()
+        return ValueError(f"{name}: {key} must be {self.words}, got {value!r}")
+
 
 NOT_NAN = _Rule("not NaN", lambda v: not math.isnan(v), lambda a: ~apply_op("isnan", a))
 FINITE = _Rule("finite", math.isfinite, lambda a: apply_op("isfinite", a))
@@ -128,7 +135,9 @@ class _Call:
         if isinstance(value, (bool, int, float, np.generic)):  # (a traced one unread)
             if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
                 raise TypeError(f"{self.name}: {key} must be real, not {value.dtype}")
-            return _Scalar(position, value.item() if isinstance(value, np.generic) else value)
+            if isinstance(value, np.generic) and type(value) not in TRACED:
+                value = value.item()  # a density takes a NumPy scalar as a Python one
+            return _Scalar(position, value)
         try:
             return asarray(value, device=self.device)
         except TypeError as e:
@@ -159,7 +168,7 @@ def _check_scalar(name: str, key: str, rule: _Rule, value: Any) -> None:
         value.checks.append((name, key, rule))
         value = plain(value)
     if not rule.host(value):
-        raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
+        raise rule.failure(name, key, value)
 
 
 
@@ -181,6 +190,8 @@ def _call_key(name: str, args: tuple[Any, ...], dtype: Any
     device = None
     for a in args:
         kind = type(a)
+        if kind in TRACED:  # inside a trace: built the general way, so its leaves name it
+            return None, [], None
         if kind is Array:
             node = a._node
             if node.kind != ex.BUFFER or node.tape is not None:

@@ -24,7 +24,7 @@ from .devices import Device, current_device
 from .replay import INPUT, SCALAR, Replay, UnreplayableError, make_runner, record
 from .storage import Storage
 from .tape import RECORDING
-from .traced import ACTIVITY, TracedFloat
+from .traced import ACTIVITY, FLOAT_TRACERS, TRACED_FLOATS
 
 STALE = object()  # a trace whose closed-over array is no longer what it traced
 MISS = object()  # a call a trace's fast entry does not recognize
@@ -75,8 +75,9 @@ class Trace:
             given_results=False, counts_activity=False)
         checks = []
         for j, (k, name, key, rule) in enumerate(self.checks):
-            names[f"RULE{j}"], names[f"FAILED{j}"] = rule.host, _failed(name, key, rule)
-            checks += [f"if not RULE{j}(leaves[{k}]):", f"    FAILED{j}(leaves[{k}])"]
+            names.update({f"HOLDS{j}": rule.host, f"RULE{j}": rule, f"CHECKED{j}": (name, key)})
+            checks += [f"if not HOLDS{j}(leaves[{k}]):",
+                       f"    raise RULE{j}.failure(*CHECKED{j}, leaves[{k}])"]
         names.update(NODE=ex.Node, VIEW=ex.View, BUFFER_KIND=ex.BUFFER, ARRAY=Array,
                      UNFLATTEN=unflatten, TREE=self.out_tree)
         tail = []
@@ -100,7 +101,8 @@ class Trace:
              fuse: bool) -> Callable[[tuple[Any, ...]], Any]:
         """The calling thread's whole call of a traced function with this trace's signature:
         guards that recognize the call argument by argument (``guards``: per argument its
-        interned signature, or ``float``; ``arrays`` on distinct buffers; the device,
+        interned signature, or the type of a float: ``float``, ``np.float64`` or
+        ``np.float32``; ``arrays`` on distinct buffers; the device,
         default real and fusion setting), then this trace's runner in line. It returns
         ``MISS`` where a guard fails (the caller takes the general path). Generated once per
         thread, as the inline cache of jax's and CuPy's dispatch."""
@@ -116,8 +118,9 @@ class Trace:
         lines = [f"if len(leaves) != {n} or GET_IDENT() != TID or RECORDING[0] "
                  "or ACTIVITY.tracing:", "    return MISS"]
         for k, guard in enumerate(guards):
-            if guard is float:
-                lines += [f"if type(leaves[{k}]) is not float:", "    return MISS"]
+            if guard in FLOAT_TRACERS:  # a float of this type (Python's or NumPy's)
+                names[f"G{k}"] = guard
+                lines += [f"if type(leaves[{k}]) is not G{k}:", "    return MISS"]
             else:
                 names[f"G{k}"] = guard
                 lines += [f"a = leaves[{k}]",
@@ -166,9 +169,8 @@ class Trace:
                 runner = self._runner()
             return runner(leaves)
         for k, name, key, rule in self.checks:
-            value = leaves[k]
-            if not rule.host(value):
-                raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
+            if not rule.host(leaves[k]):
+                raise rule.failure(name, key, leaves[k])
         if self.closed:
             closed = []
             for name, read, sig in self.closed:
@@ -197,12 +199,6 @@ class Trace:
             node.sig = sig
             arrays.append(Array(node, device))
         return unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
-
-
-def _failed(name: str, key: str, rule: Any) -> Callable[[Any], None]:
-    def failed(value: Any) -> None:
-        raise ValueError(f"{name}: {key} must be {rule.words}, got {value!r}")
-    return failed
 
 
 def record_trace(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
@@ -272,11 +268,11 @@ def record_trace(outputs: list[Array], out_tree: Any, device: Device, call: list
     # Every float argument, read by a launch or not: one that no launch reads may have
     # reached a constant through host Python, which the first call with another value shows
     # (``Function._verify``).
-    floats = [t.position for t in call if type(t) is TracedFloat]
-    checks = [(t.position, *check) for t in call if type(t) is TracedFloat
+    floats = [t.position for t in call if type(t) in TRACED_FLOATS]
+    checks = [(t.position, *check) for t in call if type(t) in TRACED_FLOATS
               for check in t.checks]
     trace = Trace(replay, results, [unique[id(a)] for a in outputs], out_tree, inputs,
-                  closed_list, checks, floats, {k: leaves[k].hex() for k in floats},
+                  closed_list, checks, floats, {k: float(leaves[k]).hex() for k in floats},
                   [ex.buffer(s, (s.size,)) for s in captured.values()])
     trace.input_kinds = [(k, isinstance(leaves[k], Array)) for k in inputs if k >= 0]
     return trace, None

@@ -17,6 +17,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import numpy as np
+
 # The float methods through which a value reaches host control flow or host arithmetic.
 _HOST_USES = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
@@ -58,7 +60,9 @@ class TracedFloat(_Traced, float):
 
 def _host_use(name: str, base: type = float) -> Any:
     method = getattr(base, name)
-    value_of = getattr(base, f"__{base.__name__}__")  # the plain value, counting no use
+    # The plain value, counting no use: float's and int's own conversion, or a NumPy
+    # scalar's constructor, which copies the value without calling a method of it.
+    value_of = getattr(base, f"__{base.__name__}__", base)
 
     def use(self: Any, *args: Any) -> Any:
         result = method(value_of(self), *args)
@@ -87,16 +91,50 @@ for _name in (*_HOST_USES, "__index__", "__float__"):
     if _name not in ("is_integer", "as_integer_ratio") and hasattr(int, _name):
         setattr(TracedInt, _name, _host_use(_name, int))
 
-TRACED = (TracedFloat, TracedInt)  # the types of traced scalar arguments
+def _numpy_traced(base: type, doc: str) -> type:
+    """A traced NumPy scalar type over ``base``: the members ``_Traced`` gives a Python
+    scalar, set on a class of NumPy's scalar alone (a mixin base ahead of a NumPy scalar
+    type breaks its memory layout: NumPy then crashes converting it)."""
+    def new(cls: type, value: Any, position: int) -> Any:
+        self = base.__new__(cls, value)
+        self.position = position
+        self.host_used = False
+        self.checks = []
+        return self
+
+    members = {"__slots__": ("position", "host_used", "checks"), "__doc__": doc,
+               "_base": base, "__new__": new, "__hash__": lambda self: base.__hash__(self),
+               "__reduce__": lambda self: (base, (base(self),))}
+    traced = type(f"Traced{base.__name__.capitalize()}", (base,), members)
+    for name in _HOST_USES:
+        if hasattr(base, name):
+            setattr(traced, name, _host_use(name, base))
+    return traced
+
+
+TracedFloat64 = _numpy_traced(np.float64, "A NumPy float64 argument of a traced function "
+                              "during its trace: the NumPy scalar itself (a strong float64, "
+                              "as NumPy 2 types it), which names its argument position.")
+TracedFloat32 = _numpy_traced(np.float32, "A NumPy float32 argument of a traced function "
+                              "during its trace (``TracedFloat64``).")
+
+TRACED = (TracedFloat, TracedInt, TracedFloat64, TracedFloat32)  # traced scalar arguments
+# A traced function's run-time float arguments, by type: what traces each.
+FLOAT_TRACERS: dict[type, type] = {float: TracedFloat, np.float64: TracedFloat64,
+                                   np.float32: TracedFloat32}
+TRACED_FLOATS = (TracedFloat, TracedFloat64, TracedFloat32)
 
 
 def plain(value: Any) -> Any:
-    """A traced scalar's value as a plain Python scalar, without counting a host use (what
-    weft itself reads of it: a kernel argument's value, a replayed check)."""
-    if type(value) is TracedInt:
+    """A traced scalar's value as a plain scalar of its type, without counting a host use
+    (what weft itself reads of it: a kernel argument's value, a replayed check)."""
+    kind = type(value)
+    if kind is TracedInt:
         return int.__int__(value)
-    if type(value) is TracedFloat:
+    if kind is TracedFloat:
         return float.__float__(value)
+    if kind is TracedFloat64 or kind is TracedFloat32:
+        return kind._base(value)
     return value
 
 

@@ -330,3 +330,37 @@ def test_the_fast_entry_steps_aside_for_every_other_signature(device):
 
     run_in_threads(other_thread, 2)
     assert f(x, y, 7.0).tolist() == want(x, y, 7.0)
+
+
+def test_numpy_floats_are_run_time_values_with_numpy_types(device, run):
+    """A sampler's parameters often come out of a NumPy vector (``theta[0]``, a float64
+    scalar): each new value is a kernel argument, not a new trace, and keeps the strong type
+    NumPy 2 gives it (float32 data times a float64 scalar is float64)."""
+    if not device.supports_fp64:
+        pytest.skip("needs float64")
+    lp = run(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
+    scale = run(lambda x, c: x * c)
+    y = np.random.default_rng(2).standard_normal(300)
+    x32 = np.linspace(-1, 1, 5, dtype=np.float32)
+    thetas = np.array([[0.1, 1.2], [0.3, 0.7], [-2.0, 3.5], [0.5, 2.0]])
+    for theta in thetas:
+        got = float(lp(wf.asarray(y), theta[0], theta[1]))
+        assert got == pytest.approx(scipy.stats.norm.logpdf(y, *theta).sum(), rel=1e-12)
+        for c in (np.float64(theta[1]), np.float32(theta[1])):
+            out = scale(wf.asarray(x32), c)
+            assert out.dtype == (x32 * c).dtype  # float64, then float32
+            np.testing.assert_array_equal(out.to_numpy(), x32 * c)
+    with pytest.raises(ValueError, match=r"sigma must be positive and finite, got -1\.0$"):
+        lp(wf.asarray(y), np.float64(0.0), np.float64(-1.0))
+    if hasattr(lp, "plans"):  # one trace per signature, whatever the values
+        assert len(lp.plans) == 1 and len(scale.plans) == 2
+        assert _replays(lp) and _replays(scale)
+
+
+def test_host_arithmetic_on_a_numpy_float_makes_it_static(device):
+    f = wf.function(lambda x, c: x * float(c * c) if c > 0 else x * 0.0)
+    x = wf.asarray(np.ones(2))
+    with pytest.warns(RuntimeWarning, match="float argument c .* Python arithmetic"):
+        assert f(x, np.float64(2.0)).tolist() == [4.0, 4.0]
+    assert f(x, np.float64(-1.0)).tolist() == [0.0, 0.0]
+    assert f(x, np.float64(3.0)).tolist() == [9.0, 9.0]
