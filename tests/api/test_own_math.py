@@ -137,3 +137,68 @@ def test_builtin_backed_functions_are_exact(cpu, dtype):
         got = got.to_numpy()
         assert got.dtype == want.dtype, name
         np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=name)
+
+
+def _mp_ulps(got: np.ndarray, x: np.ndarray, f) -> float:
+    """The largest error of ``got`` = f(x) in ulps of ``got``'s type, against mpmath at 300
+    bits."""
+    mpmath = pytest.importorskip("mpmath")
+    worst = 0.0
+    with mpmath.workprec(300):
+        for g, v in zip(got.tolist(), x.tolist()):
+            want = f(mpmath.mpf(v))
+            ulp = float(np.spacing(got.dtype.type(abs(float(want)))))
+            worst = max(worst, float(abs(mpmath.mpf(g) - want)) / ulp)
+    return worst
+
+
+def test_sin_and_cos_over_the_whole_double_range(cpu):
+    """Own sin and cos: argument reductions exact enough for every double, the worst known
+    (x within 5e-19 of a multiple of pi/2) included; within an ulp against mpmath."""
+    rng = np.random.default_rng(6)
+    x = np.concatenate([
+        rng.uniform(-10, 10, 1500), rng.uniform(-1e6, 1e6, 500),
+        np.exp(rng.uniform(-40, 709, 1500)) * rng.choice([-1.0, 1.0], 1500),
+        rng.uniform(2.0**50, 2.0**53, 300),  # both reductions' edge
+        np.pi / 2 * np.arange(1, 400),  # the doubles nearest multiples of pi/2
+        [6381956970095103 * 2.0**797, -6381956970095103 * 2.0**797, 2.0**1023, 1e22,
+         np.finfo(np.float64).max, 0.5, 1e-5, 2.0**-27]])
+    device_x = wf.asarray(x)
+    source = wf.kernel_source(wf.sin(device_x))
+    assert "#define sin(x) weft_sin(x)" in source and "weft_two_over_pi" in source
+    assert _mp_ulps(wf.sin(device_x).to_numpy(), x, __import__("mpmath").sin) <= 1.0
+    assert _mp_ulps(wf.cos(device_x).to_numpy(), x, __import__("mpmath").cos) <= 1.0
+
+
+def test_sin_and_cos_specials_and_float32(cpu):
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -1e-300, 2.0**-30])
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(np.signbit(wf.sin(wf.asarray(x)).to_numpy()),
+                                      np.signbit(np.sin(x)))  # sin(-0.0) is -0.0
+        for f, ref in ((wf.sin, np.sin), (wf.cos, np.cos)):
+            got, want = f(wf.asarray(x)).to_numpy(), ref(x)
+            assert not _specials(got, want)
+            np.testing.assert_array_equal(got[np.isfinite(want)], want[np.isfinite(want)])
+    rng = np.random.default_rng(7)
+    x32 = rng.uniform(-1e5, 1e5, 100_000).astype(np.float32)
+    for f, ref in ((wf.sin, np.sin), (wf.cos, np.cos)):
+        assert _ulps(f(wf.asarray(x32)).to_numpy(), ref(x32.astype(np.float64))) <= 0.6
+    # Beyond 2^50 a float's reduction reads 2/pi's bits too (through selects, not a table).
+    big = (np.exp(rng.uniform(np.log(2.0**50), np.log(3.4e38), 1500))
+           * rng.choice([-1.0, 1.0], 1500)).astype(np.float32)
+    mpmath = pytest.importorskip("mpmath")
+    for f, ref in ((wf.sin, mpmath.sin), (wf.cos, mpmath.cos)):
+        assert _mp_ulps(f(wf.asarray(big)).to_numpy(), big, ref) <= 0.6
+
+
+def test_the_tables_behind_sin_and_cos():
+    """2/pi's bits and pi/2's four parts, against mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    from weft.skeletons import trig
+
+    with mpmath.workprec(1600):
+        words = trig.TWO_OVER_PI_WORDS
+        value = sum(mpmath.mpf(w) * mpmath.mpf(2) ** (-64 * k) for k, w in enumerate(words))
+        assert abs(value - 2 / mpmath.pi) < mpmath.mpf(2) ** (-64 * (len(words) - 1))
+        parts = sum(mpmath.mpf(float.fromhex(p)) for p in trig.HALF_PI_PARTS)
+        assert abs(parts - mpmath.pi / 2) < mpmath.mpf(2) ** -215

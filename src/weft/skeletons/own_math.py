@@ -1,5 +1,5 @@
-"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``isnan``, ``isfinite`` and ``isinf``,
-written without a single library call, and ``sqrt fabs floor ceil trunc rint fmin fmax
+"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``isnan``,
+``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor ceil trunc rint fmin fmax
 copysign`` through the compiler's builtins (single instructions), for dialects that ask for
 them (``Dialect.own_math``: the OpenCL dialect of CPU devices). A kernel that calls one gets
 float64 and float32 versions under one overloaded name and a macro sending the library's
@@ -35,6 +35,8 @@ and ``expm1`` 2 (float32, through float64: 0.5); within OpenCL's bounds for the 
 from __future__ import annotations
 
 import re
+
+from . import trig as _reduction
 
 
 def _builtin(name: str, arity: int = 1) -> dict[str, str]:
@@ -223,11 +225,19 @@ float OVERLOADABLE weft_expm1(float x) {
     **{name: _builtin(name, 2) for name in ("fmin", "fmax", "copysign")},
 }
 
+# sin and cos share one argument reduction, emitted once with the table it reads.
+_VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
+_VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
+_VERSIONS["cos"] = {"float64": _reduction.COS}
+
 # What each calls: emitted first.
-_NEEDS = {"log1p": ("log",), "expm1": ("exp", "log")}
-_ORDER = ("exp", "log", "log1p", "expm1", "isnan", "isfinite", "isinf", "sqrt", "fabs",
-          "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
-NAMES = frozenset(_ORDER)
+_NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
+          "cos": ("reduce_half_pi",)}
+_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "isnan",
+          "isfinite", "isinf", "sqrt", "fabs", "floor", "ceil", "trunc", "rint", "fmin",
+          "fmax", "copysign")
+_HELPERS = frozenset({"reduce_half_pi"})  # not a library name: no macro
+NAMES = frozenset(_ORDER) - _HELPERS
 _ARITY = {"fmin": 2, "fmax": 2, "copysign": 2}
 
 

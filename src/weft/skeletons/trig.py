@@ -1,0 +1,261 @@
+"""weft's own ``sin`` and ``cos`` for CPU dialects (``own_math.py``): call-free, and correct
+over the whole range of doubles and floats (within an ulp of mpmath; tested).
+
+The argument is reduced to x = q pi/2 + r, |r| <~ pi/4, with r kept as a double-double
+(``rh + rl``):
+
+- for |x| < 2^50, q = round(x 2/pi) (by adding and subtracting 1.5 * 2^52), and r = x - q pi/2
+  with pi/2 in four doubles (212 bits), each product's rounding error recovered exactly by an
+  FMA (``__builtin_fma``: one instruction, not a call) and the terms added as double-doubles
+  (Cody and Waite's reduction, carried far enough for q up to 2^51);
+- beyond, x = M 2^E (M the integer of its significand) times 2/pi is needed only modulo 4:
+  the bits of 2/pi worth less than 2^(2-E) (Payne and Hanek). They are taken from 2/pi's
+  binary fraction as four 52-bit integers at the bit E asks for, multiplied by M exactly (an
+  FMA gives each product's low half), and the parts summed modulo 4 as double-doubles, far
+  enough that the doubles nearest a multiple of pi/2 (within 5e-19 of one) still come out
+  right.
+
+Both reductions are computed for every element and one is selected (a kernel's work-items
+run as vector lanes: a branch would go both ways anyway). sin and cos of r come from their
+Taylor polynomials (to r^19 and r^18: below 10^-19 of the result on |r| <= pi/4) with rl's
+first-order term, cos's 1 - r^2/2 formed so that its rounding error is carried; the quadrant,
+q mod 4, swaps them and sets the sign. Tiny arguments give sin(x) = x exactly (so -0.0
+stays); infinities and NaN give NaN.
+
+float32 arguments are reduced and evaluated in double (half an ulp after rounding). Their
+large values need 2/pi's bits from one of two pairs of words, picked by selects, so PoCL
+vectorizes float32 kernels that use sin or cos. A float64's may lie in any of 17 words: read
+from a table, they are gathers, and PoCL's cost model then keeps such float64 kernels scalar
+(still faster than the library's calls: a sin-and-cos chain over 2^22 doubles 64 -> 50 ms on
+2 Zen 4 cores). Picking them by selects instead was tried: LLVM turned the select tree into
+branches and short vectors, which the work-item loop's vectorizer refuses.
+"""
+
+from __future__ import annotations
+
+# 2/pi's binary fraction, 64 bits a word, after one word of zeros (so that a window may start
+# before its first bit): word k holds the bits worth 2^-(64(k-1)+1) ... 2^-64k. Checked
+# against mpmath in the tests.
+TWO_OVER_PI_WORDS = (
+    0x0000000000000000, 0xa2f9836e4e441529, 0xfc2757d1f534ddc0, 0xdb6295993c439041,
+    0xfe5163abdebbc561, 0xb7246e3a424dd2e0, 0x06492eea09d1921c, 0xfe1deb1cb129a73e,
+    0xe88235f52ebb4484, 0xe99c7026b45f7e41, 0x3991d639835339f4, 0x9c845f8bbdf9283b,
+    0x1ff897ffde05980f, 0xef2f118b5a0a6d1f, 0x6d367ecf27cb09b7, 0x4f463f669e5fea2d,
+    0x7527bac7ebe5f17b, 0x3d0739f78a5292ea, 0x6bfb5fb11f8d5d08, 0x56033046fc7b6bab,
+    0xf0cfbc209af4361d, 0xa9e391615ee61b08,
+)
+# pi/2 as four doubles whose sum carries 212 bits of it.
+HALF_PI_PARTS = ("0x1.921fb54442d18p+0", "0x1.1a62633145c07p-54", "-0x1.f1976b7ed8fbcp-110",
+                 "0x1.4cf98e804177dp-164")
+
+_TABLE = ",\n    ".join(", ".join(f"0x{w:016x}UL" for w in TWO_OVER_PI_WORDS[k:k + 4])
+                       for k in range(0, len(TWO_OVER_PI_WORDS), 4))
+_P1, _P2, _P3, _P4 = HALF_PI_PARTS
+_W = [f"0x{w:016x}UL" for w in TWO_OVER_PI_WORDS]
+
+REDUCE_HALF_PI = f"""\
+__constant ulong weft_two_over_pi[{len(TWO_OVER_PI_WORDS)}] = {{
+    {_TABLE}
+}};
+
+// 52 bits of 2/pi's fraction from the one worth 2^-j on, as a double: a window of the words
+// first and next, where the bit lies in first at (j + 63) mod 64.
+double OVERLOADABLE weft_two_over_pi_bits(int j, ulong first, ulong next) {{
+    const int s = (j + 63) & 63;
+    const ulong window = (first << s) | ((next >> 1) >> (63 - s));
+    return as_double(0x4330000000000000UL | (window >> 12)) - 0x1p52;
+}}
+
+// |x| < 2^50: x = q pi/2 + (*rh + *rl); returns q. (Cody and Waite, as double-doubles.)
+long OVERLOADABLE weft_reduce_medium(double x, double* rh, double* rl) {{
+    const double round_k = 0x1.8p52;
+    const double p1 = {_P1}, p2 = {_P2}, p3 = {_P3}, p4 = {_P4};
+    const double t = x * 0x1.45f306dc9c883p-1 + round_k;
+    const double q = t - round_k;
+    const double a = q * p1, ae = __builtin_fma(q, p1, -a);
+    const double b = q * p2, be = __builtin_fma(q, p2, -b);
+    const double c = q * p3, ce = __builtin_fma(q, p3, -c);
+    const double s0 = x - a;  // exact: a is within a factor 2 of x, or 0
+    const double h = s0 - ae;
+    double hv = h - s0;
+    const double e1 = (s0 - (h - hv)) + (-ae - hv);
+    const double h2 = h - b;
+    hv = h2 - h;
+    const double e2 = (h - (h2 - hv)) + (-b - hv);
+    const double lo = e1 + e2 - be - c - ce - q * p4;
+    *rh = h2 + lo;
+    *rl = lo - (*rh - h2);
+    return as_long(t) - as_long(round_k);
+}}
+
+// |x| = m 2^E (m an integer): x 2/pi modulo 4 from the bits of 2/pi worth 2^-(E-1) and
+// less, given as the 52-bit parts g0..g3 (each product with m exact as a double-double,
+// scaled by 2^-50, 2^-102, 2^-154 and 2^-206); x = q pi/2 + (*rh + *rl); returns q.
+// (Payne and Hanek.)
+long OVERLOADABLE weft_reduce_large(double x, double m, double g0, double g1, double g2,
+                                    double g3, double* rh, double* rl) {{
+    const double round_k = 0x1.8p52;
+    const double p1 = {_P1}, p2 = {_P2};
+    const double h0 = m * g0, l0 = __builtin_fma(m, g0, -h0);
+    const double k1 = m * g1, l1 = __builtin_fma(m, g1, -k1);
+    const double k2 = m * g2, l2 = __builtin_fma(m, g2, -k2);
+    const double w0 = h0 * 0x1p-50;
+    const double w0m = w0 - 4.0 * __builtin_floor(w0 * 0.25);  // exact: modulo 4
+    const double L0 = l0 * 0x1p-50, K1 = k1 * 0x1p-102;
+    const double sum = w0m + L0;
+    double hv = sum - w0m;
+    double err = (w0m - (sum - hv)) + (L0 - hv);
+    const double sum2 = sum + K1;
+    hv = sum2 - sum;
+    err += (sum - (sum2 - hv)) + (K1 - hv);
+    // The nearest integer of the sum, taken modulo 4 as an integer: wrapping the sum itself
+    // into [0, 4) would round away its last bit.
+    const double tq = sum2 + round_k;
+    const double f = sum2 - (tq - round_k);  // exact, in [-1/2, 1/2]
+    // The rest, about 2^-49 at most, as a double-double too: a sum rounded at 2^-102 would
+    // be seen where x lies within 2^-61 of a multiple of pi/2 (which doubles come to).
+    const double K2 = k2 * 0x1p-154, L1 = l1 * 0x1p-102;
+    const double rest = K2 + L1;
+    hv = rest - K2;
+    const double rest_lo = (K2 - (rest - hv)) + (L1 - hv) + l2 * 0x1p-154
+                           + (m * g3) * 0x1p-206;
+    const double lo = err + rest;
+    hv = lo - err;
+    const double lo_lo = (err - (lo - hv)) + (rest - hv) + rest_lo;
+    const double u = f + lo;
+    hv = u - f;
+    const double v = (f - (u - hv)) + (lo - hv) + lo_lo;
+    const double ph = u * p1;
+    const double pl = __builtin_fma(u, p1, -ph) + (u * p2 + v * p1);
+    const double sign = x < 0.0 ? -1.0 : 1.0;
+    *rh = sign * (ph + pl);
+    *rl = sign * (pl - ((ph + pl) - ph));
+    const long q = as_long(tq) - as_long(round_k);
+    return x < 0.0 ? -q : q;
+}}
+
+// x = q pi/2 + (*rh + *rl): returns q mod 4. Both reductions are computed (a kernel's
+// work-items are vector lanes) and one is taken.
+int OVERLOADABLE weft_reduce_half_pi(double x, double* rh, double* rl) {{
+    const int big = __builtin_fabs(x) >= 0x1p50;
+    double mh, ml, lh, ll;
+    const long qm = weft_reduce_medium(big ? 0.0 : x, &mh, &ml);
+    // |x| = m 2^E, E >= -2 here (other lanes reduce 2^50 and are not taken).
+    const long bits = as_long(big ? __builtin_fabs(x) : 0x1p50);
+    const double m = as_double((bits & 0x000fffffffffffffL) | 0x4330000000000000L);
+    const int j0 = (int)((bits >> 52) & 0x7ff) - 1076;  // E - 1
+    // (Four separate values, not an array: PoCL keeps a private array in memory per
+    // work-item, which stops the vectorizer.)
+    const int a0 = (j0 + 63) >> 6, a1 = (j0 + 115) >> 6, a2 = (j0 + 167) >> 6;
+    const int a3 = (j0 + 219) >> 6;
+    const double g0 = weft_two_over_pi_bits(j0, weft_two_over_pi[a0], weft_two_over_pi[a0 + 1]);
+    const double g1 = weft_two_over_pi_bits(j0 + 52, weft_two_over_pi[a1],
+                                            weft_two_over_pi[a1 + 1]);
+    const double g2 = weft_two_over_pi_bits(j0 + 104, weft_two_over_pi[a2],
+                                            weft_two_over_pi[a2 + 1]);
+    const double g3 = weft_two_over_pi_bits(j0 + 156, weft_two_over_pi[a3],
+                                            weft_two_over_pi[a3 + 1]);
+    const long ql = weft_reduce_large(big ? x : 0x1p50, m, g0, g1, g2, g3, &lh, &ll);
+    *rh = big ? lh : mh;
+    *rl = big ? ll : ml;
+    return (int)((big ? ql : qm) & 3);
+}}
+
+// The same for a float: its large values (|x| = m 2^E, m < 2^24, 27 <= E <= 105) need the
+// parts of 2/pi's bits from one of two pairs of words, picked by selects (table reads would
+// be gathers, which keep PoCL from vectorizing a kernel).
+int OVERLOADABLE weft_reduce_half_pi(float x, double* rh, double* rl) {{
+    const int big = __builtin_fabsf(x) >= 0x1p50f;
+    double mh, ml, lh, ll;
+    const long qm = weft_reduce_medium(big ? 0.0 : (double)x, &mh, &ml);
+    const int bits = as_int(big ? __builtin_fabsf(x) : 0x1p50f);
+    const double m = (double)((bits & 0x007fffff) | 0x00800000);
+    const int j0 = ((bits >> 23) & 0xff) - 151;  // E - 1, from 26 to 104
+    const int second = (j0 + 63) >> 6 == 2, third = (j0 + 115) >> 6 == 3;
+    const double g0 = weft_two_over_pi_bits(j0, second ? {_W[2]} : {_W[1]},
+                                            second ? {_W[3]} : {_W[2]});
+    const double g1 = weft_two_over_pi_bits(j0 + 52, third ? {_W[3]} : {_W[2]},
+                                            third ? {_W[4]} : {_W[3]});
+    const long ql = weft_reduce_large(big ? (double)x : 0x1p50, m, g0, g1, 0.0, 0.0,
+                                      &lh, &ll);
+    *rh = big ? lh : mh;
+    *rl = big ? ll : ml;
+    return (int)((big ? ql : qm) & 3);
+}}
+"""
+
+
+def _horner(coefficients: list[str], variable: str, result: str) -> str:
+    lines = [f"    double {result} = {coefficients[0]};"]
+    lines += [f"    {result} = {result} * {variable} + {c};" for c in coefficients[1:]]
+    return "\n".join(lines)
+
+
+# sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2): Taylor coefficients, highest first
+# (S from -1/19! to -1/3!, C from 1/20! to 1/4!, alternating in sign).
+_S = [f"{'' if k % 2 else '-'}1.0 / {_f}.0" for k, _f in zip(
+    range(8, -1, -1), (121645100408832000, 355687428096000, 1307674368000, 6227020800,
+                        39916800, 362880, 5040, 120, 6))]
+_C = [f"{'-' if k % 2 else ''}1.0 / {_f}.0" for k, _f in zip(
+    range(8, -1, -1), (2432902008176640000, 6402373705728000, 20922789888000, 87178291200,
+                        479001600, 3628800, 40320, 720, 24))]
+
+_KERNELS = f"""\
+// sin and cos of r = rh + rl, |r| <~ pi/4.
+double OVERLOADABLE weft_sin_kernel(double rh, double rl) {{
+    const double z = rh * rh;
+{_horner(_S, "z", "p")}
+    return rh + (rh * z * p + (rl - 0.5 * z * rl));
+}}
+
+double OVERLOADABLE weft_cos_kernel(double rh, double rl) {{
+    const double z = rh * rh;
+{_horner(_C, "z", "p")}
+    const double hz = 0.5 * z;
+    const double w = 1.0 - hz;
+    return w + (((1.0 - w) - hz) + (z * z * p - rh * rl));
+}}
+"""
+
+# What sin and cos share: the reduction, and the kernels on the reduced argument.
+SHARED = REDUCE_HALF_PI + _KERNELS
+
+SIN = """\
+double OVERLOADABLE weft_sin(double x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const double y = (q & 1) ? c : s;
+    const double signed_y = (q & 2) ? -y : y;
+    const double small = __builtin_fabs(x) < 0x1p-26 ? x : signed_y;
+    return x - x == 0.0 ? small : x - x;
+}
+float OVERLOADABLE weft_sin(float x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const double y = (q & 1) ? c : s;
+    const float signed_y = (float)((q & 2) ? -y : y);
+    const float small = __builtin_fabsf(x) < 0x1p-13f ? x : signed_y;
+    return x - x == 0.0f ? small : x - x;
+}
+"""
+
+COS = """\
+double OVERLOADABLE weft_cos(double x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const double y = (q & 1) ? s : c;
+    const double signed_y = ((q + 1) & 2) ? -y : y;
+    return x - x == 0.0 ? signed_y : x - x;
+}
+float OVERLOADABLE weft_cos(float x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const double y = (q & 1) ? s : c;
+    const float signed_y = (float)(((q + 1) & 2) ? -y : y);
+    return x - x == 0.0f ? signed_y : x - x;
+}
+"""
