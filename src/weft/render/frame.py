@@ -341,8 +341,8 @@ class Renderer:
                 if re.search(rf"\b{name}\b", filled)]
         if used:
             preamble += "".join(used) + "\n"
-        if self.d.own_math:
-            preamble += own_math_source(self.d.own_math, filled)
+        if self.d.own_math:  # (what the definitions call too: WEFT_SQRT's sqrt)
+            preamble += own_math_source(self.d.own_math, filled + "".join(used))
         preamble += self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 

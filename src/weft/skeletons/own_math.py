@@ -250,7 +250,8 @@ def own_math_source(names: frozenset[str], used: str) -> str:
     >>> "weft_exp" in own_math_source(frozenset({"exp"}), "y = exp(x);")
     True
     """
-    wanted = {name for name in names if re.search(rf"\b{name}\(", used)}
+    code = re.sub(r"//[^\n]*", "", used)  # a comment's "log(x)" calls nothing
+    wanted = {name for name in names if re.search(rf"\b{name}\(", code)}
     for name in list(wanted):
         wanted.update(_NEEDS.get(name, ()))
     if not wanted:

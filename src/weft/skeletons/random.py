@@ -29,6 +29,18 @@ def _horner(name: str, coefficients: list[float], x: str) -> str:
     return "\n".join(lines).replace("{", "{{").replace("}", "}}")
 
 
+def _philox_rounds() -> str:
+    """The ten rounds of Philox 4x32-10, one after another (the key bumped between them)."""
+    lines = []
+    for r in range(10):
+        if r:
+            lines += ["    k0 += 0x9E3779B9u;", "    k1 += 0xBB67AE85u;"]
+        lines += ["    p0 = ({U64})0xD2511F53u * c0;", "    p1 = ({U64})0xCD9E8D57u * c2;",
+                  "    c0 = ({U32})(p1 >> 32) ^ c1 ^ k0;", "    c1 = ({U32})p1;",
+                  "    c2 = ({U32})(p0 >> 32) ^ c3 ^ k1;", "    c3 = ({U32})p0;"]
+    return "\n".join(lines)  # (format fields {U32} and {U64}, no braces of its own)
+
+
 RANDOM: dict[str, str] = {
     "philox": """\
 typedef struct {{ {U32} k0, k1, lo, hi, n, stream; }} weft_stream;
@@ -45,20 +57,12 @@ typedef struct {{ {U32} k0, k1, lo, hi, n, stream; }} weft_stream;
 }}
 
 // One Philox 4x32-10 block for counters (lo, hi, n, stream); n then counts it as used.
+// The ten rounds are written out: a loop inside a kernel's work-item loop keeps a CPU's
+// compiler from vectorizing the work-items (PoCL vectorizes innermost loops only).
 {Q}void weft_philox(weft_stream *s, {U32} *w) {{
     {U32} c0 = s->lo, c1 = s->hi, c2 = s->n, c3 = s->stream, k0 = s->k0, k1 = s->k1;
-    for (int r = 0; r < 10; ++r) {{
-        if (r) {{
-            k0 += 0x9E3779B9u;
-            k1 += 0xBB67AE85u;
-        }}
-        const {U64} p0 = ({U64})0xD2511F53u * c0;
-        const {U64} p1 = ({U64})0xCD9E8D57u * c2;
-        c0 = ({U32})(p1 >> 32) ^ c1 ^ k0;
-        c1 = ({U32})p1;
-        c2 = ({U32})(p0 >> 32) ^ c3 ^ k1;
-        c3 = ({U32})p0;
-    }}
+    {U64} p0, p1;
+PHILOX_ROUNDS
     w[0] = c0;
     w[1] = c1;
     w[2] = c2;
@@ -148,8 +152,10 @@ EXP_POLY
 COS_POLY
 SIN_POLY
     const double s = WEFT_MUL(y, sp);
-    const int q = quarter & 3;
-    return q == 0 ? c : (q == 1 ? -s : (q == 2 ? -c : s));
+    // Two selects, not a chain of three: a compiler makes a chain a switch, which a CPU's
+    // vectorizer refuses.
+    const double y_q = (quarter & 1) ? s : c;
+    return ((quarter + 1) & 2) ? -y_q : y_q;
 }}
 """,
     "rnormal": """\
@@ -366,6 +372,7 @@ _CONSTANTS = {
     "INV_LN2": px.INV_LN2, "TWO_PI": px.TWO_PI, "ONE_THIRD": 1.0 / 3, "C12": 1.0 / 12,
     "C360": 1.0 / 360, "C1260": 1.0 / 1260, "C1680": 1.0 / 1680,
 }
+RANDOM["philox"] = RANDOM["philox"].replace("PHILOX_ROUNDS", _philox_rounds())
 RANDOM["rlog"] = RANDOM["rlog"].replace("LOG_POLY", _horner("p", px.LOG_COEFFICIENTS, "f2"))
 RANDOM["rexp"] = RANDOM["rexp"].replace("EXP_POLY", _horner("p", px.EXP_COEFFICIENTS, "r"))
 RANDOM["cos_turns"] = (RANDOM["cos_turns"]
