@@ -1,6 +1,7 @@
 """weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``isnan``,
-``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor ceil trunc rint fmin fmax
-copysign`` through the compiler's builtins (single instructions), for dialects that ask for
+``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor
+ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single instructions),
+for dialects that ask for
 them (``Dialect.own_math``: the OpenCL dialect of CPU devices). A kernel that calls one gets
 float64 and float32 versions under one overloaded name and a macro sending the library's
 name to it, so op templates and helpers (the special functions' too) use them unchanged.
