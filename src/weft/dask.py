@@ -73,6 +73,9 @@ class DaskBackend:
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [np.ascontiguousarray(_compute(s.buffer)).reshape(-1) for s in storages]
 
+    def map_for_reading(self, storage: Storage) -> None:
+        return None
+
     def read_element(self, storage: Storage, offset: int) -> Any:
         return self.download(storage)[0][offset]
 

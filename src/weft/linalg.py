@@ -2,8 +2,9 @@
 
 On CUDA devices the work goes to cuBLAS and cuSOLVER through CuPy, on weft's stream for the
 calling thread, zero-copy both ways. On OpenCL devices (PoCL's CPU device, OpenCL GPUs) and the
-reference device it goes to NumPy/SciPy's LAPACK on the host: the operands are copied to the
-host and the result back (docs/linalg.md gives the cost). Lazy operands are evaluated first,
+reference device it goes to NumPy/SciPy's LAPACK on the host (``linalg_library``): a CPU
+device's operands are read in place (mapped), a GPU's copied to the host, and the result is
+copied back (docs/linalg.md gives the cost). Lazy operands are evaluated first,
 once. Results carry structure: ``cholesky`` and ``triinv`` of a lower factor are lower, and
 ``solve_triangular`` reads it. The reductions (``trace``, ``frobenius``, ``lcholdet``) and the
 outer product stay lazy and fuse with what follows.
@@ -19,18 +20,17 @@ True
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from . import pending
 from .array import Array, apply_op
-from .creation import adopt, asarray
+from .creation import asarray
 from .devices import Device
 from .indexing import rows_start_aligned, transpose_map
+from .linalg_library import library
 from .tape import keep_alias, recorded
 from .tuning import MIN_LANES
 from .variants import rows_vector_width
@@ -92,146 +92,6 @@ def _with_structure(x: Array, structure: str) -> Array:
     return Array(out, x.device)
 
 
-class _Host:
-    """NumPy/SciPy LAPACK on the host: OpenCL devices and the reference device."""
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.np: Any = np  # the array module the library works on (CuPy for _CuPy)
-        self._copies: dict[int, np.ndarray] = {}  # storage id -> its host copy
-
-    def on_stream(self) -> Any:
-        """Where the library's calls must run: anywhere, on the host."""
-        return contextlib.nullcontext()
-
-    def take(self, x: Array) -> np.ndarray:
-        """``x`` on the host, as a read-only view of its buffer's one copy: a transposed
-        or strided view is not rearranged (BLAS reads it as it lies), and two operands over
-        one buffer (``z.T @ z``) copy it once (PoCL, 20000 x 200 float64: the product of
-        the pipeline case 60 -> about 25 ms)."""
-        x.eval()
-        view = x._node.attrs
-        storage = view.storage
-        flat = self._copies.get(id(storage))
-        if flat is None:
-            flat = self._copies[id(storage)] = pending.observe(storage)
-            flat.flags.writeable = False
-        if not x.shape:
-            return flat[view.offset:view.offset + 1].reshape(())
-        if x.size == 0:
-            return np.empty(x.shape, dtype=x.dtype.numpy)
-        item = flat.itemsize
-        return np.lib.stride_tricks.as_strided(
-            flat[view.offset:], shape=x.shape, strides=tuple(s * item for s in view.strides),
-            writeable=False)
-
-    def give(self, value: Any, dtype: dt.DType) -> Array:
-        return asarray(np.asarray(value, dtype=dtype.numpy), device=self.device)
-
-    def cholesky(self, s: np.ndarray) -> np.ndarray:
-        try:
-            return np.linalg.cholesky(s)
-        except np.linalg.LinAlgError:
-            return np.full_like(s, np.nan)
-
-    def solve_triangular(self, a: np.ndarray, b: np.ndarray, lower: bool,
-                         trans: int = 0) -> np.ndarray:
-        from scipy.linalg import solve_triangular
-
-        return solve_triangular(a, b, lower=lower, trans=trans, check_finite=False)
-
-    def solve(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        try:
-            return np.linalg.solve(a, b)
-        except np.linalg.LinAlgError:
-            return None
-
-    def inv(self, a: np.ndarray) -> np.ndarray:
-        try:
-            return np.linalg.inv(a)
-        except np.linalg.LinAlgError:
-            return None
-
-    def slogdet(self, a: np.ndarray) -> tuple[Any, Any]:
-        return np.linalg.slogdet(a)
-
-    def finite(self, value: Any) -> bool:
-        return bool(np.isfinite(value).all())
-
-    def nonzero_diagonal(self, a: np.ndarray) -> bool:
-        return bool((np.diagonal(a) != 0).all())
-
-
-class _CuPy(_Host):
-    """cuBLAS and cuSOLVER through CuPy, on the calling thread's weft stream."""
-
-    def __init__(self, device: Device) -> None:
-        super().__init__(device)
-        self.handle = device.handle
-        self.np = self.handle.cupy
-
-    def on_stream(self) -> Any:
-        """This device, current, and weft's stream for the calling thread."""
-        stack = contextlib.ExitStack()
-        stack.enter_context(self.handle.active())
-        stack.enter_context(self.handle.stream())
-        return stack
-
-    def take(self, x: Array) -> Any:
-        return self.np.asarray(x)  # zero-copy through __cuda_array_interface__
-
-    def give(self, value: Any, dtype: dt.DType) -> Array:
-        # The result was allocated on weft's stream (on_stream): adopted as stream-ordered, so
-        # dropping it later does not wait for the device.
-        with self.on_stream():
-            return adopt(self.np.asarray(value, dtype=dtype.numpy), self.device, ordered=True)
-
-    def cholesky(self, s: Any) -> Any:
-        # cuSOLVER reports failure in a status word, which CuPy checks only when asked.
-        try:
-            with self._raising():
-                return self.np.linalg.cholesky(s)
-        except np.linalg.LinAlgError:
-            return self.np.full_like(s, np.nan)
-
-    def solve_triangular(self, a: Any, b: Any, lower: bool, trans: int = 0) -> Any:
-        from cupyx.scipy.linalg import solve_triangular
-
-        return solve_triangular(a, b, lower=lower, trans=trans)
-
-    def solve(self, a: Any, b: Any) -> Any:
-        try:
-            with self._raising():
-                return self.np.linalg.solve(a, b)
-        except np.linalg.LinAlgError:
-            return None
-
-    def inv(self, a: Any) -> Any:
-        try:
-            with self._raising():
-                return self.np.linalg.inv(a)
-        except np.linalg.LinAlgError:
-            return None
-
-    def _raising(self) -> Any:
-        import cupyx
-
-        return cupyx.errstate(linalg="raise")
-
-    def slogdet(self, a: Any) -> tuple[Any, Any]:
-        return self.np.linalg.slogdet(a)
-
-    def finite(self, value: Any) -> bool:
-        return bool(self.np.isfinite(value).all())
-
-    def nonzero_diagonal(self, a: Any) -> bool:
-        return bool((self.np.diagonal(a) != 0).all())
-
-
-def _library(device: Device) -> _Host:
-    return _CuPy(device) if device.kind == "cuda" else _Host(device)
-
-
 # -- products ---------------------------------------------------------------------------
 
 
@@ -259,7 +119,7 @@ def matmul(a: Any, b: Any) -> Array:
         return matvec_fused(a, b, dtype)
     a, b = _evaluated_pair(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     if a.size == 0 or b.size == 0:
         shape = a.shape[:-1] + b.shape[1:]
         return asarray(np.zeros(shape, dtype.numpy), device=a.device)
@@ -409,7 +269,7 @@ def cholesky(s: Any) -> Array:
     _square(s, "cholesky")
     dtype = _real(s)
     s = _as(s, dtype)
-    lib = _library(s.device)
+    lib = library(s.device)
     with lib.on_stream():
         factor = lib.cholesky(lib.take(s))
         if not lib.finite(factor):
@@ -450,7 +310,7 @@ def solve_triangular(a: Any, b: Any, lower: bool | None = None) -> Array:
     is_lower = _triangle(a, lower, "solve_triangular")
     dtype = _real(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     with lib.on_stream():
         matrix = lib.take(a)
         if not lib.nonzero_diagonal(matrix):
@@ -472,7 +332,7 @@ def triinv(a: Any, lower: bool | None = None) -> Array:
     is_lower = _triangle(a, lower, "triinv")
     dtype = _real(a)
     a = _as(a, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     with lib.on_stream():
         matrix = lib.take(a)
         if not lib.nonzero_diagonal(matrix):
@@ -497,7 +357,7 @@ def cho_solve(factor: Any, b: Any) -> Array:
     _check_rhs(factor, b, "cho_solve")
     dtype = _real(factor, b)
     factor, b = _as(factor, dtype), _as(b, dtype)
-    lib = _library(factor.device)
+    lib = library(factor.device)
     with lib.on_stream():
         matrix = lib.take(factor)
         if not lib.nonzero_diagonal(matrix):
@@ -535,7 +395,7 @@ def solve(a: Any, b: Any) -> Array:
     _check_rhs(a, b, "solve")
     dtype = _real(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     with lib.on_stream():
         x = lib.solve(lib.take(a), lib.take(b))
         if x is None or not lib.finite(x):
@@ -555,7 +415,7 @@ def inv(a: Any) -> Array:
     _square(a, "inv")
     dtype = _real(a)
     a = _as(a, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     with lib.on_stream():
         x = lib.inv(lib.take(a))
         if x is None or not lib.finite(x):
@@ -576,7 +436,7 @@ def logdet(a: Any) -> Array:
     _square(a, "logdet")
     dtype = _real(a)
     a = _as(a, dtype)
-    lib = _library(a.device)
+    lib = library(a.device)
     with lib.on_stream():
         _, value = lib.slogdet(lib.take(a))
         return lib.give(value, dtype)

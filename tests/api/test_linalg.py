@@ -178,3 +178,36 @@ def test_logdet_is_a_0d_array_feeding_later_kernels(device):
     assert value.shape == () and value.ndim == 0
     np.testing.assert_allclose((x * 0 + value).to_numpy(),
                                np.full(5, np.linalg.slogdet(s)[1]), rtol=1e-12)
+
+
+def test_host_library_operands_are_read_where_they_lie(device):
+    """On a CPU device the host's LAPACK reads an operand's buffer mapped, not copied: its
+    checks still raise first, the mapping is given back (later writes land), and the same
+    buffer read twice (z.T @ z) is mapped once."""
+    rng = np.random.default_rng(8)
+    a_np = rng.standard_normal((50, 6))
+    a = wf.asarray(a_np)
+    np.testing.assert_allclose((a.T @ a).to_numpy(), a_np.T @ a_np, rtol=1e-12)
+    a += 1.0  # a kernel writes the buffer the product read
+    np.testing.assert_allclose((a.T @ a).to_numpy(), (a_np + 1).T @ (a_np + 1), rtol=1e-12)
+    bad = wf.check(a, a < 0, "a must be negative; a{index} = {value}")
+    with pytest.raises(ValueError, match="a must be negative"):
+        wf.linalg.matmul(bad.T, bad).eval()
+    a[0, 0] = 5.0  # still writable after the failed call
+    assert a[0, 0].item() == 5.0
+    if device.kind == "opencl" and device.handle.is_cpu:
+        s = wf.asarray(a_np.T @ a_np)
+        mapped = []
+        real = device.backend.map_for_reading
+
+        def counting(storage):
+            mapped.append(storage)
+            return real(storage)
+
+        device.backend.map_for_reading = counting
+        try:
+            np.testing.assert_allclose(wf.linalg.cholesky(s).to_numpy(),
+                                       np.linalg.cholesky(a_np.T @ a_np), rtol=1e-10)
+        finally:
+            del device.backend.map_for_reading
+        assert mapped == [s._node.attrs.storage]

@@ -90,6 +90,11 @@ class Backend(Protocol):
         writes (all on one device). The copies go on the calling thread's queue, after all it
         queued there before, and return when done: that work has finished too."""
 
+    def map_for_reading(self, storage: Storage) -> tuple[np.ndarray, Callable[[], None]] | None:
+        """Where the host can read ``storage`` in place (a CPU device's memory, mapped): its
+        elements as a flat NumPy array once its pending writes are done, and how to give it
+        back (before anything writes it again); None where it must be copied (a GPU's)."""
+
     def read_element(self, storage: Storage, offset: int) -> Any:
         """Element ``offset`` of ``storage`` as a NumPy scalar, read as ``download`` reads
         (after its pending writes, on the calling thread's queue, which has then drained up

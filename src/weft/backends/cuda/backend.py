@@ -261,6 +261,9 @@ class CUDABackend:
                 out[:] = np.frombuffer(staging, out.dtype, out.size, at)
         return outs
 
+    def map_for_reading(self, storage: Storage) -> None:
+        return None  # device memory: copied
+
     def read_element(self, storage: Storage, offset: int) -> Any:
         """Through the thread's page-locked staging block: one copy, one wait (an MCMC
         loop's ``float(lp(theta))``; ../shared/design/fast-path.md 6.5)."""

@@ -331,6 +331,22 @@ class OpenCLBackend:
                 waits = None
         return outs
 
+    def map_for_reading(self, storage: Storage) -> tuple[np.ndarray, Callable[[], None]] | None:
+        """On a CPU device a mapping costs nothing, where a copy of 32 MB costs 25-70 ms on
+        PoCL (the host's LAPACK reading a 20000 x 200 operand)."""
+        h = storage.device.handle
+        if not h.is_cpu or not storage.size:
+            return None
+        cl, q = h.cl, h.queue()
+        write = storage.write
+        waits = (events_before_launch((storage,), (), q) or None
+                 if write is not None and write[1] is not q else None)
+        flat, _ = cl.enqueue_map_buffer(q, storage.buffer.mem, cl.map_flags.READ, 0,
+                                        (storage.size,), storage.dtype.numpy, wait_for=waits,
+                                        is_blocking=True)
+        mapping = flat.base
+        return flat, lambda: mapping.release(q)
+
     def read_element(self, storage: Storage, offset: int) -> Any:
         """One blocking copy of the element into a new one-element array."""
         h = storage.device.handle

@@ -215,6 +215,9 @@ class ReferenceBackend:
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [s.buffer.copy() for s in storages]
 
+    def map_for_reading(self, storage: Storage) -> tuple[np.ndarray, Callable[[], None]]:
+        return storage.buffer, lambda: None  # host memory already
+
     def read_element(self, storage: Storage, offset: int) -> Any:
         return storage.buffer[offset].copy()
 
