@@ -51,7 +51,7 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           "every installed peer; GB/s counts the fewest bytes a case must move",
           ("copy", *_VECTORS, *_MATRICES),
           {"gpu": ("weft", "weft-opencl", "weft-unfused", *_GPU_PEERS),
-           "cpu": ("weft", "weft-unfused", "numpy", "numexpr"),
+           "cpu": ("weft", "weft-unfused", "numpy", "numexpr", "numba"),
            "small": ("weft", "weft-unfused", "numpy", "numexpr")},
           _sizes({"float32": 1 << 27, "float64": 1 << 26}, {"float32": 1 << 24,
                                                              "float64": 1 << 24}),

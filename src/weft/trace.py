@@ -118,19 +118,19 @@ class Trace:
         lines = [f"if len(leaves) != {n} or GET_IDENT() != TID or RECORDING[0] "
                  "or ACTIVITY.tracing:", "    return MISS"]
         for k, guard in enumerate(guards):
+            names[f"G{k}"] = guard
             if guard in FLOAT_TRACERS:  # a float of this type (Python's or NumPy's)
-                names[f"G{k}"] = guard
                 lines += [f"if type(leaves[{k}]) is not G{k}:", "    return MISS"]
             else:
-                names[f"G{k}"] = guard
                 lines += [f"a = leaves[{k}]",
                           "if (type(a) is not ARRAY_TYPE or a._deferred is not None",
                           f"        or getattr(a._node, 'sig', None) is not G{k}):",
                           "    return MISS"]
         storages = [f"leaves[{k}]._node.attrs.storage" for k in arrays]
         if 1 < len(storages) <= 4:  # distinct buffers, as the signature had them
-            lines += [f"if {x} in ({', '.join(storages[:j])},):\n        return MISS"
-                      for j, x in enumerate(storages) if j]
+            for j in range(1, len(storages)):
+                lines += [f"if {storages[j]} in ({', '.join(storages[:j])},):",
+                          "    return MISS"]
         elif len(storages) > 4:
             lines += [f"if len({{{', '.join(f'id({x})' for x in storages)}}}) < "
                       f"{len(storages)}:", "    return MISS"]
