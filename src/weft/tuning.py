@@ -91,3 +91,6 @@ def rows_tuning(kind: str, name: str) -> RowsTuning:
     """How rows reductions are planned and compiled on the device ``name`` of weft's device
     kind ``kind`` (a backend puts it into the device's traits)."""
     return ROWS_TUNING_BY_DEVICE.get((kind, name), RowsTuning())
+
+# CPU row bands over rows this narrow compile their column count in (variants.reduction).
+NARROW_ROWS = 16
