@@ -222,6 +222,9 @@ class Variant:
     guarded_tail: bool = False  # the vector walk's last partial step loads together
     woven: bool = False  # one row's splits walk it together, element by element
     band: int = 0  # columns reductions: contiguous columns per work-item (ReduceLayout.band)
+    # Columns reductions on CPUs: one work-group per split of the rows, walking whole rows
+    # into the split's row of partial results in memory (ReduceLayout.row_chunks).
+    row_chunks: bool = False
     # Element-wise, one element per thread: only the last work-group checks the bounds.
     group_bounds_check: bool = False
     # Element-wise over 2-d grids with 32-bit indexes: an element's row from a multiply by
@@ -409,6 +412,9 @@ class ReduceLayout:
     # Columns mode on CPUs: each work-item owns this many contiguous columns of one split,
     # in private accumulators (0: teams of lanes, as on GPUs).
     band: int = 0
+    # Columns mode on CPUs: each work-group walks whole rows of one split into that split's
+    # row of partial results (``Variant.row_chunks``).
+    row_chunks: bool = False
 
     @property
     def splits_one_row(self) -> bool:

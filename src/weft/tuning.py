@@ -94,3 +94,8 @@ def rows_tuning(kind: str, name: str) -> RowsTuning:
 
 # CPU row bands over rows this narrow compile their column count in (variants.reduction).
 NARROW_ROWS = 16
+# CPU column reductions by row chunks (variants.row_chunks_layout): at most this many
+# columns (a float64 partial row of 512 KB stays in a core's L2), and splits per work-group
+# the device asks for (each split is a work-group, which runs on one core).
+CHUNK_COLUMNS = 1 << 16
+CHUNKS_PER_GROUP = 4

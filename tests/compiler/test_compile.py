@@ -156,12 +156,15 @@ def test_rows_found_by_reciprocal_are_exact(real_device, monkeypatch, shape):
         memo.MEMO.clear()
 
 
-def test_cpus_reduce_columns_in_bands(reference):
+def test_cpus_reduce_columns_by_row_chunks_or_in_bands(reference):
     x = wf.asarray(np.ones((5000, 300)))
     cpu = Traits(is_cpu=True, column_band=64, reduction_groups=4)
     first, combine = compile(_outputs(x.sum(axis=0)), Target(OPENCL, cpu)).kernels
-    assert first.variant.band == 64 and combine.variant.band == 64 and combine.combines
-    assert "acc0[u] = (acc0[u] + " in first.source(OPENCL)
+    assert first.variant.row_chunks and first.groups > 1  # a work-group per split of rows
+    assert "acc0[j] = (acc0[j] + " in first.source(OPENCL)
+    assert combine.variant.band == 64 and combine.combines  # the few splits: one band walk
+    (unsplit,) = compile(_outputs(x[:100].sum(axis=0)), Target(OPENCL, cpu)).kernels
+    assert unsplit.variant.band == 64 and "acc0[u] = (acc0[u] + " in unsplit.source(OPENCL)
     triangle = compile(_outputs(wf.tril(x[:300]).sum(axis=0)), Target(OPENCL, cpu)).kernels
     assert all(k.variant.band == 0 for k in triangle)  # a structure's ranges: teams
 

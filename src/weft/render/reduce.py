@@ -43,6 +43,8 @@ class Reductions:
         slots = self.f.frame()
         self.f.remember_errors = self.f.ir.checked
         statements = "".join(self.f.statement(s) for s in self.f.per_element)
+        if self.f.variant.row_chunks:
+            return self.render_row_chunks(slots, statements)
         if self.f.variant.band:
             return self.render_band(slots, statements)
         body = indent(statements + self.remembered_failures())
@@ -171,6 +173,37 @@ class Reductions:
                      body=indent(body, 2), accumulate=indent(accumulate), report=report,
                      stores=stores)
         return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
+
+    def render_row_chunks(self, slots: dict[str, str], statements: str) -> str:
+        """A columns reduction by row chunks (CPUs, ``reduce.REDUCE_COLS_CHUNKS``): each
+        result accumulates in place in its split's row of partial results, which the
+        combining pass adds up (so no scale here: the combining pass applies it). Fused
+        checks as in bands: a running or, and a second walk where one failed."""
+        body = indent(statements, 2)
+        if self.f.remembered:
+            failed = " || ".join(f"({c})" for c, _ in self.f.remembered)
+            body += indent(reduce.BAND_FAILED.format(failed=failed), 2)
+        acc_init = accumulate = report = ""
+        for k, r in enumerate(self.f.ir.reductions):
+            if r.compensated or r.final_buffer is not None or r.scale is not None:
+                raise AssertionError("row chunks accumulate partial results plainly")
+            acc_init += reduce.CHUNK_ACC_INIT.format(
+                global_ptr=self.f.d.global_ptr, T=self.f.storage(self.f.types[r.buffer]),
+                k=k, buffer=r.buffer, out=r.view,
+                index_t=self.f.index_t, identity=c_literal(identity(r.op, r.dtype), r.dtype))
+            accumulate += reduce.CHUNK_ACCUMULATE.format(
+                k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[j]", r.var)))
+        if self.f.ir.checked:
+            acc_init = (checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t)
+                        + reduce.BAND_FAILED_DECL + acc_init)
+            recheck = indent(statements + self.remembered_failures(), 3)
+            report = (reduce.CHUNK_RECHECK.format(index_t=self.f.index_t, body=recheck)
+                      + checks.REPORT_REMEMBERED.format(
+                          claim=self.f.d.claim.format(ERROR_RECORD)))
+        slots.update(local_id=self.f.d.local_id, group_id=self.f.d.group_id,
+                     acc_init=acc_init, body=body, accumulate=accumulate, scale="",
+                     report=report)
+        return self.f.finish(reduce.REDUCE_COLS_CHUNKS, slots)
 
     def remembered_failures(self) -> str:
         """The failures one element's statements remembered, behind one test of whether any

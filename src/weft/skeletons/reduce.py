@@ -271,6 +271,42 @@ REDUCE_COLS_BAND = """\
 {stores}    }}
 }}
 """
+# Columns on CPUs by row chunks (``Variant.row_chunks``): a work-group per split of the rows,
+# whose first work-item adds each of its rows, whole and in order, into the split's row of
+# partial results in memory (the other work-items have nothing to do: a work-group runs on
+# one core, and each split must be a work-group of its own). The loop over a row's columns
+# is innermost and its accumulators are independent, so it vectorizes; a second pass adds
+# the splits.
+REDUCE_COLS_CHUNKS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    if ({local_id} != 0) return;
+    const {index_t} split = {group_id};
+    if (split >= splits) return;
+    const {index_t} begin = split * chunk;
+    const {index_t} end = begin + chunk < rows ? begin + chunk : rows;
+{acc_init}    for ({index_t} i = begin; i < end; ++i) {{
+        for ({index_t} j = 0; j < cols; ++j) {{
+            const {index_t} gid = i * cols + j;
+{body}{accumulate}        }}
+    }}
+{scale}{report}}}
+"""
+CHUNK_ACC_INIT = """\
+    {global_ptr}{T}* acc{k} = {buffer} + {out}_off + split * {out}_split;
+    for ({index_t} j = 0; j < cols; ++j) acc{k}[j] = {identity};
+"""
+CHUNK_ACCUMULATE = "            acc{k}[j] = {combine};\n"
+CHUNK_RECHECK = """\
+    if (failed) {{
+        for ({index_t} i = begin; i < end; ++i) {{
+            for ({index_t} j = 0; j < cols; ++j) {{
+                const {index_t} gid = i * cols + j;
+{body}            }}
+        }}
+    }}
+"""
+
 # Rows on CPUs (``Variant.band`` of a rows kernel): each work-item reduces one split of one
 # row, ``band`` columns at a time into as many independent accumulators (a single running
 # sum is a chain of dependent adds that cannot vectorize), then combines them.
