@@ -61,7 +61,7 @@ from .ir import (
     Statement,
     Store,
 )
-from .ops import INTERSECTION
+from .ops import INTERSECTION, identity
 
 
 class Arguments(list):
@@ -380,8 +380,40 @@ class _Lowering:
                                    len(self.errors) - 1))
         return value
 
-    def lower_reduce(self, node: Node, ctx: Ctx) -> str:  # pragma: no cover - scheduled out
-        raise AssertionError("reductions are scheduled as their own kernels before lowering")
+    def lower_reduce(self, node: Node, ctx: Ctx) -> Lowering:
+        """A reduction the scheduler left in line (``schedule.inline_reductions``: a row of
+        at most a few elements; every other one is computed into memory before): the row's
+        elements lowered one by one where the value is needed, and combined in order."""
+        red = node.attrs
+        _, cols = as_2d(node.args[0].shape)
+        out_rows, out_cols = as_2d(node.shape)
+        acc = node.dtype
+        total = None
+        for c in range(cols):
+            # The result's element -> column c of its row (a 1-d result's row is its j).
+            row_of = (AffineMap(0, 0, 1, c, 0, 0) if out_rows == 1 and out_cols > 1
+                      else AffineMap(0, 1, 0, c, 0, 0))
+            term = yield node.args[0], Ctx(ctx.map.then(row_of), ctx.guard)
+            if node.args[0].dtype is not acc:
+                term = self.emit(("cast", acc, term), lambda v, a=term: Cast(v, acc, a))
+            if total is None:
+                total = term
+            else:
+                args = (total, term)
+                total = self.emit(("map", red.op, acc, acc, args),
+                                  lambda v, a=args: Apply(v, acc, red.op, acc, a))
+        if total is None:  # an empty row: the identity
+            total = self.scalar(identity(red.op, acc), acc)
+            var = self.fresh()
+            self.body.append(ReadScalar(var, acc, total))
+            total = var
+        if red.scale is not None:
+            scale = self.fresh()
+            self.body.append(ReadScalar(scale, acc, self.scalar(red.scale, acc)))
+            args = (total, scale)
+            total = self.emit(("map", "multiply", acc, acc, args),
+                              lambda v: Apply(v, acc, "multiply", acc, args))
+        return total
 
     # Destinations ----------------------------------------------------------------------
 

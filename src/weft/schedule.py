@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from . import expr as ex
 from .expr import Node
+from .indexing import as_2d
 
 Output = tuple[Node, Node]  # (expression, destination buffer leaf or scatter target)
 Temporary = Callable[[Node], Node]
@@ -103,6 +104,41 @@ def _with_scalars_hosted(steps: list[Step], by_shape: dict[tuple[int, ...], Step
 STORE_EXPANSION = 8
 
 
+# A row reduction over rows of at most this many elements that feeds other work is computed
+# in line, where its value is needed (its row's elements loaded and combined there), instead
+# of first into memory: a GLM's linear predictor over 10 columns is one pass with its
+# density, not a pass of its own and a temporary.
+INLINE_COLUMNS = 16
+
+
+def inline_reductions(order: list[Node], roots: dict[int, Node]) -> set[int]:
+    """The reductions ``fused`` leaves in the expressions that read them, by id (lowering
+    unrolls them: ``lower._Lowering.lower_reduce``): row reductions (or full ones of a
+    vector) over at most ``INLINE_COLUMNS`` elements, with nothing to cut inside, that are
+    not themselves requested and that no broadcast spreads (each of its readers' elements
+    would load its row again)."""
+    spread: set[int] = set()
+    cut_below: set[int] = set()
+    found: set[int] = set()
+    for node in order:
+        if node.kind != ex.REDUCE:  # an argument smaller than its reader is spread over it
+            for a in node.args:
+                if _size(a.shape) < _size(node.shape):
+                    while a.kind == ex.VIEW:
+                        a = a.args[0]
+                    spread.add(id(a))
+        below = any(id(a) in cut_below or (a.kind in _CUTS and id(a) not in found)
+                    for a in node.args)
+        if node.kind == ex.REDUCE and not below and id(node) not in roots:
+            rows, cols = as_2d(node.args[0].shape)
+            axis = node.attrs.axis
+            if cols <= INLINE_COLUMNS and (axis == 1 or (axis is None and rows == 1)):
+                found.add(id(node))
+        if below:
+            cut_below.add(id(node))
+    return found - spread
+
+
 def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     """Reductions feeding other work first, then the outputs, grouped.
 
@@ -117,7 +153,8 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     roots = {id(root): dest for root, dest in outputs}
     order = ex.walk([root for root, _ in outputs])
     spread, readers = _spread_values(order)
-    levels, requested, depth = _levels(order, roots, spread, readers)
+    inline = inline_reductions(order, roots)
+    levels, requested, depth = _levels(order, roots, spread, readers, inline)
     # A spread value is stored only by a reduction step of its level over its shape: alone,
     # it would cost a launch of its own.
     hosted: dict[tuple, list[Node]] = {}
@@ -128,7 +165,7 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
             hosted.setdefault(key, []).append(node)
     if len(hosted) != len(spread) or sum(map(len, hosted.values())) != len(spread):
         kept = {id(n): n for group in hosted.values() for n in group}
-        levels, requested, depth = _levels(order, roots, kept, readers)
+        levels, requested, depth = _levels(order, roots, kept, readers, inline)
         hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
     scatters: dict[int, list[Node]] = {}
     for node in order:
@@ -181,20 +218,21 @@ def scatter_add_steps(args: list[Node], node: Node, dest: Node) -> list[Step]:
 
 
 def _levels(order: list[Node], roots: dict[int, Node], stored: dict[int, Node],
-            readers: set[int]) -> tuple[dict[tuple, list[Node]], dict[tuple, list[Node]],
-                                        dict[int, int]]:
+            readers: set[int], inline: set[int]
+            ) -> tuple[dict[tuple, list[Node]], dict[tuple, list[Node]], dict[int, int]]:
     """Feeding and requested reductions by (level, operand shape, axis), and each node's
-    level: how many reductions nest below it, and stored values below a broadcast's
-    ``readers`` (other uses of a stored value may compute it beside it, in its step)."""
+    level: how many reductions nest below it (``inline`` ones computed where they are read:
+    no level), and stored values below a broadcast's ``readers`` (other uses of a stored
+    value may compute it beside it, in its step)."""
     depth: dict[int, int] = {}
     levels: dict[tuple, list[Node]] = {}
     requested: dict[tuple, list[Node]] = {}
     for node in order:
         reader = id(node) in readers
-        depth[id(node)] = max((depth[id(a)] + (a.kind in _CUTS or
-                                               (reader and id(a) in stored))
+        depth[id(node)] = max((depth[id(a)] + ((a.kind in _CUTS and id(a) not in inline)
+                                               or (reader and id(a) in stored))
                                for a in node.args), default=0)
-        if node.kind == ex.REDUCE:
+        if node.kind == ex.REDUCE and id(node) not in inline:
             key = (depth[id(node)], *_reduction_key(node))
             dest = roots.get(id(node))
             if dest is None:
