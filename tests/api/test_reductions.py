@@ -313,3 +313,42 @@ def test_var_of_integers_float32_and_too_few_elements(device):
         wf.var(f32, ddof=0.5)
     with pytest.raises(ValueError, match="axis"):
         wf.std(f32, axis=2)
+
+
+@pytest.mark.parametrize("cols", [1, 3, 10, 16, 17])
+def test_narrow_row_reductions_feeding_work_are_computed_in_line(device, cols):
+    """A row reduction over at most 16 elements that feeds other work is lowered where it is
+    read (one kernel); every op, keepdims, a mean's scale, integer and bool rows, NaN, and a
+    nested one agree with NumPy; wider rows are computed first, as before."""
+    rng = np.random.default_rng(cols)
+    a = rng.standard_normal((50, cols))
+    a[3, 0] = np.nan
+    b = rng.standard_normal(cols)
+    x, v = wf.asarray(a), wf.asarray(b)
+    ints = (np.nan_to_num(a, nan=0.7) * 10).astype(np.int32)
+    cases = [
+        (wf.exp(0.1 * (x @ v)) + 1.0, np.exp(0.1 * (a @ b)) + 1.0),
+        (x.max(axis=1) * 2.0, a.max(axis=1) * 2.0),
+        (x.min(axis=1) - x.mean(axis=1), a.min(axis=1) - a.mean(axis=1)),
+        (wf.asarray(ints).sum(axis=1) * 3, ints.sum(axis=1) * 3),
+        ((x > 0).any(axis=1) & (x > -5).all(axis=1), (a > 0).any(axis=1) & (a > -5).all(axis=1)),
+        (wf.sqrt(wf.abs(x.prod(axis=1))) + 0.5, np.sqrt(np.abs(a.prod(axis=1))) + 0.5),
+        (wf.sum(x, axis=1, keepdims=True) * 2.0, a.sum(axis=1, keepdims=True) * 2.0),
+        (wf.sum((x * v).sum(axis=1) ** 2), ((a * b).sum(axis=1) ** 2).sum()),
+        (v.sum() * v, b.sum() * b),
+    ]
+    with np.errstate(invalid="ignore"):
+        for k, (got, want) in enumerate(cases):
+            if k < 7 and device.kind != "reference":  # element-wise readers: one kernel
+                assert kernel_count(wf.kernel_source(got)) == (1 if cols <= 16 else 2)
+            np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-12, atol=1e-12)
+    spread = x - x.mean(axis=1, keepdims=True)  # spread over the row: computed first
+    np.testing.assert_allclose(spread.to_numpy(), a - a.mean(axis=1, keepdims=True),
+                               rtol=1e-12, atol=1e-12)
+    clean = wf.asarray(np.nan_to_num(a))
+    checked = wf.check(clean, clean > -100.0, "big; x{index} = {value}")
+    np.testing.assert_allclose(wf.exp(checked.sum(axis=1) * 0.01).to_numpy(),
+                               np.exp(np.nan_to_num(a).sum(axis=1) * 0.01), rtol=1e-12)
+    bad = wf.check(clean, clean < 1.0, "small; x{index} = {value}")
+    with pytest.raises(ValueError, match="small; x"):
+        wf.exp(bad.sum(axis=1) * 0.01).to_numpy()
