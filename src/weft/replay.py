@@ -132,7 +132,9 @@ def make_runner(header: str, body: list[str], names: dict[str, Any], tag: str) -
         log.log(5, "%s runner:\n%s", tag, source)
     code = compile(source, f"<weft runner {tag}>", "exec")
     exec(code, names)  # noqa: S102 - generated from a replay's own steps
-    return names[header[:header.index("(")]]
+    # Out of its own globals: a function found in them would make a reference cycle, and
+    # what a cycle holds (storages, streams) is finalized by the collector in any order.
+    return names.pop(header[:header.index("(")])
 
 
 def _bind(replay: Replay, step: Step) -> Any:

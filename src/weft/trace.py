@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -136,13 +137,16 @@ class Trace:
                       f"{len(storages)}:", "    return MISS"]
         lines += ["if CURRENT() is not DEV or REAL() is not R or FUSE() != F:",
                   "    return MISS"]
+        # The trace itself only through a weak proxy: held by the trace, this function would
+        # otherwise make a cycle, whose storages and streams the collector finalizes in any
+        # order (the function is dropped with the trace: ``Function._trace`` forgets it).
+        plan = weakref.proxy(self)
         if self.float_leaves:  # new float values are first checked by tracing again
-            names["PLAN"] = self
+            names["PLAN"] = plan
             lines += ["if not PLAN.verified and PLAN.floats_differ(leaves):", "    return MISS"]
         if self.closed:
-            names["RUN"] = self.run
-            lines += ["result = RUN(leaves)", "return MISS if result is STALE else result"]
-            names["STALE"] = STALE
+            names.update(PLAN=plan, STALE=STALE)
+            lines += ["result = PLAN.run(leaves)", "return MISS if result is STALE else result"]
         else:
             body, more = self._body()
             names.update(more)

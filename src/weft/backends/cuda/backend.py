@@ -79,6 +79,11 @@ class CUDADevice:
         self.only = only
         self._local = threading.local()
         self.free_held = [0]  # bytes the threads' free lists hold (``free_list``)
+        # Every thread's stream, for the life of the process: a stream CuPy destroys in its
+        # finalizer could otherwise be destroyed by the cyclic garbage collector before the
+        # finalizers of storages in the same garbage, which order their release on it (a
+        # segfault seen on the H200 in an event recorded on a destroyed stream).
+        self.streams: list[Any] = []
 
     def active(self) -> Any:
         """A context that makes this device current (free when it already is)."""
@@ -118,6 +123,7 @@ class CUDADevice:
             with self.active():
                 s = self.cupy.cuda.Stream(non_blocking=True)
             self._local.stream = s
+            self.streams.append(s)  # (list.append is atomic: threads may race here)
         return s
 
 
