@@ -57,7 +57,7 @@ from .trace import (
     flatten,
     record_trace,
     sign,
-    signature_entry,
+    signed,
     unflatten,
 )
 from .traced import ACTIVITY, FLOAT_TRACERS, TRACED_FLOATS
@@ -289,7 +289,7 @@ class Function:
                 array = read()
                 if type(array) is Array and not array.is_lazy:
                     closed.setdefault(id(array._node.attrs.storage),
-                                      (name, read, signature_entry(array)))
+                                      (name, read, signed(array)))
             plan, plain = record_trace(outputs, out_tree, device, call, leaves, mark, closed)
         if log.isEnabledFor(10):
             log.debug("wf.function %s: traced (%s)%s", self.fn.__qualname__, reason,

@@ -7,9 +7,9 @@ signature of a materialized array.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +33,10 @@ _SIGNATURE_LIMIT = 16384
 
 
 class Trace:
-    """One signature's trace: its replay and what a call binds to it."""
+    """One signature's trace: its replay and what a call binds to it. Its generated runners
+    (``_runner``, ``fast``) read its state through cells, never the trace itself: a trace
+    they referred to would be in a reference cycle, and the collector finalizes a cycle's
+    storages and streams in any order."""
 
     def __init__(self, replay: Replay, results: list[tuple], order: list[int], out_tree: Any,
                  inputs: list[tuple[int, Any]], closed: list[tuple], checks: list[tuple],
@@ -43,37 +46,75 @@ class Trace:
         self.order, self.out_tree = order, out_tree
         self.inputs = inputs  # per replay input: (argument leaf, or -1 - closed index)
         self.input_kinds: list[tuple[int, bool]] = []  # (leaf, an array?), set by record
-        self.closed = closed  # (name, how to read it now, its signature at the trace)
+        self.closed = closed  # (name, how to read it now, its interned signature)
         self.checks = checks  # replayed host checks: (leaf, density, argument, rule)
         self.float_leaves = floats
         self.traced = traced  # float values of the trace, as float.hex (bits: -0.0 != 0.0)
         self.traced_values = [(k, float.fromhex(v)) for k, v in traced.items()]
-        self.verified = not floats
+        self._verified = [not floats]  # a cell: the runners read it
         self.captured = captured  # leaves over other buffers the trace read: kept alive
-        self.stale = ""
+        self._stale = [""]  # the closed-over array found changed (a cell, as _verified)
         self._runners: dict[int, Callable] = {}  # per thread
         self._fast: dict[int, Callable] = {}  # per thread
+
+    @property
+    def verified(self) -> bool:
+        """Whether a call with other float values gave the same plan (``Function._verify``)."""
+        return self._verified[0]
+
+    @verified.setter
+    def verified(self, value: bool) -> None:
+        self._verified[0] = value
+
+    @property
+    def stale(self) -> str:
+        return self._stale[0]
 
     @property
     def fingerprint(self) -> tuple:
         return self.replay.fingerprint
 
     def _runner(self) -> Callable[[list[Any]], Any]:
-        """The calling thread's runner for a trace without closed-over arrays: the host
-        checks, the replay's body reading the call's leaves directly, and the result arrays,
-        as one generated function (``Replay.runner_body``)."""
-        body, names = self._body()
-        runner = make_runner("run(leaves)", body, names, f"trace {id(self):x}")
+        """The calling thread's runner: the host checks, the closed-over arrays read and
+        recognized (``STALE`` where one changed), the replay's body reading the call's
+        leaves directly, and the result arrays, as one generated function
+        (``Replay.runner_body``)."""
+        names: dict[str, Any] = {"STALE": STALE}
+        lines = self._closed_lines(names, "STALE")
+        body, more = self._body()
+        names.update(more)
+        runner = make_runner("run(leaves)", lines + body, names, f"trace {id(self):x}")
         self._runners[threading.get_ident()] = runner
         return runner
 
+    def _closed_lines(self, names: dict[str, Any], miss: str) -> list[str]:
+        """Lines reading each closed-over array into ``c0``, ``c1``... and returning
+        ``miss`` where one is not what the trace read (another shape or view, or lazy)."""
+        names.update(ARRAY_TYPE=Array, BUFFER_KIND=ex.BUFFER, SIGNED=signed,
+                     STALE_NAME=self._stale)
+        lines = []
+        for j, (name, read, sig) in enumerate(self.closed):
+            names.update({f"READ{j}": read, f"CSIG{j}": sig, f"CNAME{j}": name})
+            lines += [f"c{j} = READ{j}()",
+                      f"if (type(c{j}) is not ARRAY_TYPE or c{j}._deferred is not None",
+                      f"        or c{j}._node.kind is not BUFFER_KIND "
+                      f"or SIGNED(c{j}) is not CSIG{j}):",
+                      f"    STALE_NAME[0] = CNAME{j}", f"    return {miss}"]
+        return lines
+
     def _body(self) -> tuple[list[str], dict[str, Any]]:
-        """The lines of ``_runner`` (reading ``leaves``) and the globals they read."""
+        """The lines after the closed-over arrays' (reading ``leaves`` and ``c0``...): the
+        host checks, the replay's body, the results; and the globals they read."""
         kinds = dict(self.input_kinds)
-        body, names = self.replay.runner_body(
-            lambda k: (f"leaves[{self.inputs[k]}]._node.attrs.storage"
-                       if kinds[self.inputs[k]] else f"leaves[{self.inputs[k]}]"),
-            given_results=False, counts_activity=False)
+
+        def read_input(k: int) -> str:
+            leaf = self.inputs[k]
+            if leaf < 0:
+                return f"c{-1 - leaf}._node.attrs.storage"
+            return f"leaves[{leaf}]._node.attrs.storage" if kinds[leaf] else f"leaves[{leaf}]"
+
+        body, names = self.replay.runner_body(read_input, given_results=False,
+                                              counts_activity=False)
         checks = []
         for j, (k, name, key, rule) in enumerate(self.checks):
             names.update({f"HOLDS{j}": rule.host, f"RULE{j}": rule, f"CHECKED{j}": (name, key)})
@@ -103,8 +144,8 @@ class Trace:
         """The calling thread's whole call of a traced function with this trace's signature:
         guards that recognize the call argument by argument (``guards``: per argument its
         interned signature, or the type of a float: ``float``, ``np.float64`` or
-        ``np.float32``; ``arrays`` on distinct buffers; the device,
-        default real and fusion setting), then this trace's runner in line. It returns
+        ``np.float32``; ``arrays`` on distinct buffers; the device, default real and fusion
+        setting; the closed-over arrays), then this trace's runner in line. It returns
         ``MISS`` where a guard fails (the caller takes the general path). Generated once per
         thread, as the inline cache of jax's and CuPy's dispatch."""
         tid = threading.get_ident()
@@ -137,72 +178,48 @@ class Trace:
                       f"{len(storages)}:", "    return MISS"]
         lines += ["if CURRENT() is not DEV or REAL() is not R or FUSE() != F:",
                   "    return MISS"]
-        # The trace itself only through a weak proxy: held by the trace, this function would
-        # otherwise make a cycle, whose storages and streams the collector finalizes in any
-        # order (the function is dropped with the trace: ``Function._trace`` forgets it).
-        plan = weakref.proxy(self)
         if self.float_leaves:  # new float values are first checked by tracing again
-            names["PLAN"] = plan
-            lines += ["if not PLAN.verified and PLAN.floats_differ(leaves):", "    return MISS"]
-        if self.closed:
-            names.update(PLAN=plan, STALE=STALE)
-            lines += ["result = PLAN.run(leaves)", "return MISS if result is STALE else result"]
-        else:
-            body, more = self._body()
-            names.update(more)
-            lines += body
-        found = make_runner("fast(leaves)", lines, names, f"fast {id(self):x}")
+            names.update(VERIFIED=self._verified,
+                         DIFFER=functools.partial(_floats_differ, self.traced_values))
+            lines += ["if not VERIFIED[0] and DIFFER(leaves):", "    return MISS"]
+        lines += self._closed_lines(names, "MISS")
+        body, more = self._body()
+        names.update(more)
+        found = make_runner("fast(leaves)", lines + body, names, f"fast {id(self):x}")
         self._fast[tid] = found
         return found
 
     def floats_differ(self, leaves: list[Any]) -> bool:
-        """Whether a float argument has other bits than at the trace (-0.0 is not 0.0, and
-        NaN differs from everything, conservatively)."""
-        for k, value in self.traced_values:
-            new = leaves[k]
-            if new != value or (new == 0.0 and math.copysign(1.0, new) !=
-                                math.copysign(1.0, value)):
-                return True
-        return False
+        """Whether a float argument has other bits than at the trace (``_floats_differ``)."""
+        return _floats_differ(self.traced_values, leaves)
 
     def run(self, leaves: list[Any]) -> Any:
-        """Launch the trace for a call's ``leaves`` (arrays and float values)."""
-        if not self.closed:
-            runner = self._runners.get(threading.get_ident())
-            if runner is None:
-                runner = self._runner()
-            return runner(leaves)
-        for k, name, key, rule in self.checks:
-            if not rule.host(leaves[k]):
-                raise rule.failure(name, key, leaves[k])
-        if self.closed:
-            closed = []
-            for name, read, sig in self.closed:
-                array = read()
-                if (type(array) is not Array or array.is_lazy
-                        or signature_entry(array) != sig):
-                    self.stale = name
-                    return STALE
-                closed.append(array._node.attrs.storage)
-            inputs = [leaves[k] if k >= 0 else closed[-1 - k] for k in self.inputs]
-            inputs = [v._node.attrs.storage if type(v) is Array else v for v in inputs]
-        else:
-            inputs = [leaves[k]._node.attrs.storage if array else leaves[k]
-                      for k, array in self.input_kinds]
-        storages = self.replay.run(inputs)
-        device = self.replay.device
-        buffer = ex.buffer
-        if self.out_tree is None:
-            shape, strides, structure, sig = self.results[0]
-            node = buffer(storages[0], shape, 0, strides, structure)
-            node.sig = sig  # fed back into a traced function, signed already
-            return Array(node, device)
-        arrays = []
-        for storage, (shape, strides, structure, sig) in zip(storages, self.results):
-            node = buffer(storage, shape, 0, strides, structure)
-            node.sig = sig
-            arrays.append(Array(node, device))
-        return unflatten(self.out_tree, iter([arrays[j] for j in self.order]))
+        """Launch the trace for a call's ``leaves`` (arrays and float values); ``STALE``
+        where a closed-over array is not what the trace read."""
+        runner = self._runners.get(threading.get_ident())
+        if runner is None:
+            runner = self._runner()
+        return runner(leaves)
+
+
+def _floats_differ(traced: list[tuple[int, float]], leaves: list[Any]) -> bool:
+    """Whether a float argument has other bits than at the trace (-0.0 is not 0.0, and NaN
+    differs from everything, conservatively)."""
+    for k, value in traced:
+        new = leaves[k]
+        if new != value or (new == 0.0 and math.copysign(1.0, new) !=
+                            math.copysign(1.0, value)):
+            return True
+    return False
+
+
+def signed(array: Array) -> Signature:
+    """A materialized array's interned signature, kept on its leaf once made."""
+    node = array._node
+    sig = getattr(node, "sig", None)
+    if sig is None:
+        sig = node.sig = sign(array)
+    return sig
 
 
 def record_trace(outputs: list[Array], out_tree: Any, device: Device, call: list[Any],
