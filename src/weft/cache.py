@@ -7,7 +7,9 @@ devices a rows kernel's team width), so an expression compiles a bounded number 
 over all sizes. The disk key hashes named parts: weft's cache version, the device and
 compiler fingerprint, the build options and the source. Entries are written atomically (temp
 file + rename, so several processes can share a directory) and carry a checksum: a corrupt
-or unloadable entry is rebuilt, never run.
+or unloadable entry is rebuilt, never run. The directory is bounded (``WEFT_CACHE_SIZE``, 1 GiB
+unless set): past the bound, the entries used longest ago are removed (a disk hit marks its
+entry used), so a long-lived machine does not fill its disk with old kernels.
 
 Compiles are visible: ``WEFT_DEBUG=1`` logs each with why the memory cache missed, whether
 the disk had it and the time it took; a compile still running after a second prints one line
@@ -19,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -34,6 +37,10 @@ from .render import render
 CACHE_VERSION = "1"
 _MAGIC = b"WEFTBIN1\n"
 NOTICE_AFTER = 1.0  # seconds a compile runs before it says so
+DEFAULT_CACHE_SIZE = 1 << 30
+EVICT_TO = 0.8  # an eviction leaves this share of the bound, so the next write has room
+_SIZE = re.compile(r"(\d+(?:\.\d*)?)\s*([kmgt]?)(?:i?b)?")
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 def cache_dir() -> Path:
@@ -44,6 +51,92 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("weft"))
+
+
+def cache_size_limit() -> int | None:
+    """The disk cache's bound in bytes: ``WEFT_CACHE_SIZE`` (a number of bytes, with an
+    optional K, M, G or T suffix, powers of 1024; ``unlimited`` for no bound), else 1 GiB.
+
+    >>> from weft.cache import cache_size_limit
+    >>> import os
+    >>> os.environ["WEFT_CACHE_SIZE"] = "200M"
+    >>> cache_size_limit() == 200 * 2**20
+    True
+    >>> del os.environ["WEFT_CACHE_SIZE"]
+    """
+    text = os.environ.get("WEFT_CACHE_SIZE", "").strip().lower()
+    if not text:
+        return DEFAULT_CACHE_SIZE
+    if text in ("unlimited", "none"):
+        return None
+    found = _SIZE.fullmatch(text)
+    if found is None:
+        raise ValueError(f"WEFT_CACHE_SIZE={os.environ['WEFT_CACHE_SIZE']!r} is not a size: "
+                         "give bytes with an optional K, M, G or T suffix (e.g. 500M or 2G), "
+                         "or 'unlimited'")
+    return int(float(found[1]) * _UNITS[found[2]])
+
+
+class _DiskUse:
+    """The bytes a process believes its cache directory holds: counted once from the
+    directory, then kept up to date by its own writes, and counted again before evicting
+    (other processes share the directory)."""
+
+    def __init__(self) -> None:
+        self._bytes: dict[Path, int] = {}
+        self._lock = threading.Lock()
+
+    def wrote(self, directory: Path, nbytes: int) -> None:
+        limit = cache_size_limit()
+        if limit is None:
+            return
+        with self._lock:
+            used = self._bytes.get(directory)
+            used = _entries_size(directory) if used is None else used + nbytes
+            if used > limit:
+                used = _evict(directory, int(limit * EVICT_TO))
+            self._bytes[directory] = used
+
+    def forget(self) -> None:
+        """Count again on the next write (the directory was emptied)."""
+        with self._lock:
+            self._bytes.clear()
+
+
+def _entries(directory: Path) -> list[tuple[float, int, Path]]:
+    found = []
+    try:
+        for entry in os.scandir(directory):
+            if entry.name.endswith(".bin"):
+                try:
+                    stat = entry.stat()
+                except OSError:  # removed meanwhile by another process
+                    continue
+                found.append((stat.st_mtime, stat.st_size, Path(entry.path)))
+    except OSError:
+        return []
+    return found
+
+
+def _entries_size(directory: Path) -> int:
+    return sum(size for _, size, _ in _entries(directory))
+
+
+def _evict(directory: Path, target: int) -> int:
+    """Remove the entries used longest ago until the directory holds at most ``target``
+    bytes; the bytes left."""
+    entries = sorted(_entries(directory))
+    used = sum(size for _, size, _ in entries)
+    for _, size, path in entries:
+        if used <= target:
+            break
+        try:
+            path.unlink()
+        except OSError:  # another process removed it first
+            pass
+        used -= size
+    config.log.debug("disk cache %s evicted down to %d bytes", directory, used)
+    return used
 
 
 class KernelCache:
@@ -94,6 +187,7 @@ class KernelCache:
         started = time.perf_counter()
         binary = _read_entry(path)
         if binary is not None:
+            _mark_used(path)
             try:
                 program = backend.load_binary(device, binary, name, options)
             except Exception:  # noqa: BLE001 - an unusable entry is rebuilt below
@@ -135,6 +229,7 @@ class KernelCache:
                 self.stats[k] = 0
         if disk:
             shutil.rmtree(cache_dir() / f"kernels-v{CACHE_VERSION}", ignore_errors=True)
+            DISK_USE.forget()
 
 
 def _notice(name: str, device: Any) -> threading.Timer | None:
@@ -165,16 +260,26 @@ def _read_entry(path: Path) -> bytes | None:
     return payload
 
 
+def _mark_used(path: Path) -> None:
+    """A disk hit makes its entry the most recently used (its modification time)."""
+    try:
+        os.utime(path)
+    except OSError:  # read-only, or removed meanwhile: its age only decides eviction
+        pass
+
+
 def _write_entry(path: Path, payload: bytes) -> None:
+    data = _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        checksum = hashlib.sha256(payload).hexdigest().encode()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + checksum + b"\n" + payload)
+            f.write(data)
         os.replace(tmp, path)
     except OSError as e:  # a read-only or full cache directory costs speed, not correctness
         config.log.debug("could not write disk cache entry %s: %s", path, e)
+        return
+    DISK_USE.wrote(path.parent, len(data))
 
 
 def _save_failed(source: str, digest: str) -> Path:
@@ -197,6 +302,7 @@ def _save_failed(source: str, digest: str) -> Path:
 
 
 CACHE = KernelCache()
+DISK_USE = _DiskUse()
 
 
 def cache_info() -> dict[str, int]:

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,6 +56,69 @@ def test_corrupt_disk_entry_is_rebuilt(tmp_path):
     for e in tmp_path.glob("kernels-v*/*.bin"):
         e.write_bytes(b"garbage")
     assert _run(tmp_path) == (1, 0)
+
+
+def _entries_at(directory: Path, sizes_and_ages: dict[str, tuple[int, float]]) -> None:
+    now = time.time()
+    for name, (size, age) in sizes_and_ages.items():
+        path = directory / f"{name}.bin"
+        path.write_bytes(b"x" * size)
+        os.utime(path, (now - age, now - age))
+
+
+def test_the_disk_cache_evicts_the_entries_used_longest_ago(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEFT_CACHE_SIZE", "250")
+    use = cache._DiskUse()
+    _entries_at(tmp_path, {"a": (100, 30), "b": (100, 20), "c": (100, 10)})
+    use.wrote(tmp_path, 100)  # 300 bytes over a bound of 250: down to 200 (EVICT_TO)
+    assert sorted(p.stem for p in tmp_path.glob("*.bin")) == ["b", "c"]
+    cache._mark_used(tmp_path / "b.bin")  # a disk hit: b is now the most recently used
+    _entries_at(tmp_path, {"d": (100, 5)})
+    use.wrote(tmp_path, 100)
+    assert sorted(p.stem for p in tmp_path.glob("*.bin")) == ["b", "d"]
+    monkeypatch.setenv("WEFT_CACHE_SIZE", "unlimited")
+    _entries_at(tmp_path, {"e": (1000, 1)})
+    use.wrote(tmp_path, 1000)
+    assert sorted(p.stem for p in tmp_path.glob("*.bin")) == ["b", "d", "e"]
+
+
+@pytest.mark.parametrize("text, size", [("123", 123), ("4k", 4096), ("1.5M", 3 << 19),
+                                        ("2 GiB", 2 << 30), ("1tb", 1 << 40)])
+def test_weft_cache_size_reads_bytes_with_binary_suffixes(monkeypatch, text, size):
+    monkeypatch.setenv("WEFT_CACHE_SIZE", text)
+    assert cache.cache_size_limit() == size
+
+
+def test_a_bad_weft_cache_size_names_the_variable(monkeypatch):
+    monkeypatch.setenv("WEFT_CACHE_SIZE", "lots")
+    with pytest.raises(ValueError, match="WEFT_CACHE_SIZE='lots' is not a size"):
+        cache.cache_size_limit()
+    monkeypatch.delenv("WEFT_CACHE_SIZE")
+    assert cache.cache_size_limit() == cache.DEFAULT_CACHE_SIZE
+
+
+def test_compiled_kernels_keep_the_disk_cache_within_its_bound(real_device, monkeypatch,
+                                                               tmp_path):
+    monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
+    x = wf.asarray([1.0, 2.0])
+    kernels = [lower.lower([(op(x)._node, wf.realize.new_leaf(real_device, x._node))])[0]
+               for op in (wf.exp, wf.log, wf.sqrt, wf.sin, wf.tanh)]
+    fresh = cache.KernelCache()
+    fresh.program(real_device, kernels[0])
+    folder = tmp_path / f"kernels-v{cache.CACHE_VERSION}"
+    (first,) = folder.glob("*.bin")
+    bound = int(first.stat().st_size * 2.5)  # room for two entries of about that size
+    monkeypatch.setenv("WEFT_CACHE_SIZE", str(bound))
+    old = time.time() - 60
+    os.utime(first, (old, old))
+    again = cache.KernelCache()  # as a new process: the disk has it, memory does not
+    again.program(real_device, kernels[0])
+    assert again.stats["disk_hits"] == 1
+    assert first.stat().st_mtime > old  # the hit made it the most recently used
+    for ir in kernels[1:]:
+        fresh.program(real_device, ir)
+        assert sum(p.stat().st_size for p in folder.glob("*.bin")) <= bound
+    assert fresh.stats["compiles"] == len(kernels)
 
 
 def test_eight_threads_evaluate_at_once(device):

@@ -420,13 +420,13 @@ class OpenCLBackend:
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
         cl = h.cl
-        # PyOpenCL's own source cache is bypassed: weft keeps its own, keyed by its version.
-        program = cl.Program(cl._cl._Program(h.context, source))
+        program = cl.Program(h.context, source)
         with warnings.catch_warnings():
             # Drivers (NVIDIA's among them) print informational build logs for good kernels;
             # PyOpenCL turns any log into a warning. A failed build still raises.
             warnings.simplefilter("ignore", cl.CompilerWarning)
-            program.build(options=options)
+            # PyOpenCL's own source cache is off (cache_dir=False): weft keeps its own.
+            program.build(options=options, cache_dir=False)
         return program
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
