@@ -43,6 +43,7 @@ from .dtypes import (
     to_dtype,
     uint32,
 )
+from .einsum import einsum
 from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
@@ -78,7 +79,7 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
-    "grad", "value_and_grad", "vjp", "linspace", "ravel", "flatten", "from_dlpack",
+    "grad", "value_and_grad", "vjp", "einsum", "linspace", "ravel", "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -37,7 +37,7 @@ from .variants import rows_vector_width
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
            "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",
-           "lcholdet"]
+           "lcholdet", "norm"]
 
 
 def __dir__() -> list[str]:
@@ -251,6 +251,80 @@ def frobenius(a: Any, b: Any = None) -> Array:
     if a.shape != b.shape:
         raise ValueError(f"frobenius: shapes {a.shape} and {b.shape} differ")
     return (a * b).sum()
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A002 - NumPy's name
+    """A vector or matrix norm, as ``numpy.linalg.norm``: lazy, one fused reduction (two for
+    the matrix 1- and inf-norms). Vectors: ``ord`` None or 2, 1, inf, -inf, 0 (the count of
+    non-zeros) or any other power p; matrices: None or ``'fro'``, 1, -1, inf, -inf (the
+    spectral and nuclear norms need singular values, which weft does not compute yet).
+    Integers and bools are measured as float64.
+
+    >>> import weft as wf
+    >>> float(wf.linalg.norm(wf.asarray([3.0, 4.0])))
+    5.0
+    >>> wf.linalg.norm(wf.asarray([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=None).item()
+    6.0
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    if not x.dtype.is_float:
+        x = x.astype(dt.float64)
+    if axis is None:
+        if x.ndim == 2 and ord is not None:
+            return _matrix_norm(x, ord, keepdims)
+        if x.ndim == 2:
+            result = _vector_norm(x, None, None, False)
+            return result.reshape((1, 1)) if keepdims else result
+        axis = None if x.ndim == 0 else 0
+    if isinstance(axis, tuple) and len(axis) == 2:
+        if x.ndim != 2 or {a % 2 for a in axis} != {0, 1}:
+            raise ValueError(f"wf.linalg.norm: axis {axis} of an array of shape {x.shape}")
+        return _matrix_norm(x if axis[0] % 2 == 0 else x.T, ord, keepdims)
+    if isinstance(axis, tuple):
+        (axis,) = axis
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer, type(None))):
+        raise TypeError(f"wf.linalg.norm: axis must be an integer or a pair, not {axis!r}")
+    return _vector_norm(x, ord, axis, keepdims)
+
+
+def _vector_norm(x: Array, ord: Any, axis: Any, keepdims: bool) -> Array:  # noqa: A002
+    from .functions import abs as absolute
+    from .functions import power, sqrt
+
+    if isinstance(ord, str):
+        raise ValueError(f"wf.linalg.norm: ord {ord!r} is not a vector norm")
+    along = {"axis": axis, "keepdims": keepdims}
+    if ord is None or ord == 2:
+        return sqrt((x * x).sum(**along))
+    if ord == np.inf:
+        return absolute(x).max(**along)
+    if ord == -np.inf:
+        return absolute(x).min(**along)
+    if ord == 0:
+        return (x != 0).astype(x.dtype).sum(**along)
+    if ord == 1:
+        return absolute(x).sum(**along)
+    return power(power(absolute(x), ord).sum(**along), 1.0 / ord)
+
+
+def _matrix_norm(x: Array, ord: Any, keepdims: bool) -> Array:  # noqa: A002
+    from .functions import abs as absolute
+    from .functions import sqrt
+
+    if ord in (None, "fro"):
+        result = sqrt((x * x).sum())
+    elif ord in (1, -1):
+        sums = absolute(x).sum(axis=0)
+        result = sums.max() if ord == 1 else sums.min()
+    elif ord in (np.inf, -np.inf):
+        sums = absolute(x).sum(axis=1)
+        result = sums.max() if ord == np.inf else sums.min()
+    elif ord in (2, -2, "nuc"):
+        raise NotImplementedError(f"wf.linalg.norm: ord={ord!r} of a matrix needs its "
+                                  "singular values, which weft does not compute yet")
+    else:
+        raise ValueError(f"wf.linalg.norm: ord {ord!r} is not a matrix norm")
+    return result.reshape((1, 1)) if keepdims else result
 
 
 # -- factorizations and solves ----------------------------------------------------------

@@ -102,8 +102,9 @@ def array_function(func: Callable, args: tuple[Any, ...], kwargs: dict[str, Any]
     found = _functions().get(func)
     name = getattr(func, "__name__", repr(func))
     if found is None:
-        raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a NumPy "
-                        "array)")
+        module = getattr(func, "__module__", None) or "numpy"
+        raise TypeError(f"weft does not implement {module}.{name} (np.asarray(x) gives a "
+                        "NumPy array)")
     translate, signature = found
     return translate(name, dict(signature.bind(*args, **kwargs).arguments))
 
@@ -218,6 +219,20 @@ def _clip(name: str, given: dict[str, Any]) -> Any:
     return _into(out, weft.clip(given["a"], low, high), name)
 
 
+def _einsum(name: str, given: dict[str, Any]) -> Any:
+    import weft
+
+    out = given.pop("out", None)
+    operands = given.pop("operands", ())
+    options = given.pop("kwargs", {})
+    given.pop("optimize", None)  # a contraction order: weft's pairs go left to right
+    _refuse(name, {**given, **options}, {"dtype": None, "order": "K", "casting": "safe"})
+    if not operands or not isinstance(operands[0], str):
+        raise TypeError("numpy.einsum on weft arrays takes its subscripts first, as a string "
+                        "(the interleaved operand, sublist form is not supported)")
+    return _into(out, weft.einsum(*operands), name)
+
+
 def _attribute(read: Callable[[Any], Any]) -> Callable[[str, dict], Any]:
     def translate(name: str, given: dict[str, Any]) -> Any:
         _refuse(name, given, {"a": _READ})
@@ -264,6 +279,8 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.linalg.cholesky: _simple(weft.linalg.cholesky, ("a",), {"upper": False}),
         np.linalg.inv: _simple(weft.linalg.inv, ("a",)),
         np.linalg.solve: _simple(weft.linalg.solve, ("a", "b")),
+        np.linalg.norm: _simple(weft.linalg.norm, ("x", "ord", "axis", "keepdims")),
+        np.einsum: _einsum,
     }
     for alias, original in ((getattr(np, "amax", None), np.max),
                             (getattr(np, "amin", None), np.min)):

@@ -28,7 +28,7 @@ from .array import Array, apply_op
 from .creation import _device, _shape, flat_position
 
 __all__ = ["Key", "key", "split", "uniform", "normal", "exponential", "gamma", "beta",
-           "bernoulli", "poisson", "binomial"]
+           "bernoulli", "poisson", "binomial", "Generator", "default_rng"]
 
 
 def __dir__() -> list[str]:
@@ -220,3 +220,6 @@ def _check_scalar(name: str, param: str, value: Any, ok: Any) -> None:
     draws) or -1 (counts) where they are bad."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not ok(value):
         raise ValueError(f"wf.random.{name}: {param} = {value!r} is out of range")
+
+
+from .generator import Generator, default_rng  # noqa: E402 - it draws through this module

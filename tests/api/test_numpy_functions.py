@@ -1,0 +1,149 @@
+"""NumPy's further functions on weft arrays (API.md 14): einsum, linalg.norm and
+random.default_rng, against NumPy's values, directly and through NumPy's own functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+RNG = np.random.default_rng(5)
+A = RNG.standard_normal((4, 3))
+C = RNG.standard_normal((4, 3))
+B = RNG.standard_normal((3, 5))
+S = RNG.standard_normal((3, 3))
+V = RNG.standard_normal(3)
+W = RNG.standard_normal(4)
+
+EINSUMS = [
+    ("ij,jk->ik", A, B), ("ij,jk", A, B), ("ij,jk->ki", A, B), ("ij,j->i", A, V),
+    ("ij,i->j", A, W), ("i,i", V, V), ("i,i->", V, V), ("i,j->ij", V, W), ("ij,ij->i", A, C),
+    ("ij,ij->", A, C), ("ij,ij->ij", A, C), ("ij,ik->jk", A, C), ("ij,kj->ik", A, C),
+    ("ik,jk->ij", A, C), ("ij,ik->i", A, C), ("ii", S), ("ii->i", S), ("ij->ji", A),
+    ("ji", A), ("ij->", A), ("ij->j", A), ("ij", A), ("ij,jk,kl->il", A, B, B.T),
+    ("i,ij,j->", W, A, V), ("ij,i,j->", A, W, V), ("ij,kl->", A, B), ("ij,kl->ik", A, C),
+    ("ij,jk,ki->", A, B, RNG.standard_normal((5, 4))), (",i->i", 2.5, V),
+    (" ij , jk -> ik ", A, B),
+]
+
+
+@pytest.mark.parametrize("case", EINSUMS, ids=[c[0] for c in EINSUMS])
+def test_einsum_matches_numpy(device, case):
+    subscripts, *operands = case
+    got = wf.einsum(subscripts, *[wf.asarray(x) for x in operands])
+    expected = np.einsum(subscripts, *operands)
+    assert isinstance(got, wf.Array) and got.device is device
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_einsum_fuses_elementwise_terms_and_goes_through_numpy(device):
+    x, y = wf.asarray(A), wf.asarray(C)
+    rows = wf.einsum("ij,ij->i", x, y)
+    if device.kind != "reference":
+        assert wf.kernel_source(rows).count("void") >= 1
+        assert "multiply" in wf.kernel_source(rows)
+    through = np.einsum("ij,ij->i", x, y, optimize=True)
+    assert isinstance(through, wf.Array)
+    np.testing.assert_allclose(through.to_numpy(), (A * C).sum(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(np.einsum("ij,jk", x, wf.asarray(B)).to_numpy(), A @ B,
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("subscripts, operands, message", [
+    ("ij,jk->ijk", (A, B), "3 dimensions"), ("ij,jk->ik", (A, A), "'j' has size 3 and 4"),
+    ("i...->i", (V,), r"'\.\.\.'"), ("ij->ii", (A,), "repeat"), ("ij->k", (A,), "'k'"),
+    ("ij,jk", (A,), "2 operand"), ("ijk", (A,), "shape"), ("i1", (A,), "not a subscript"),
+    ("ij,kl,ik,jl->", (S, S, S, S), "intermediate of 4"),
+    ("ij,jk,ik,j->", (S, S, S, V), "intermediate of 3"),
+])
+def test_einsum_errors_name_what_is_wrong(subscripts, operands, message):
+    arrays = [wf.asarray(x) for x in operands]
+    with pytest.raises(ValueError, match=message):
+        wf.einsum(subscripts, *arrays)
+
+
+def test_einsum_refuses_the_sublist_form():
+    with pytest.raises(TypeError, match="subscripts come first"):
+        wf.einsum(wf.asarray(V), [0])
+    with pytest.raises(TypeError, match="subscripts first"):
+        np.einsum(wf.asarray(V), [0], [])
+
+
+NORMS = [(V, {}), (V, {"ord": 1}), (V, {"ord": np.inf}), (V, {"ord": -np.inf}),
+         (V, {"ord": 0}), (V, {"ord": 3}), (V, {"ord": 0.5}), (V, {"ord": -1}),
+         (A, {}), (A, {"ord": "fro"}), (A, {"ord": 1}), (A, {"ord": -1}),
+         (A, {"ord": np.inf}), (A, {"ord": -np.inf}), (A, {"axis": 1}), (A, {"axis": 0}),
+         (A, {"axis": 0, "keepdims": True}), (A, {"keepdims": True}),
+         (A, {"ord": 1, "axis": (1, 0)}), (A, {"ord": np.inf, "axis": (0, 1)}),
+         (A, {"ord": 3, "axis": -1}), (np.array([3, 4]), {}), (np.array([[1, -2], [3, 4]]),
+                                                              {"ord": np.inf})]
+
+
+@pytest.mark.parametrize("case", NORMS, ids=[f"{c[0].shape}-{c[1]}" for c in NORMS])
+def test_norm_matches_numpy(device, case):
+    x, kwargs = case
+    expected = np.linalg.norm(x, **kwargs)
+    for got in (wf.linalg.norm(wf.asarray(x), **kwargs),
+                np.linalg.norm(wf.asarray(x), **kwargs)):
+        assert isinstance(got, wf.Array) and got.shape == np.shape(expected)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-12)
+
+
+def test_norm_errors():
+    with pytest.raises(NotImplementedError, match="singular values"):
+        wf.linalg.norm(wf.asarray(A), ord=2)
+    with pytest.raises(ValueError, match="not a vector norm"):
+        wf.linalg.norm(wf.asarray(V), ord="fro")
+    with pytest.raises(ValueError, match="not a matrix norm"):
+        wf.linalg.norm(wf.asarray(A), ord=3)
+    with pytest.raises(ValueError, match="axis"):
+        wf.linalg.norm(wf.asarray(A), axis=(0, 0))
+
+
+def test_norm_has_a_gradient(device):
+    x = wf.asarray(V)
+    g = wf.grad(lambda v: wf.linalg.norm(v))(x)
+    np.testing.assert_allclose(g.to_numpy(), V / np.linalg.norm(V), rtol=1e-12)
+
+
+def test_default_rng_repeats_a_seed_and_moves_on(device):
+    first = wf.random.default_rng(11)
+    a = first.normal(2.0, 3.0, size=(50, 4))
+    b = first.normal(2.0, 3.0, size=(50, 4))
+    again = wf.random.default_rng(11).normal(2.0, 3.0, size=(50, 4))
+    assert a.device is device and a.shape == (50, 4)
+    np.testing.assert_array_equal(a.to_numpy(), again.to_numpy())
+    assert not np.array_equal(a.to_numpy(), b.to_numpy())
+    keyed = wf.random.default_rng(wf.random.key(11)).normal(2.0, 3.0, size=(50, 4))
+    np.testing.assert_array_equal(keyed.to_numpy(), a.to_numpy())
+    one, two = first.spawn(2)
+    assert not np.array_equal(one.random(8).to_numpy(), two.random(8).to_numpy())
+    assert wf.random.default_rng(first) is first
+
+
+def test_default_rng_follows_numpys_parameters(device):
+    rng = wf.random.default_rng(3)
+    n = 200_000
+    moments = [  # (draws, NumPy's mean, NumPy's variance)
+        (rng.random(n), 0.5, 1 / 12), (rng.uniform(-1.0, 3.0, n), 1.0, 16 / 12),
+        (rng.standard_normal(n), 0.0, 1.0), (rng.exponential(2.0, n), 2.0, 4.0),
+        (rng.standard_exponential(n), 1.0, 1.0), (rng.gamma(3.0, 2.0, n), 6.0, 12.0),
+        (rng.standard_gamma(2.5, n), 2.5, 2.5), (rng.beta(2.0, 3.0, n), 0.4, 0.04),
+        (rng.poisson(4.0, n), 4.0, 4.0), (rng.binomial(10, 0.3, n), 3.0, 2.1),
+    ]
+    for draws, mean, variance in moments:
+        values = draws.to_numpy().astype(np.float64)
+        assert values.shape == (n,)
+        assert abs(values.mean() - mean) < 6 * np.sqrt(variance / n), (mean, values.mean())
+    assert float(rng.exponential(0.0, 4).max()) == 0.0  # scale 0: zeros, as NumPy's
+    assert rng.normal().shape == ()  # NumPy's scalar is a 0-d array here
+    loc = wf.asarray([0.0, 100.0])
+    z = rng.normal(loc, 1.0)
+    assert z.shape == (2,) and abs(float(z[1]) - 100.0) < 10
+    with pytest.raises(ValueError, match="scale = -1.0 is negative"):
+        rng.exponential(-1.0)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        wf.random.default_rng(1.5)
