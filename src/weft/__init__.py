@@ -8,6 +8,7 @@
 
 from . import kernels, linalg, random, stats, tensoralg
 from .api import eval, kernel_source, synchronize
+from .arg_reductions import argmax, argmin
 from .array import Array, apply_op, transpose
 from .bitmask import BitMask, bitmask
 from .cache import cache_info, clear_cache
@@ -79,7 +80,8 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
-    "grad", "value_and_grad", "vjp", "einsum", "linspace", "ravel", "flatten", "from_dlpack",
+    "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "linspace", "ravel",
+    "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -281,6 +281,8 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.linalg.solve: _simple(weft.linalg.solve, ("a", "b")),
         np.linalg.norm: _simple(weft.linalg.norm, ("x", "ord", "axis", "keepdims")),
         np.einsum: _einsum,
+        np.argmax: _simple(weft.argmax, ("a", "axis", "keepdims")),
+        np.argmin: _simple(weft.argmin, ("a", "axis", "keepdims")),
     }
     for alias, original in ((getattr(np, "amax", None), np.max),
                             (getattr(np, "amin", None), np.min)):

@@ -147,3 +147,36 @@ def test_default_rng_follows_numpys_parameters(device):
         rng.exponential(-1.0)
     with pytest.raises(TypeError, match="seed must be an integer"):
         wf.random.default_rng(1.5)
+
+
+ARGS = [RNG.standard_normal((5, 7)), RNG.integers(0, 3, (6, 4)), RNG.standard_normal(9),
+        np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 2.0, 1.0, 0.0]]),
+        RNG.integers(0, 2, (3, 3)).astype(bool), np.array([np.nan, 1.0]),
+        np.array([[-np.inf, -np.inf], [np.inf, 5.0]]), RNG.standard_normal((1, 300)),
+        RNG.standard_normal((300, 2)).astype(np.float32)]
+
+
+@pytest.mark.parametrize("values", ARGS, ids=[f"{a.dtype}{a.shape}" for a in ARGS])
+def test_argmax_argmin_match_numpy(device, values):
+    x = wf.asarray(values)
+    for name in ("argmax", "argmin"):
+        for axis in (None, 0, -1) + ((1,) if values.ndim == 2 else ()):
+            for keepdims in (False, True):
+                expected = getattr(np, name)(values, axis=axis, keepdims=keepdims)
+                for got in (getattr(wf, name)(x, axis=axis, keepdims=keepdims),
+                            getattr(x, name)(axis=axis, keepdims=keepdims),
+                            getattr(np, name)(x, axis=axis, keepdims=keepdims)):
+                    assert isinstance(got, wf.Array) and got.dtype == np.int64
+                    assert got.shape == expected.shape, (name, axis, keepdims)
+                    np.testing.assert_array_equal(got.to_numpy(), expected,
+                                                  err_msg=f"{name} axis={axis}")
+
+
+def test_argmax_errors_and_zero_dimensions():
+    assert int(wf.argmax(wf.asarray(3.0))) == 0
+    with pytest.raises(ValueError, match="empty"):
+        wf.argmax(wf.zeros((0,)))
+    with pytest.raises(ValueError, match="out of bounds"):
+        wf.argmin(wf.asarray(A), axis=2)
+    with pytest.raises(TypeError, match="axis must be None or an integer"):
+        wf.argmax(wf.asarray(A), axis=(0, 1))

@@ -1,0 +1,80 @@
+"""``argmax`` and ``argmin``, as NumPy's: the first position of the largest (smallest)
+element, or of the first NaN where there is one.
+
+Two fused reductions: the extreme value (NaN-propagating ``max``/``min``), then the smallest
+position whose element equals it, or is NaN. Each reads the operand once, and the element-wise
+work between them fuses into the second; narrow rows fuse both into their consumer
+(``schedule.inline_reductions``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dtypes as dt
+from . import expr as ex
+from .array import Array
+from .creation import asarray, flat_position
+
+
+def argmax(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    """The int64 position of the largest element (along ``axis``, or in the flattened
+    array), the first one where several tie; the first NaN's where there is one.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[1.0, 7.0, 7.0], [9.0, 2.0, 3.0]])
+    >>> int(wf.argmax(x)), wf.argmax(x, axis=1).tolist(), x.argmax(axis=0).tolist()
+    (3, [1, 0], [1, 0, 0])
+    """
+    return _arg("argmax", x, axis, keepdims)
+
+
+def argmin(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    """The int64 position of the smallest element (as ``argmax``).
+
+    >>> import weft as wf
+    >>> wf.argmin(wf.asarray([3.0, 1.0, 1.0])).item()
+    1
+    """
+    return _arg("argmin", x, axis, keepdims)
+
+
+def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
+    from .functions import where
+
+    x = x if isinstance(x, Array) else asarray(x)
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
+    if axis is not None and not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
+        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {x.ndim} "
+                         "dims")
+    if x.size == 0:
+        raise ValueError(f"{name}: an empty array has no {name[3:]}imum")
+    if x.ndim == 0:
+        return asarray(0, dtype=dt.int64, device=x.device)
+    along = None if axis is None else axis % x.ndim
+    best = (x.max if name == "argmax" else x.min)(axis=along, keepdims=True)
+    hit = x == best
+    if x.dtype.is_float:
+        hit = hit | (x != x)  # a NaN makes the extreme NaN: the first NaN is the answer
+    if along is None:
+        position = flat_position(x.shape, x.device)
+        past = x.size
+    else:
+        position = Array(ex.index("row" if along == 0 and x.ndim == 2 else "col", x.shape,
+                                  dt.int64), x.device)
+        past = x.shape[along]
+    return where(hit, position, past).min(axis=along, keepdims=keepdims)
+
+
+def _method(function: Any) -> Any:
+    def method(self: Array, axis: int | None = None, keepdims: bool = False) -> Array:
+        return function(self, axis=axis, keepdims=keepdims)
+
+    method.__name__ = function.__name__
+    method.__doc__ = f"``wf.{function.__name__}`` of this array."
+    return method
+
+
+Array.argmax = _method(argmax)  # type: ignore[attr-defined]
+Array.argmin = _method(argmin)  # type: ignore[attr-defined]
