@@ -66,6 +66,7 @@ from .matrix import (
 )
 from .reductions import FUNCTIONS as _REDUCTIONS
 from .reductions import logsumexp, reduce
+from .sorting import argsort, median, percentile, quantile, sort
 
 globals().update(_REDUCTIONS)
 
@@ -80,7 +81,8 @@ __all__ = [
     "uint32", "zeros", "zeros_like", "assign", "check", "concatenate", "diag", "diagonal",
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
-    "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "linspace", "ravel",
+    "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "sort", "argsort",
+    "median", "quantile", "percentile", "linspace", "ravel",
     "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]

@@ -1,4 +1,5 @@
-"""Reverse rules of the linear-algebra functions whose results are materialized (tape.py).
+"""Reverse rules of the library functions whose results are materialized (tape.py): the
+linear algebra, and the sort.
 
 Each rule takes the result's adjoint ``g``, the result and the operands as the call got them,
 and returns each operand's share (None for one with no gradient). The products, the outer
@@ -107,8 +108,15 @@ def _logdet(g: Array, out: Array, a: Any) -> tuple[Any, ...]:
     return (g * inv(a).T,)
 
 
+def _sort(g: Array, out: Array, x: Any, axis: int) -> tuple[Any, ...]:
+    from .sorting import argsort, take_along
+
+    moved_to = argsort(argsort(x, axis=axis), axis=axis)  # where each element was sorted to
+    return (take_along(g, moved_to, axis), None)
+
+
 RULES: dict[str, Rule] = {
     "matmul": _matmul, "cholesky": _cholesky, "solve_triangular": _solve_triangular,
     "triinv": _triinv, "cho_solve": _cho_solve, "cholinv": _cholinv, "solve": _solve,
-    "inv": _inv, "logdet": _logdet,
+    "inv": _inv, "logdet": _logdet, "sort": _sort,
 }

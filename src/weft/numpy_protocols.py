@@ -283,6 +283,15 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.einsum: _einsum,
         np.argmax: _simple(weft.argmax, ("a", "axis", "keepdims")),
         np.argmin: _simple(weft.argmin, ("a", "axis", "keepdims")),
+        np.sort: _simple(weft.sort, ("a", "axis", "kind"), {"order": None, "stable": None}),
+        np.argsort: _simple(weft.argsort, ("a", "axis", "kind"),
+                            {"order": None, "stable": None}),
+        np.median: _simple(weft.median, ("a", "axis", "keepdims"),
+                           {"overwrite_input": _READ}),
+        np.quantile: _simple(weft.quantile, ("a", "q", "axis", "method", "keepdims"),
+                             {"overwrite_input": _READ, "weights": None}),
+        np.percentile: _simple(weft.percentile, ("a", "q", "axis", "method", "keepdims"),
+                               {"overwrite_input": _READ, "weights": None}),
     }
     for alias, original in ((getattr(np, "amax", None), np.max),
                             (getattr(np, "amin", None), np.min)):

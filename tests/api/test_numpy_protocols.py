@@ -73,7 +73,7 @@ def test_out_takes_weft_arrays_and_nothing_else(device):
 
 def test_what_weft_lacks_raises_naming_it(device):
     x = wf.asarray(A)
-    for call, name in ((lambda: np.median(x), "numpy.median"),
+    for call, name in ((lambda: np.unique(x), "numpy.unique"),
                        (lambda: np.cumsum(x), "numpy.cumsum"),
                        (lambda: np.add.accumulate(x), "numpy.add.accumulate"),
                        (lambda: np.where(x > 0.5), "one argument"),
