@@ -66,6 +66,7 @@ from .matrix import (
 )
 from .reductions import FUNCTIONS as _REDUCTIONS
 from .reductions import logsumexp, reduce
+from .scans import cummax, cummin, cumprod, cumsum, logcumsumexp
 from .sorting import argsort, median, percentile, quantile, sort
 
 globals().update(_REDUCTIONS)
@@ -82,7 +83,8 @@ __all__ = [
     "hstack", "set_diagonal", "stack", "tril", "triu", "vstack", "logsumexp", "reduce", "random",
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
     "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "sort", "argsort",
-    "median", "quantile", "percentile", "linspace", "ravel",
+    "median", "quantile", "percentile", "cumsum", "cumprod", "cummax", "cummin",
+    "logcumsumexp", "linspace", "ravel",
     "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]

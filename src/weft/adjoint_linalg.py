@@ -1,5 +1,5 @@
 """Reverse rules of the library functions whose results are materialized (tape.py): the
-linear algebra, and the sort.
+linear algebra, the sort and the scans.
 
 Each rule takes the result's adjoint ``g``, the result and the operands as the call got them,
 and returns each operand's share (None for one with no gradient). The products, the outer
@@ -115,8 +115,14 @@ def _sort(g: Array, out: Array, x: Any, axis: int) -> tuple[Any, ...]:
     return (take_along(g, moved_to, axis), None)
 
 
+def _scan(g: Array, out: Array, rows: Any, name: str) -> tuple[Any, ...]:
+    from .scans import scan_adjoint
+
+    return scan_adjoint(g, out, rows, name)
+
+
 RULES: dict[str, Rule] = {
     "matmul": _matmul, "cholesky": _cholesky, "solve_triangular": _solve_triangular,
     "triinv": _triinv, "cho_solve": _cho_solve, "cholinv": _cholinv, "solve": _solve,
-    "inv": _inv, "logdet": _logdet, "sort": _sort,
+    "inv": _inv, "logdet": _logdet, "sort": _sort, "scan": _scan,
 }

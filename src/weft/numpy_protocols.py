@@ -33,6 +33,10 @@ _UFUNC_REDUCTIONS = {np.add: "sum", np.multiply: "prod", np.maximum: "max",
                      np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
 
 
+_UFUNC_SCANS = {np.add: "cumsum", np.multiply: "cumprod", np.maximum: "cummax",
+                np.minimum: "cummin", np.logaddexp: "logcumsumexp"}
+
+
 def _refuse(name: str, given: dict[str, Any], allowed: dict[str, Any]) -> None:
     """``TypeError`` naming the parameters of ``given`` weft does not take: those outside
     ``allowed`` (the names weft reads), unless they hold the value that means NumPy's
@@ -93,6 +97,12 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         result = reduce(a, axis=kwargs.get("axis", 0), keepdims=bool(kwargs.get("keepdims")),
                         dtype=kwargs.get("dtype"))
         return _into(out, result, f"{name}.reduce")
+    if method == "accumulate" and ufunc in _UFUNC_SCANS:
+        _refuse(f"{name}.accumulate", kwargs, {"axis": _READ, "dtype": _READ})
+        (a,) = inputs
+        scan = getattr(weft, _UFUNC_SCANS[ufunc])
+        keywords = {"dtype": kwargs["dtype"]} if kwargs.get("dtype") is not None else {}
+        return _into(out, scan(a, axis=kwargs.get("axis", 0), **keywords), f"{name}.accumulate")
     raise TypeError(f"weft does not implement numpy.{name}.{method} (np.asarray(x) gives a "
                     "NumPy array)")
 
@@ -283,6 +293,8 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.einsum: _einsum,
         np.argmax: _simple(weft.argmax, ("a", "axis", "keepdims")),
         np.argmin: _simple(weft.argmin, ("a", "axis", "keepdims")),
+        np.cumsum: _simple(weft.cumsum, ("a", "axis", "dtype")),
+        np.cumprod: _simple(weft.cumprod, ("a", "axis", "dtype")),
         np.sort: _simple(weft.sort, ("a", "axis", "kind"), {"order": None, "stable": None}),
         np.argsort: _simple(weft.argsort, ("a", "axis", "kind"),
                             {"order": None, "stable": None}),

@@ -79,8 +79,12 @@ def _mark(name: str, out: Any, args: tuple[Any, ...], keywords: dict[str, Any]) 
     from .array import Array
 
     node = out._node if isinstance(out, Array) else None
-    if node is None or node.kind != "buffer" or node.tape is not None:
+    if node is None or node.kind != "buffer":
         return  # a lazy result: its own graph leads back to the operands
+    if node.tape is not None and node.tape[0] == "argument":
+        return  # an argument returned as it is
+    # A result the function evaluated from weft's own operations (a scan) takes the
+    # function's rule rather than the evaluated graph's term-by-term adjoint.
     # Operands a library call evaluated were evaluated in place: their nodes now are the
     # leaves the call read (with their own tapes).
     operands = tuple(a._node if isinstance(a, Array) else a for a in args)
