@@ -357,6 +357,12 @@ _LIST = [
     Case("normal_lpdf value+grad", normal_lpdf_total, normal_inputs, outputs=2,
          weft=_weft_normal, grad=("mu", "sigma"), reference=_normal_value_and_grad,
          tolerance=(1e-7, 1e-6)),
+    # Issue 38: scans, arg-reductions and sorts, against the libraries' own (float32 sums
+    # drift in every library: the check here is loose; the tests hold weft to NumPy).
+    Case("cumsum", lambda xp, a: xp.cumsum(a), uniform("a"), tolerance=(1e-3, 1.0)),
+    Case("cumsum rows", lambda xp, a: xp.cumsum(a, 1), square(), tolerance=(1e-3, 1.0)),
+    Case("argmax", lambda xp, a: xp.argmax(a), uniform("a"), outputs=0),
+    Case("sort", lambda xp, a: xp.sort(a), uniform("a")),
     # Chains of k operations, for fused against one kernel per operation.
     *(Case(f"scalar chain {k}", scalar_chain(k), uniform("x", 0.5, 1.5), bound=float(k))
       for k in range(1, 11)),

@@ -54,7 +54,9 @@ def numpy_namespace() -> Namespace:
                      cholesky=lambda c: np.linalg.cholesky(c),
                      solve_triangular=lambda a, b: linalg.solve_triangular(a, b, lower=True),
                      normal=lambda n: generator.standard_normal(n),
-                     bitmask=lambda selected: selected, masked_add=masked_add)
+                     bitmask=lambda selected: selected, masked_add=masked_add,
+                     cumsum=lambda a, axis=None: np.cumsum(a, axis=axis), argmax=np.argmax,
+                     sort=np.sort)
 
 
 def weft_namespace() -> Namespace:
@@ -67,7 +69,9 @@ def weft_namespace() -> Namespace:
                      logaddexp=wf.logaddexp, maximum=wf.maximum,
                      cholesky=wf.linalg.cholesky, solve_triangular=wf.linalg.solve_triangular,
                      normal=lambda n: wf.random.normal(wf.random.key(next(seeds)), n),
-                     bitmask=wf.bitmask, masked_add=wf.kernels.masked_add)
+                     bitmask=wf.bitmask, masked_add=wf.kernels.masked_add,
+                     cumsum=lambda a, axis=None: wf.cumsum(a, axis=axis), argmax=wf.argmax,
+                     sort=wf.sort)
 
 
 def cupy_namespace(cp) -> Namespace:
@@ -76,7 +80,9 @@ def cupy_namespace(cp) -> Namespace:
     return Namespace(exp=cp.exp, log=cp.log, sin=cp.sin, cos=cp.cos,
                      sum=lambda a, axis=None: cp.sum(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: cp.ascontiguousarray(a.T), tril=cp.tril,
-                     lgamma=special.gammaln, digamma=special.digamma, asarray=cp.asarray)
+                     lgamma=special.gammaln, digamma=special.digamma, asarray=cp.asarray,
+                     cumsum=lambda a, axis=None: cp.cumsum(a, axis=axis), argmax=cp.argmax,
+                     sort=cp.sort)
 
 
 def torch_namespace(torch) -> Namespace:
@@ -86,7 +92,10 @@ def torch_namespace(torch) -> Namespace:
                      t=lambda a: a.T, transpose_copy=lambda a: a.T.contiguous(),
                      tril=torch.tril, lgamma=torch.special.gammaln,
                      digamma=torch.special.digamma, logaddexp=lambda a, b: torch.logaddexp(
-                         torch.as_tensor(a, dtype=b.dtype, device=b.device), b))
+                         torch.as_tensor(a, dtype=b.dtype, device=b.device), b),
+                     cumsum=lambda a, axis=None: torch.cumsum(
+                         a.reshape(-1) if axis is None else a, dim=0 if axis is None else axis),
+                     argmax=torch.argmax, sort=lambda a: torch.sort(a).values)
 
 
 def jax_namespace(jnp) -> Namespace:
@@ -95,7 +104,9 @@ def jax_namespace(jnp) -> Namespace:
     return Namespace(exp=jnp.exp, log=jnp.log, sin=jnp.sin, cos=jnp.cos,
                      sum=lambda a, axis=None: jnp.sum(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: jnp.transpose(a), tril=jnp.tril,
-                     lgamma=special.gammaln, digamma=special.digamma, logaddexp=jnp.logaddexp)
+                     lgamma=special.gammaln, digamma=special.digamma, logaddexp=jnp.logaddexp,
+                     cumsum=lambda a, axis=None: jnp.cumsum(a, axis=axis), argmax=jnp.argmax,
+                     sort=jnp.sort)
 
 
 # Implementations ---------------------------------------------------------------------------

@@ -120,6 +120,14 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
                                       ("logistic value+grad wide", 500_000_000),
                                       ("glm value+grad narrow", 20_000_000),
                                       ("logistic value+grad narrow", 20_000_000))}),
+    Suite("ops", "issue 38's scans, arg-reductions and sorts (cumsum of a vector and of "
+          "each row, argmax, sort) against the libraries' own; interleaved rounds",
+          ("cumsum", "cumsum rows", "argmax", "sort"),
+          {"gpu": ("weft", "weft-opencl", "cupy", "torch", "jax.jit"),
+           "cpu": ("weft", "numpy", "jax.jit"), "small": ("weft", "numpy")},
+          _sizes({"float32": 1 << 26, "float64": 1 << 25}, {"float32": 1 << 22,
+                                                             "float64": 1 << 22}),
+          method="rounds", repeat=7, batch=1, table="rounds"),
     Suite("compile", "a new kernel's time to its first result in a fresh process with empty "
           "caches, then in another fresh process with the disk caches kept",
           ("first_compile", "disk_cache_load"),

@@ -1,16 +1,18 @@
 """Scans: ``cumsum``, ``cumprod``, ``cummax``, ``cummin`` and ``logcumsumexp`` along an axis,
 as NumPy's ``cumsum``/``cumprod`` and ``maximum``/``minimum``/``logaddexp.accumulate``.
 
-A scan is blocked, from weft's own lazy operations on every device. Along the axis, each
-element first combines the elements before it in its block of ``BLOCK`` (a fold of shifted
-views, one kernel, each element read from cache rather than memory ``BLOCK`` times); the
-blocks' totals are that result's last element per block, scanned the same way (recursively,
-``BLOCK`` times shorter each level); each element then combines its block's carry, the total
-of the blocks before it. The operand and each level's result are evaluated once (as the
-linear algebra's operands are), so the producers fuse into the operand's kernel; the final
-combination stays lazy and fuses with what reads it. The gradients follow from the same
-operations. The sums combine in blocks, not one by one: their rounding differs from NumPy's
-sequential loop (it is usually smaller).
+A scan is blocked, from weft's own lazy operations on every device. The rows are first
+copied into one buffer padded with the identity (``BLOCK`` elements before, at least one
+after), so the producers fuse into that copy and every later kernel has one structure
+whatever the length. Each element then combines the elements before it in its block of
+``BLOCK`` (a fold of shifted views of the buffer, one kernel, each element read from cache
+rather than memory ``BLOCK`` times); the blocks' totals, that result's last element per
+block, are scanned the same way (recursively, ``BLOCK`` times shorter each level); each
+element finally combines its block's carry, the total of the blocks before it, which stays
+lazy and fuses with what reads the result. A scan's gradient is its own rule
+(``scan_adjoint``: reversed scans), not the adjoint of the fold term by term, whose kernels
+took a minute to compile. The sums combine in blocks, not one by one: their rounding
+differs from NumPy's sequential loop (it is usually smaller).
 """
 
 from __future__ import annotations
