@@ -8,8 +8,9 @@ whatever the length. Each element then combines the elements before it in its bl
 ``BLOCK`` (a fold of shifted views of the buffer, one kernel, each element read from cache
 rather than memory ``BLOCK`` times); the blocks' totals, that result's last element per
 block, are scanned the same way (recursively, ``BLOCK`` times shorter each level); each
-element finally combines its block's carry, the total of the blocks before it, which stays
-lazy and fuses with what reads the result. A scan's gradient is its own rule
+element finally combines its block's carry, the total of the blocks before it: with the
+blocks as rows of ``BLOCK`` elements the carries broadcast along them (a gather of each
+element's carry cost as much as the fold on a CPU). A scan's gradient is its own rule
 (``scan_adjoint``: reversed scans), not the adjoint of the fold term by term, whose kernels
 took a minute to compile. The sums combine in blocks, not one by one: their rounding
 differs from NumPy's sequential loop (it is usually smaller).
@@ -104,7 +105,7 @@ def _rows(x: Array, combine: Callable[[Array, Array], Array], identity: Any) -> 
     least one after them, so each shifted read is a plain view of that buffer and every
     level's kernels have one structure whatever the length (a new length compiles nothing).
     """
-    from .functions import maximum, where
+    from .functions import where
     from .matrix import concatenate
 
     rows, n = x.shape
@@ -123,10 +124,12 @@ def _rows(x: Array, combine: Callable[[Array, Array], Array], identity: Any) -> 
     inner = inner.eval()
     if blocks == 1:
         return inner[:, :n]
-    scanned = _rows(inner[:, BLOCK - 1::BLOCK], combine, identity).eval()
-    block = col_index((rows, n), device=x.device) >> _BLOCK_BITS
-    carry = scanned[row_index((rows, n), device=x.device), maximum(block - 1, 0)]
-    return combine(where(block > 0, carry, identity), inner[:, :n])
+    # The carries (the totals of the blocks before each block) broadcast along the blocks
+    # as rows of BLOCK elements: no gather.
+    totals = _rows(inner[:, BLOCK - 1::BLOCK], combine, identity)
+    carries = concatenate([identities(1), totals[:, :-1]], axis=1).reshape((rows * blocks, 1))
+    carried = combine(carries, inner.reshape((rows * blocks, BLOCK)))
+    return carried.reshape((rows, width))[:, :n]
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:

@@ -21,6 +21,16 @@ VALUES = {"float64": X, "nan": X_NAN, "int64": TIES, "float32": F32,
           "vector": RNG.standard_normal(9)}
 
 
+def _assert_as_numpy(got: np.ndarray, expected: np.ndarray, device, err_msg: str = "") -> None:
+    """Interpolated order statistics equal NumPy's bit for bit on CPUs; a GPU compiler fuses
+    the interpolation's multiply and add (one rounding, not two): within an ulp there."""
+    assert got.dtype == expected.dtype, err_msg
+    if device.kind == "reference" or device.traits.is_cpu or got.dtype.kind != "f":
+        np.testing.assert_array_equal(got, expected, err_msg=err_msg)
+    else:
+        np.testing.assert_array_max_ulp(got, expected, maxulp=1)
+
+
 @pytest.mark.parametrize("name", sorted(VALUES))
 def test_sort_and_argsort_match_numpy(device, name):
     values = VALUES[name]
@@ -66,7 +76,7 @@ def test_quantile_equals_numpy_for_every_method(device, method):
                     where = f"{name} q={q} axis={axis} keepdims={keepdims}"
                     assert got.shape == expected.shape, where
                     assert got.dtype == expected.dtype, where
-                    np.testing.assert_array_equal(got.to_numpy(), expected, err_msg=where)
+                    _assert_as_numpy(got.to_numpy(), expected, device, err_msg=where)
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))
@@ -80,11 +90,11 @@ def test_median_and_percentile_equal_numpy(device, name):
                         np.median(x, axis=axis, keepdims=keepdims)):
                 assert isinstance(got, wf.Array)
                 assert got.shape == expected.shape and got.dtype == expected.dtype
-                np.testing.assert_array_equal(got.to_numpy(), expected)
-    np.testing.assert_array_equal(np.percentile(x, [5, 50, 95], axis=0).to_numpy(),
-                                  np.percentile(values, [5, 50, 95], axis=0))
-    np.testing.assert_array_equal(np.quantile(x, 0.3, method="hazen").to_numpy(),
-                                  np.quantile(values, 0.3, method="hazen"))
+                _assert_as_numpy(got.to_numpy(), expected, device)
+    _assert_as_numpy(np.percentile(x, [5, 50, 95], axis=0).to_numpy(),
+                     np.percentile(values, [5, 50, 95], axis=0), device)
+    _assert_as_numpy(np.quantile(x, 0.3, method="hazen").to_numpy(),
+                     np.quantile(values, 0.3, method="hazen"), device)
 
 
 def test_sort_and_median_have_gradients(device):
