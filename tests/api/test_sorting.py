@@ -28,12 +28,12 @@ EVERY_VALUE_METHODS = ("linear", "lower", "nearest", "hazen", "inverted_cdf")
 
 def _assert_as_numpy(got: np.ndarray, expected: np.ndarray, device, err_msg: str = "") -> None:
     """Interpolated order statistics equal NumPy's bit for bit on CPUs; a GPU compiler fuses
-    the interpolation's multiply and add (one rounding, not two): within an ulp there."""
+    the interpolation's multiply and add (one rounding, not two): within two ulps there."""
     assert got.dtype == expected.dtype, err_msg
     if device.kind == "reference" or device.traits.is_cpu or got.dtype.kind != "f":
         np.testing.assert_array_equal(got, expected, err_msg=err_msg)
     else:
-        np.testing.assert_array_max_ulp(got, expected, maxulp=1)
+        np.testing.assert_array_max_ulp(got, expected, maxulp=2)
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))
