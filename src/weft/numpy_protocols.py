@@ -100,8 +100,12 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
     if method == "accumulate" and ufunc in _UFUNC_SCANS:
         _refuse(f"{name}.accumulate", kwargs, {"axis": _READ, "dtype": _READ})
         (a,) = inputs
-        scan = getattr(weft, _UFUNC_SCANS[ufunc])
-        keywords = {"dtype": kwargs["dtype"]} if kwargs.get("dtype") is not None else {}
+        scan, dtype = getattr(weft, _UFUNC_SCANS[ufunc]), kwargs.get("dtype")
+        keywords = {}
+        if dtype is not None and ufunc in (np.add, np.multiply):
+            keywords["dtype"] = dtype
+        elif dtype is not None:  # the other scans keep their operand's type: cast it first
+            a = weft.asarray(a).astype(dtype)
         return _into(out, scan(a, axis=kwargs.get("axis", 0), **keywords), f"{name}.accumulate")
     raise TypeError(f"weft does not implement numpy.{name}.{method} (np.asarray(x) gives a "
                     "NumPy array)")

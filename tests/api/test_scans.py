@@ -59,6 +59,8 @@ def test_scans_through_numpy_and_as_methods(device):
                           (np.maximum.accumulate(x, axis=1),
                            np.maximum.accumulate(values, axis=1)),
                           (np.logaddexp.accumulate(x), np.logaddexp.accumulate(values)),
+                          (np.maximum.accumulate(x, dtype=np.float32),
+                           np.maximum.accumulate(values, dtype=np.float32)),
                           (x.cumsum(axis=0), values.cumsum(axis=0)),
                           (x.cumprod(dtype=np.float32), values.cumprod(dtype=np.float32)),
                           (wf.cumsum(wf.asarray([True, True, False])), np.array([1, 2, 2]))):
