@@ -88,6 +88,8 @@ def _mark(name: str, out: Any, args: tuple[Any, ...], keywords: dict[str, Any]) 
     # Operands a library call evaluated were evaluated in place: their nodes now are the
     # leaves the call read (with their own tapes).
     operands = tuple(a._node if isinstance(a, Array) else a for a in args)
+    if any(o is node for o in operands):
+        return  # an operand returned as it is: its own tape stands
     if any(getattr(o, "tape", None) is not None or
            (hasattr(o, "args") and reaches_argument(o)) for o in operands):
         node.tape = ("op", name, operands, keywords)
