@@ -12,6 +12,7 @@ from .arg_reductions import argmax, argmin
 from .array import Array, apply_op, transpose
 from .bitmask import BitMask, bitmask
 from .cache import cache_info, clear_cache
+from .compaction import argwhere, flatnonzero, nonzero
 from .config import config
 from .creation import (
     arange,
@@ -84,7 +85,7 @@ __all__ = [
     "linalg", "kernels", "stats", "tensoralg", "BitMask", "bitmask", "function",
     "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "sort", "argsort",
     "median", "quantile", "percentile", "cumsum", "cumprod", "cummax", "cummin",
-    "logcumsumexp", "linspace", "ravel",
+    "logcumsumexp", "nonzero", "flatnonzero", "argwhere", "linspace", "ravel",
     "flatten", "from_dlpack",
     *_REDUCTIONS, *_function_names,
 ]

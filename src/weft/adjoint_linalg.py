@@ -1,5 +1,5 @@
 """Reverse rules of the library functions whose results are materialized (tape.py): the
-linear algebra, the sort and the scans.
+linear algebra, the sort, the scans and the compactions (``x[mask]``).
 
 Each rule takes the result's adjoint ``g``, the result and the operands as the call got them,
 and returns each operand's share (None for one with no gradient). The products, the outer
@@ -121,8 +121,15 @@ def _scan(g: Array, out: Array, rows: Any, name: str) -> tuple[Any, ...]:
     return scan_adjoint(g, out, rows, name)
 
 
+def _compact(g: Array, out: Array, values: Any, mask: Any) -> tuple[Any, ...]:
+    from .compaction import compact_adjoint
+
+    return compact_adjoint(g, out, values, mask)
+
+
 RULES: dict[str, Rule] = {
     "matmul": _matmul, "cholesky": _cholesky, "solve_triangular": _solve_triangular,
     "triinv": _triinv, "cho_solve": _cho_solve, "cholinv": _cholinv, "solve": _solve,
     "inv": _inv, "logdet": _logdet, "sort": _sort, "scan": _scan,
+    "compact": _compact,
 }

@@ -29,6 +29,13 @@ from .indexing import AffineMap, basic_map, transpose_map
 from .tape import RECORDING, keep_alias, keep_reshape, keep_value
 
 
+def _is_mask(key: Any) -> bool:
+    """Whether ``key`` is one boolean array (``x[mask]``, a read of data-dependent size)."""
+    if isinstance(key, Array):
+        return key.dtype.kind == "b"
+    return isinstance(key, np.ndarray) and key.dtype == np.bool_
+
+
 class Array:
     """A weft array. Build with ``wf.asarray`` or a factory; combine like NumPy arrays.
 
@@ -398,6 +405,10 @@ class Array:
     def __getitem__(self, key: Any) -> Array:
         from .gather import gather_key, split_key
 
+        if _is_mask(key):
+            from .compaction import masked_read
+
+            return masked_read(self, key)
         if split_key(key, self.ndim) is not None:
             return gather_key(self, key)
         shape, m = basic_map(self.shape, key)

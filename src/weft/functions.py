@@ -149,16 +149,24 @@ def round(x: Any, decimals: int = 0, out: Array | None = None, *,  # noqa: A001 
 around = round
 
 
-def where(condition: Any, x: Any, y: Any, dtype: Any = None) -> Array:
+def where(condition: Any, x: Any = None, y: Any = None, dtype: Any = None) -> Any:
     """``x`` where ``condition`` is true, else ``y`` (element-wise, broadcast). A
     ``wf.BitMask`` condition covers the result's elements in row-major order; its bits are
-    tested inside the kernel.
+    tested inside the kernel. With the condition alone: ``wf.nonzero(condition)``.
 
     >>> import weft as wf
     >>> wf.where(wf.asarray([True, False]), 1, 2).tolist()
     [1, 2]
     """
     from .bitmask import BitMask
+
+    if x is None and y is None:
+        from .compaction import nonzero
+
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("where: give both x and y, or neither (for the positions where "
+                         "the condition holds)")
 
     if isinstance(condition, BitMask):
         shape = np.broadcast_shapes(np.shape(x), np.shape(y))

@@ -31,8 +31,9 @@ def split_key(key: Any, ndim: int) -> list[Any] | None:
         if _is_index_array(k):
             arr = k if isinstance(k, Array) else asarray(k)
             if arr.dtype.kind == "b":
-                raise TypeError("boolean mask indexing has a data-dependent shape: use "
-                                "wf.where(mask, x, y) or wf.assign(dst, x, mask=mask)")
+                raise TypeError("a boolean mask indexes a whole array (x[mask], a mask of "
+                                "x's shape or of its rows), not one part of an index; "
+                                "wf.nonzero(mask) gives the positions")
             if arr.dtype.kind not in "ui":
                 raise IndexError(f"arrays used as indices must be of integer type, not "
                                  f"{arr.dtype}")

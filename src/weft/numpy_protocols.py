@@ -160,9 +160,10 @@ def _spread(weft_name: str) -> Callable[[str, dict], Any]:
 def _where(name: str, given: dict[str, Any]) -> Any:
     import weft
 
+    if "x" not in given and "y" not in given:
+        return weft.nonzero(given["condition"])
     if "x" not in given or "y" not in given:
-        raise TypeError("numpy.where with one argument (the indexes where it holds) is not "
-                        "implemented for weft arrays yet")
+        raise ValueError("numpy.where: give both x and y, or neither")
     return weft.where(given["condition"], given["x"], given["y"])
 
 
@@ -297,6 +298,9 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.einsum: _einsum,
         np.argmax: _simple(weft.argmax, ("a", "axis", "keepdims")),
         np.argmin: _simple(weft.argmin, ("a", "axis", "keepdims")),
+        np.nonzero: _simple(weft.nonzero, ("a",)),
+        np.flatnonzero: _simple(weft.flatnonzero, ("a",)),
+        np.argwhere: _simple(weft.argwhere, ("a",)),
         np.cumsum: _simple(weft.cumsum, ("a", "axis", "dtype")),
         np.cumprod: _simple(weft.cumprod, ("a", "axis", "dtype")),
         np.sort: _simple(weft.sort, ("a", "axis", "kind"), {"order": None, "stable": None}),

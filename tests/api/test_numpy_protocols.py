@@ -76,7 +76,7 @@ def test_what_weft_lacks_raises_naming_it(device):
     for call, name in ((lambda: np.unique(x), "numpy.unique"),
                        (lambda: np.diff(x), "numpy.diff"),
                        (lambda: np.subtract.accumulate(x), "numpy.subtract.accumulate"),
-                       (lambda: np.where(x > 0.5), "one argument"),
+                       (lambda: np.extract(x > 0.5, x), "numpy.extract"),
                        (lambda: np.sum(x, initial=1.0), "initial"),
                        (lambda: np.exp(x, order="F"), "order")):
         with pytest.raises(TypeError, match=name):

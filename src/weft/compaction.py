@@ -1,0 +1,143 @@
+"""Reads whose size depends on the data: ``x[mask]``, ``nonzero``, ``flatnonzero``,
+``argwhere`` and ``where`` with one argument, as NumPy's.
+
+A compaction is a scan and a scatter. The running count of the mask (``cumsum``) gives each
+selected element its place in the result; the count's last value is the result's size, the
+one value read back to the host; each selected element is written to its place in one
+kernel, and the others to a spare slot past the end that the result leaves out. A
+compaction's gradient sends each result's adjoint back to the element it came from (a
+gather by the same count); elements not selected get 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dtypes as dt
+from .array import Array
+from .creation import arange, asarray, col_index, row_index, zeros
+from .tape import recorded
+
+
+def _mask_of(x: Array, mask: Any) -> Array:
+    mask = mask if isinstance(mask, Array) else asarray(mask, device=x.device)
+    if mask.shape != x.shape:
+        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
+                         f"array's shape {x.shape} (weft selects with a mask of the array's "
+                         "own shape, or of its rows for a 2-D array)")
+    return mask
+
+
+def _places(flat_mask: Array) -> tuple[Array, int]:
+    """Each element's place among the selected ones, counted from 1, and their number."""
+    from .scans import cumsum
+
+    places = cumsum(flat_mask, dtype=dt.int64).eval()
+    return places, (int(places[-1]) if places.size else 0)
+
+
+def _scatter(flat_values: Array, flat_mask: Array, places: Array, count: int) -> Array:
+    from .functions import where
+
+    out = zeros((count + 1,), dtype=flat_values.dtype, device=flat_values.device)
+    out[where(flat_mask, places - 1, count)] = flat_values
+    return out[:count]
+
+
+@recorded("compact")
+def _compact(flat_values: Array, flat_mask: Array) -> Array:
+    places, count = _places(flat_mask)
+    return _scatter(flat_values, flat_mask, places, count)
+
+
+def compact_adjoint(g: Array, out: Array, flat_values: Array, flat_mask: Array
+                    ) -> tuple[Any, ...]:
+    """The reverse rule of ``_compact``: each selected element gets the adjoint of its place
+    in the result, the others 0."""
+    from .functions import maximum, where
+    from .matrix import concatenate
+
+    places, _ = _places(flat_mask)
+    padded = concatenate([g, zeros((1,), dtype=g.dtype, device=g.device)])  # never empty
+    return (where(flat_mask, padded[maximum(places - 1, 0)], 0), None)
+
+
+def masked_read(x: Array, mask: Any) -> Array:
+    """``x[mask]``: the elements where ``mask`` (of ``x``'s shape) is true, in row-major
+    order, or the rows where a 1-D ``mask`` is true for a 2-D ``x``."""
+    from .matrix import ravel
+
+    mask = mask if isinstance(mask, Array) else asarray(mask, device=x.device)
+    if x.ndim == 2 and mask.ndim == 1:
+        if mask.shape[0] != x.shape[0]:
+            raise IndexError(f"boolean index of length {mask.shape[0]} does not match the "
+                             f"{x.shape[0]} rows of the indexed array")
+        return x[flatnonzero(mask)]
+    mask = _mask_of(x, mask)
+    return _compact(ravel(x), ravel(mask))
+
+
+def _selected(x: Any) -> Array:
+    x = x if isinstance(x, Array) else asarray(x)
+    return x if x.dtype.kind == "b" else x != 0
+
+
+def flatnonzero(a: Any) -> Array:
+    """The int64 positions of the nonzero elements of ``ravel(a)``, as
+    ``numpy.flatnonzero``.
+
+    >>> import weft as wf
+    >>> wf.flatnonzero(wf.asarray([[0, 3], [5, 0]])).tolist()
+    [1, 2]
+    """
+    from .matrix import ravel
+
+    flat = ravel(_selected(a))
+    return _compact(arange(flat.size, dtype=dt.int64, device=flat.device), flat)
+
+
+def nonzero(a: Any) -> tuple[Array, ...]:
+    """The int64 indexes of the nonzero elements, one array per dimension, as
+    ``numpy.nonzero`` (row-major order). The count is read back once for all of them.
+
+    >>> import weft as wf
+    >>> [i.tolist() for i in wf.nonzero(wf.asarray([[0, 3], [5, 0]]))]
+    [[0, 1], [1, 0]]
+    """
+    from .matrix import ravel
+
+    selected = _selected(a)
+    if selected.ndim == 0:
+        raise ValueError("nonzero of a 0-d array: use wf.atleast_1d(a) or a[None] first "
+                         "(NumPy no longer allows it)")
+    flat = ravel(selected)
+    places, count = _places(flat)
+    if selected.ndim == 1:
+        positions = [arange(flat.size, dtype=dt.int64, device=flat.device)]
+    else:
+        shape, device = selected.shape, selected.device
+        positions = [row_index(shape, device=device).astype(dt.int64),
+                     col_index(shape, device=device).astype(dt.int64)]
+    return tuple(_scatter(ravel(p), flat, places, count) for p in positions)
+
+
+def argwhere(a: Any) -> Array:
+    """The int64 indexes of the nonzero elements as rows, shape (count, ndim), as
+    ``numpy.argwhere``.
+
+    >>> import weft as wf
+    >>> wf.argwhere(wf.asarray([[0, 3], [5, 0]])).tolist()
+    [[0, 1], [1, 0]]
+    """
+    from .matrix import stack
+
+    indexes = nonzero(a)
+    return stack(indexes, axis=1)
+
+
+def _nonzero_method(self: Array) -> tuple[Array, ...]:
+    """``wf.nonzero`` of this array."""
+    return nonzero(self)
+
+
+Array.nonzero = _nonzero_method  # type: ignore[attr-defined]

@@ -1,0 +1,79 @@
+"""Reads of data-dependent size (API.md 14) against NumPy: x[mask], nonzero, flatnonzero,
+argwhere and one-argument where, through NumPy's functions; the gradient of x[mask]."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+RNG = np.random.default_rng(21)
+MATRIX = RNG.standard_normal((6, 9))
+VALUES = {
+    "matrix": MATRIX, "vector": RNG.standard_normal(40),
+    "long": RNG.standard_normal(5000),  # three levels of the count's scan
+    "int32": RNG.integers(-3, 3, (4, 7)).astype(np.int32),
+    "float32": RNG.standard_normal((3, 11)).astype(np.float32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_masked_reads_match_numpy(device, name):
+    values = VALUES[name]
+    x = wf.asarray(values)
+    for mask in (values > 0.3, values > 100, values > -100):  # some, none, all
+        for key in (wf.asarray(mask), mask):
+            got = x[key]
+            assert got.device is device and got.dtype == values.dtype
+            np.testing.assert_array_equal(got.to_numpy(), values[mask])
+
+
+def test_masked_reads_fuse_their_mask_and_select_rows(device):
+    x = wf.asarray(MATRIX)
+    np.testing.assert_array_equal(x[wf.exp(x) > 2.0].to_numpy(), MATRIX[np.exp(MATRIX) > 2.0])
+    rows = MATRIX[:, 0] > 0
+    np.testing.assert_array_equal(x[rows].to_numpy(), MATRIX[rows])
+    np.testing.assert_array_equal(x[wf.asarray(rows)].to_numpy(), MATRIX[rows])
+
+
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_nonzero_flatnonzero_argwhere_and_where_match_numpy(device, name):
+    values = np.where(VALUES[name] > 0.5, VALUES[name], 0)
+    x = wf.asarray(values)
+    for got, expected in ((wf.nonzero(x), np.nonzero(values)), (x.nonzero(), values.nonzero()),
+                          (np.nonzero(x), np.nonzero(values)),
+                          (wf.where(x != 0), np.where(values != 0)),
+                          (np.where(x != 0), np.where(values != 0))):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert isinstance(g, wf.Array) and g.dtype == np.int64
+            np.testing.assert_array_equal(g.to_numpy(), e)
+    for got, expected in ((wf.flatnonzero(x), np.flatnonzero(values)),
+                          (np.flatnonzero(x), np.flatnonzero(values)),
+                          (wf.argwhere(x), np.argwhere(values)),
+                          (np.argwhere(x), np.argwhere(values))):
+        assert got.dtype == np.int64 and got.shape == expected.shape
+        np.testing.assert_array_equal(got.to_numpy(), expected)
+
+
+def test_the_gradient_of_a_masked_read_goes_back_to_the_selected_elements(device):
+    x = wf.asarray(MATRIX)
+    g = wf.grad(lambda v: (v[v > 0] ** 2).sum())(x)
+    np.testing.assert_allclose(g.to_numpy(), np.where(MATRIX > 0, 2 * MATRIX, 0), rtol=1e-14)
+    g = wf.grad(lambda v: v[v > 100].sum())(x)  # nothing selected
+    np.testing.assert_array_equal(g.to_numpy(), np.zeros_like(MATRIX))
+
+
+def test_compaction_errors():
+    x = wf.asarray(MATRIX)
+    with pytest.raises(IndexError, match="does not match"):
+        x[np.ones((2, 2), dtype=bool)]
+    with pytest.raises(IndexError, match="rows"):
+        x[np.ones(4, dtype=bool)]
+    with pytest.raises(TypeError, match="whole array"):
+        x[np.ones(6, dtype=bool), 0]
+    with pytest.raises(ValueError, match="both x and y"):
+        wf.where(x > 0, x)
+    with pytest.raises(ValueError, match="0-d"):
+        wf.nonzero(wf.asarray(1.0))
