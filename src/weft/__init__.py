@@ -90,3 +90,5 @@ __all__ = [
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
+
+from . import array_api  # noqa: E402, F401 - x.__array_namespace__(), once all is defined

@@ -1,0 +1,198 @@
+"""The array API standard's namespace (2023.12) for what weft has: ``x.__array_namespace__()``.
+
+Most names are weft's own functions, which already follow NumPy (whose names the standard
+mostly shares: ``acos``, ``pow``, ``bitwise_left_shift`` are weft aliases too). The functions
+whose standard signature differs from NumPy's are adapted here: ``astype``, ``concat``,
+``permute_dims``, ``matrix_transpose``, ``std``/``var`` (``correction``), ``sort``/``argsort``
+(``descending``, ``stable``), ``cumulative_sum`` (``include_initial``), ``vecdot``,
+``expand_dims``, ``squeeze``, ``flip``, ``isdtype``, ``can_cast``, ``finfo``, ``iinfo``.
+Arrays have at most 2 dimensions until the n-d issue lands; functions the standard has and
+weft does not (sets, FFT, ``searchsorted``, complex numbers) are absent, so
+``hasattr(xp, name)`` says what is supported.
+
+>>> import weft as wf
+>>> xp = wf.asarray([3.0, 1.0, 2.0]).__array_namespace__()
+>>> xp.sort(xp.asarray([3.0, 1.0, 2.0]), descending=True).tolist()
+[3.0, 2.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import builtins as _py  # max, min, any, all, abs, round and pow are the standard's here
+import math
+from typing import Any
+
+import numpy as np
+
+import weft as _wf
+
+from . import dtypes as _dt
+from .array import Array
+
+__array_api_version__ = "2023.12"
+
+e, inf, nan, pi, newaxis = math.e, math.inf, math.nan, math.pi, None
+bool, int32, int64, uint32, float32, float64 = (  # noqa: A001 - the standard's names
+    _dt.bool_, _dt.int32, _dt.int64, _dt.uint32, _dt.float32, _dt.float64)
+
+_SAME = (
+    "abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift "
+    "bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil clip copysign cos cosh "
+    "divide equal exp expm1 floor floor_divide greater greater_equal hypot isfinite isinf "
+    "isnan less less_equal log log1p log2 log10 logaddexp logical_and logical_not logical_or "
+    "logical_xor maximum minimum multiply negative not_equal positive pow remainder round "
+    "sign signbit sin sinh square sqrt subtract tan tanh trunc "
+    "arange asarray empty empty_like eye from_dlpack full full_like linspace ones ones_like "
+    "tril triu zeros zeros_like broadcast_to stack argmax argmin nonzero where max mean min "
+    "prod sum all any result_type").split()
+globals().update({name: getattr(_wf, name) for name in _SAME})
+matmul = _wf.linalg.matmul
+
+
+def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
+    """``x`` as ``dtype`` (on ``device`` if given)."""
+    out = x.astype(dtype)
+    if device is not None:
+        out = out.to_device(device)
+    return out.copy() if copy and out is x else out
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+    """The arrays joined along ``axis`` (flattened first for None)."""
+    return _wf.concatenate(list(arrays), axis=axis)
+
+
+def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
+    """The axes of ``x`` in the order ``axes`` (at most 2)."""
+    order = tuple(int(a) % _py.max(x.ndim, 1) for a in axes)
+    if sorted(order) != list(range(x.ndim)):
+        raise ValueError(f"permute_dims: {axes} is not a permutation of {x.ndim} axes")
+    return x.T if order == (1, 0) else x
+
+
+def matrix_transpose(x: Array, /) -> Array:
+    """The transpose of a matrix."""
+    if x.ndim != 2:
+        raise ValueError(f"matrix_transpose needs a matrix, not {x.ndim} dims")
+    return x.mT
+
+
+def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
+    """``x``'s elements in ``shape``."""
+    return x.reshape(shape)
+
+
+def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
+    """``x`` with an axis of one inserted at ``axis``."""
+    if x.ndim >= 2:
+        raise ValueError("expand_dims: weft arrays have at most 2 dims")
+    position = int(axis) % (x.ndim + 1)
+    return x[None] if position == 0 else x[..., None]
+
+
+def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    """``x`` without the axes of one in ``axis``."""
+    axes = {int(a) % _py.max(x.ndim, 1) for a in (axis if isinstance(axis, tuple) else (axis,))}
+    if _py.any(x.shape[a] != 1 for a in axes):
+        raise ValueError(f"squeeze: an axis in {axis} is not of size one in {x.shape}")
+    return x.reshape(tuple(n for a, n in enumerate(x.shape) if a not in axes))
+
+
+def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """``x`` with the order of its elements along ``axis`` (all axes for None) reversed."""
+    axes = range(x.ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    key = [slice(None)] * x.ndim
+    for a in axes:
+        key[int(a) % x.ndim] = slice(None, None, -1)
+    return x[tuple(key)]
+
+
+def std(x: Array, /, *, axis: Any = None, correction: float = 0.0,
+        keepdims: bool = False) -> Array:
+    """The standard deviation, ``correction`` as NumPy's ``ddof``."""
+    return _wf.std(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def var(x: Array, /, *, axis: Any = None, correction: float = 0.0,
+        keepdims: bool = False) -> Array:
+    """The variance, ``correction`` as NumPy's ``ddof``."""
+    return _wf.var(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def sort(x: Array, /, *, axis: int = -1, descending: bool = False,
+         stable: bool = True) -> Array:
+    """Sorted along ``axis``; a descending sort keeps equal elements in their order."""
+    if not descending:
+        return _wf.sort(x, axis=axis)
+    return flip(_wf.sort(flip(x, axis=axis), axis=axis), axis=axis)
+
+
+def argsort(x: Array, /, *, axis: int = -1, descending: bool = False,
+            stable: bool = True) -> Array:
+    """The positions that sort ``x`` along ``axis`` (equal elements keep their order)."""
+    if not descending:
+        return _wf.argsort(x, axis=axis)
+    size = x.shape[int(axis) % x.ndim]
+    return size - 1 - flip(_wf.argsort(flip(x, axis=axis), axis=axis), axis=axis)
+
+
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Array:
+    """Cumulative sums along ``axis`` (required for a matrix), a leading 0 if asked."""
+    if axis is None and x.ndim > 1:
+        raise ValueError("cumulative_sum: give the axis of a matrix")
+    axis = 0 if axis is None else axis
+    out = _wf.cumsum(x, axis=axis, dtype=dtype)
+    if not include_initial:
+        return out
+    shape = list(out.shape)
+    shape[int(axis) % out.ndim] = 1
+    return _wf.concatenate([_wf.zeros(tuple(shape), dtype=out.dtype, device=out.device), out],
+                           axis=axis)
+
+
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """The dot product of vectors along ``axis`` (real arrays)."""
+    return _wf.sum(x1 * x2, axis=axis)
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Whether ``dtype`` is of ``kind`` (a dtype, a kind name, or a tuple of them)."""
+    if isinstance(kind, tuple):
+        return _py.any(isdtype(dtype, k) for k in kind)
+    dtype = _dt.to_dtype(dtype)
+    if not isinstance(kind, str):
+        return dtype == _dt.to_dtype(kind)
+    kinds = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+             "real floating": "f", "numeric": "iuf", "complex floating": ""}
+    if kind not in kinds:
+        raise ValueError(f"isdtype: {kind!r} is not a kind of the array API standard")
+    return dtype.kind in kinds[kind] if kinds[kind] else False
+
+
+def can_cast(from_: Any, to: Any, /) -> bool:
+    """Whether the standard's promotion casts ``from_`` to ``to`` without loss."""
+    source = from_.dtype if isinstance(from_, Array) else _dt.to_dtype(from_)
+    return _py.bool(np.can_cast(source.numpy, _dt.to_dtype(to).numpy, casting="safe"))
+
+
+def finfo(type: Any, /) -> Any:  # noqa: A002 - the standard's name
+    """The limits of a floating type (NumPy's ``finfo``)."""
+    return np.finfo(_dt.to_dtype(type.dtype if isinstance(type, Array) else type).numpy)
+
+
+def iinfo(type: Any, /) -> Any:  # noqa: A002 - the standard's name
+    """The limits of an integer type (NumPy's ``iinfo``)."""
+    return np.iinfo(_dt.to_dtype(type.dtype if isinstance(type, Array) else type).numpy)
+
+
+def namespace(self: Array, /, *, api_version: str | None = None) -> Any:
+    """This module: the array API namespace of weft arrays (2023.12)."""
+    import sys
+
+    if api_version not in (None, "2023.12", "2022.12"):
+        raise ValueError(f"weft follows the array API standard 2023.12, not {api_version!r}")
+    return sys.modules[__name__]
+
+
+Array.__array_namespace__ = namespace  # type: ignore[attr-defined]

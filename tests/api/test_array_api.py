@@ -1,0 +1,77 @@
+"""The array API namespace (API.md 14): x.__array_namespace__() against NumPy 2's own
+implementation of the 2023.12 standard, and one function written once for both."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+RNG = np.random.default_rng(31)
+A = RNG.standard_normal((4, 5))
+TIES = np.array([[2.0, 1.0, 2.0, 0.5], [1.0, 1.0, 3.0, 3.0]])
+
+
+def _standardize(x):
+    """Written against the standard only: runs on NumPy arrays and on weft arrays."""
+    xp = x.__array_namespace__()
+    centered = x - xp.mean(x, axis=0)
+    return centered / xp.std(x, axis=0, correction=1)
+
+
+def test_one_function_runs_on_numpy_and_weft_arrays(device):
+    got = _standardize(wf.asarray(A))
+    assert isinstance(got, wf.Array) and got.device is device
+    np.testing.assert_allclose(got.to_numpy(), _standardize(A), rtol=1e-12)
+
+
+def test_the_namespace_matches_numpys(device):
+    x, ties = wf.asarray(A), wf.asarray(TIES)
+    xp = x.__array_namespace__()
+    assert xp.__array_api_version__ == "2023.12" and xp.float64 == np.float64
+    pairs = [
+        (xp.concat([x, x], axis=1), np.concat([A, A], axis=1)),
+        (xp.concat([x, x], axis=None), np.concat([A, A], axis=None)),
+        (xp.permute_dims(x, (1, 0)), np.permute_dims(A, (1, 0))),
+        (xp.matrix_transpose(x), np.matrix_transpose(A)),
+        (xp.cumulative_sum(x, axis=1, include_initial=True),
+         np.cumulative_sum(A, axis=1, include_initial=True)),
+        (xp.cumulative_sum(x[0]), np.cumulative_sum(A[0])),
+        (xp.vecdot(x, x, axis=0), np.vecdot(A, A, axis=0)),
+        (xp.var(x, axis=1, correction=1), np.var(A, axis=1, correction=1)),
+        (xp.sort(ties, axis=1, descending=True), -np.sort(-TIES, axis=1, stable=True)),
+        (xp.argsort(ties, axis=1, descending=True), np.argsort(-TIES, axis=1, stable=True)),
+        (xp.argsort(ties, axis=0, descending=True), np.argsort(-TIES, axis=0, stable=True)),
+        (xp.expand_dims(x[0], axis=0), np.expand_dims(A[0], axis=0)),
+        (xp.expand_dims(x[0], axis=-1), np.expand_dims(A[0], axis=-1)),
+        (xp.squeeze(x[0:1], axis=0), np.squeeze(A[0:1], axis=0)),
+        (xp.flip(x, axis=1), np.flip(A, axis=1)), (xp.flip(x), np.flip(A)),
+        (xp.astype(x, xp.float32), np.astype(A, np.float32)),
+        (xp.reshape(x, (5, 4)), np.reshape(A, (5, 4))),
+        (xp.acos(xp.clip(x, -1, 1)), np.acos(np.clip(A, -1, 1))),
+        (xp.pow(x, 2), np.pow(A, 2)),
+        (xp.nonzero(x > 0)[1], np.nonzero(A > 0)[1]),
+    ]
+    for k, (got, expected) in enumerate(pairs):
+        assert isinstance(got, wf.Array), k
+        assert got.shape == expected.shape and got.dtype == expected.dtype, k
+        np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-12, err_msg=str(k))
+
+
+def test_dtype_functions_match_numpys():
+    xp = wf.asarray(A).__array_namespace__()
+    for dtype in (xp.bool, xp.int32, xp.int64, xp.uint32, xp.float32, xp.float64):
+        for kind in ("bool", "signed integer", "unsigned integer", "integral",
+                     "real floating", "complex floating", "numeric", xp.float32):
+            assert xp.isdtype(dtype, kind) == np.isdtype(dtype.numpy, getattr(
+                kind, "numpy", kind)), (dtype, kind)
+        for to in (xp.int64, xp.float32, xp.float64):
+            assert xp.can_cast(dtype, to) == np.can_cast(dtype.numpy, to.numpy), (dtype, to)
+    assert xp.finfo(xp.float32).eps == np.finfo(np.float32).eps
+    assert xp.iinfo(xp.int64).max == np.iinfo(np.int64).max
+    with pytest.raises(ValueError, match="2023.12"):
+        wf.asarray(A).__array_namespace__(api_version="2021.12")
+    with pytest.raises(ValueError, match="kind"):
+        xp.isdtype(xp.float32, "floating")
+    assert not hasattr(xp, "unique_values")  # what weft lacks is absent, not a stub
