@@ -33,6 +33,8 @@ def _is_mask(key: Any) -> bool:
     """Whether ``key`` is one boolean array (``x[mask]``, a read of data-dependent size)."""
     if isinstance(key, Array):
         return key.dtype.kind == "b"
+    if isinstance(key, list):  # NumPy reads a list of bools as a mask too
+        return bool(key) and all(isinstance(k, (bool, np.bool_)) for k in key)
     return isinstance(key, np.ndarray) and key.dtype == np.bool_
 
 

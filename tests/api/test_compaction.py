@@ -35,6 +35,11 @@ def test_masked_reads_fuse_their_mask_and_select_rows(device):
     rows = MATRIX[:, 0] > 0
     np.testing.assert_array_equal(x[rows].to_numpy(), MATRIX[rows])
     np.testing.assert_array_equal(x[wf.asarray(rows)].to_numpy(), MATRIX[rows])
+    picks = [True, False, True, True, False, False]
+    np.testing.assert_array_equal(x[picks].to_numpy(), MATRIX[picks])
+    empty = wf.zeros((0,))
+    assert empty[empty > 0].shape == (0,) and wf.argwhere(wf.zeros((0, 3))).shape == (0, 2)
+    np.testing.assert_array_equal(wf.asarray(2.0)[wf.asarray(2.0) > 1].to_numpy(), [2.0])
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))
