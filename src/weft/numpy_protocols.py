@@ -303,6 +303,10 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.argwhere: _simple(weft.argwhere, ("a",)),
         np.cumsum: _simple(weft.cumsum, ("a", "axis", "dtype")),
         np.cumprod: _simple(weft.cumprod, ("a", "axis", "dtype")),
+        np.cumulative_sum: _simple(
+            lambda x, axis=None, dtype=None, include_initial=False: weft.array_api.
+            cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial),
+            ("x", "axis", "dtype", "include_initial")),
         np.sort: _simple(weft.sort, ("a", "axis", "kind"), {"order": None, "stable": None}),
         np.argsort: _simple(weft.argsort, ("a", "axis", "kind"),
                             {"order": None, "stable": None}),

@@ -38,6 +38,8 @@ def test_the_namespace_matches_numpys(device):
         (xp.cumulative_sum(x, axis=1, include_initial=True),
          np.cumulative_sum(A, axis=1, include_initial=True)),
         (xp.cumulative_sum(x[0]), np.cumulative_sum(A[0])),
+        (np.cumulative_sum(x, axis=0, include_initial=True),
+         np.cumulative_sum(A, axis=0, include_initial=True)),
         (xp.vecdot(x, x, axis=0), np.vecdot(A, A, axis=0)),
         (xp.var(x, axis=1, correction=1), np.var(A, axis=1, correction=1)),
         (xp.sort(ties, axis=1, descending=True), -np.sort(-TIES, axis=1, stable=True)),
