@@ -91,4 +91,5 @@ __all__ = [
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 
-from . import array_api  # noqa: E402, F401 - x.__array_namespace__(), once all is defined
+# Once all is defined: x.__array_namespace__(), and NumPy's ndarray methods on wf.Array.
+from . import array_api, ndarray_methods  # noqa: E402, F401
