@@ -104,10 +104,10 @@ def item(self: Array, *index: Any) -> Any:
     from .matrix import ravel
 
     if not index:
-        return self._item()
+        return _read_one(self)
     if len(index) == 1 and self.ndim != 1:
-        return ravel(self)[index[0]]._item()
-    return self[index]._item()
+        return _read_one(ravel(self)[index[0]])
+    return _read_one(self[index])
 
 
 def divmod_(self: Array, other: Any) -> tuple[Array, Array]:
@@ -118,7 +118,7 @@ def rdivmod(self: Array, other: Any) -> tuple[Array, Array]:
     return other // self, other % self
 
 
-Array._item = Array.item  # the one-element read, kept for item() without an index
+_read_one = Array.item  # the one-element read that item() with an index ends in
 for _name, _method in (("clip", clip), ("round", round), ("dot", dot), ("trace", trace),
                        ("diagonal", diagonal), ("squeeze", squeeze), ("swapaxes", swapaxes),
                        ("take", take), ("fill", fill), ("conj", conj), ("conjugate", conj),
