@@ -15,6 +15,7 @@ from . import dtypes as dt
 from . import expr as ex
 from .array import Array
 from .creation import asarray, flat_position
+from .indexing import checked_axis
 
 
 def argmax(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
@@ -43,16 +44,13 @@ def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
     from .functions import where
 
     x = x if isinstance(x, Array) else asarray(x)
-    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
-        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
-    if axis is not None and not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {x.ndim} "
-                         "dims")
+    if axis is not None:
+        axis = checked_axis(name, axis, x.ndim, zero_d_has_one=True)
     if x.size == 0:
         raise ValueError(f"{name}: an empty array has no {name[3:]}imum")
     if x.ndim == 0:
         return asarray(0, dtype=dt.int64, device=x.device)
-    along = None if axis is None else axis % x.ndim
+    along = axis
     best = (x.max if name == "argmax" else x.min)(axis=along, keepdims=True)
     hit = x == best
     if x.dtype.is_float:

@@ -91,11 +91,8 @@ def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
-    """``x`` without the axes of one in ``axis``."""
-    axes = {int(a) % _py.max(x.ndim, 1) for a in (axis if isinstance(axis, tuple) else (axis,))}
-    if _py.any(x.shape[a] != 1 for a in axes):
-        raise ValueError(f"squeeze: an axis in {axis} is not of size one in {x.shape}")
-    return x.reshape(tuple(n for a, n in enumerate(x.shape) if a not in axes))
+    """``x`` without the axes of one in ``axis`` (``ndarray.squeeze``)."""
+    return x.squeeze(axis)
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:

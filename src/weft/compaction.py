@@ -19,20 +19,16 @@ from .creation import arange, asarray, col_index, row_index, zeros
 from .tape import recorded
 
 
-def _mask_of(x: Array, mask: Any) -> Array:
-    mask = mask if isinstance(mask, Array) else asarray(mask, device=x.device)
-    if mask.shape != x.shape:
-        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
-                         f"array's shape {x.shape} (weft selects with a mask of the array's "
-                         "own shape, or of its rows for a 2-D array)")
-    return mask
-
-
-def _places(flat_mask: Array) -> tuple[Array, int]:
-    """Each element's place among the selected ones, counted from 1, and their number."""
+def _places(flat_mask: Array) -> Array:
+    """Each element's place among the selected ones, counted from 1."""
     from .scans import cumsum
 
-    places = cumsum(flat_mask, dtype=dt.int64).eval()
+    return cumsum(flat_mask, dtype=dt.int64)
+
+
+def _counted_places(flat_mask: Array) -> tuple[Array, int]:
+    """The places and their number: the one value read back to the host."""
+    places = _places(flat_mask).eval()
     return places, (int(places[-1]) if places.size else 0)
 
 
@@ -46,7 +42,7 @@ def _scatter(flat_values: Array, flat_mask: Array, places: Array, count: int) ->
 
 @recorded("compact")
 def _compact(flat_values: Array, flat_mask: Array) -> Array:
-    places, count = _places(flat_mask)
+    places, count = _counted_places(flat_mask)
     return _scatter(flat_values, flat_mask, places, count)
 
 
@@ -57,9 +53,8 @@ def compact_adjoint(g: Array, out: Array, flat_values: Array, flat_mask: Array
     from .functions import maximum, where
     from .matrix import concatenate
 
-    places, _ = _places(flat_mask)
     padded = concatenate([g, zeros((1,), dtype=g.dtype, device=g.device)])  # never empty
-    return (where(flat_mask, padded[maximum(places - 1, 0)], 0), None)
+    return (where(flat_mask, padded[maximum(_places(flat_mask) - 1, 0)], 0), None)
 
 
 def masked_read(x: Array, mask: Any) -> Array:
@@ -73,7 +68,10 @@ def masked_read(x: Array, mask: Any) -> Array:
             raise IndexError(f"boolean index of length {mask.shape[0]} does not match the "
                              f"{x.shape[0]} rows of the indexed array")
         return x[flatnonzero(mask)]
-    mask = _mask_of(x, mask)
+    if mask.shape != x.shape:
+        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
+                         f"array's shape {x.shape} (weft selects with a mask of the array's "
+                         "own shape, or of its rows for a 2-D array)")
     return _compact(ravel(x), ravel(mask))
 
 
@@ -111,7 +109,7 @@ def nonzero(a: Any) -> tuple[Array, ...]:
         raise ValueError("nonzero of a 0-d array: use wf.atleast_1d(a) or a[None] first "
                          "(NumPy no longer allows it)")
     flat = ravel(selected)
-    places, count = _places(flat)
+    places, count = _counted_places(flat)
     if selected.ndim == 1:
         positions = [arange(flat.size, dtype=dt.int64, device=flat.device)]
     else:

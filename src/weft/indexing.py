@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 Shape = tuple[int, ...]
 
 
@@ -136,6 +138,18 @@ def normalize(key: Any, ndim: int, new_axes: bool = False) -> tuple[Any, ...]:
             "indexed"
         )
     return key + (slice(None),) * (ndim - used)
+
+
+def checked_axis(name: str, axis: Any, ndim: int, zero_d_has_one: bool = False) -> int:
+    """``axis`` (an integer, negative from the end) as a position among ``ndim`` axes, or the
+    error NumPy gives. ``zero_d_has_one``: a 0-d operand takes axis 0 or -1 (as a scan or an
+    arg-reduction of a 0-d array does in NumPy)."""
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
+    bound = max(ndim, 1) if zero_d_has_one else ndim
+    if not -bound <= axis < bound:
+        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+    return int(axis) % bound
 
 
 def is_integer(k: Any) -> bool:

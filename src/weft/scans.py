@@ -26,6 +26,7 @@ import numpy as np
 from . import dtypes as dt
 from .array import Array
 from .creation import asarray, col_index, full, row_index
+from .indexing import checked_axis
 from .tape import RECORDING, recorded
 
 BLOCK = 16  # elements per block: a fold of this many shifted reads per element
@@ -47,17 +48,12 @@ def _scan(name: str, x: Any, axis: Any, dtype: Any) -> Array:
     x = x if isinstance(x, Array) else asarray(x)
     if axis is None:
         x, axis = ravel(x), 0
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
-    if not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {x.ndim} "
-                         "dims")
+    axis = checked_axis(name, axis, x.ndim, zero_d_has_one=True)
     x = x.astype(_result_type(name, x, dtype))
     if x.ndim == 0:
         return x.reshape((1,))
     if x.size == 0:
         return x.copy()
-    axis = int(axis) % x.ndim
     rows = x.reshape((1, x.shape[0])) if x.ndim == 1 else (x.T if axis == 0 else x)
     out = _scan_rows(rows, name)
     if x.ndim == 1:
@@ -215,16 +211,15 @@ def scan_adjoint(g: Array, out: Array, rows: Array, name: str) -> tuple[Any, ...
     # equal to it (or NaN). Those elements start runs; an element's adjoint is the sum of g
     # over its run: the reversed sum at it less the reversed sum where the next run starts.
     cols = out.shape[1]
-    index = col_index(out.shape, device=out.device)
+    index, row = col_index(out.shape, device=out.device), row_index(out.shape, device=out.device)
     starts = (rows == out) | isnan(rows)
     next_start = _reversed("cummin", where(starts, index, cols))
     after = minimum(index + 1, cols - 1)
-    following = where(index + 1 < cols, next_start[row_index(out.shape, device=out.device),
-                                                   after], cols)
+    following = where(index + 1 < cols, next_start[row, after], cols)
     tail = _reversed("cumsum", g)
     tail_padded = concatenate([tail, full((out.shape[0], 1), 0, dtype=tail.dtype,
                                           device=out.device)], axis=1)
-    run = tail - tail_padded[row_index(out.shape, device=out.device), following]
+    run = tail - tail_padded[row, following]
     return (where(starts, run, 0), None)
 
 

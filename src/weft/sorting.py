@@ -18,6 +18,7 @@ import numpy as np
 from . import dtypes as dt
 from .array import Array
 from .creation import asarray
+from .indexing import checked_axis
 from .linalg_library import library
 from .tape import recorded
 
@@ -36,12 +37,7 @@ def _operand(x: Any, axis: Any, name: str) -> tuple[Array, int]:
         from .matrix import ravel
 
         return ravel(x), 0
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
-    if not -x.ndim <= axis < x.ndim:
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {x.ndim} "
-                         "dims")
-    return x, int(axis) % x.ndim
+    return x, checked_axis(name, axis, x.ndim)
 
 
 @recorded("sort")
