@@ -109,7 +109,12 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
     compiled = Compiled()
     for step in steps(outputs):
-        if step.reductions:
+        if step.scans:
+            from .scan_kernels import scan_kernels
+
+            for root, dest in step.scans:
+                compiled.kernels += scan_kernels(root, dest, target.traits, target.fp64)
+        elif step.reductions:
             _compile_reductions(compiled.kernels, step.reductions, step.elementwise, target)
         else:
             kernel = _compile_elementwise(step.outputs, target)

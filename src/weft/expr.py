@@ -42,6 +42,9 @@ CHECK = "check"  # args: (value, predicate); attrs: message
 # args: (values, index arrays...); attrs: Gather. Zeros of its shape, each value added at the
 # element the gather spec picks (a gather's adjoint: duplicates add up).
 SCATTER_ADD = "scatter_add"
+# args: (operand,) of a 2-D shape; attrs: the op-table op combining each row's elements in
+# order (its running values: a cumulative sum is ``add``), computed in the node's dtype.
+SCAN = "scan"
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,12 @@ def scatter_add(values: Node, indexes: tuple[Node, ...], spec: Gather, shape: Sh
     """Zeros of ``shape`` with ``values`` added where ``spec`` and ``indexes`` pick (the
     elements a gather of that spec from an array of ``shape`` would read)."""
     return Node(SCATTER_ADD, values.dtype, shape, (values, *indexes), attrs=spec)
+
+
+def scan(node: Node, op: str, dtype: DType) -> Node:
+    """The running ``op`` along each row of the 2-D ``node`` (``dtype``: what it computes
+    in, the node's own or wider)."""
+    return Node(SCAN, dtype, node.shape, (node,), attrs=op)
 
 
 def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:

@@ -28,6 +28,7 @@ VECTOR_DTYPES = ("float32", "int32", "uint32", "bool")  # loaded four at a time 
 ELEMENTWISE = "elementwise"
 REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
 REDUCE_COLS = "reduce_cols"  # one result per column (or per column and split)
+SCAN = "scan"  # running combinations along rows (``Scan``): a pass of scan.py's plan
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,20 @@ class Accumulate:
     final_view: str | None = None
 
 
+@dataclass(frozen=True)
+class Scan:
+    """A scan kernel's pass (skeletons/scan.py): each (row, split) of ``src`` combined with
+    op-table ``op`` in ``dtype``. ``totals``: only each split's total, into ``part``;
+    else every element's running value into ``dst``, from the split's carry (``carried``:
+    read from ``carry``, else the identity), before the element (``exclusive``) or after."""
+
+    op: str
+    dtype: DType
+    totals: bool = False
+    exclusive: bool = False
+    carried: bool = False
+
+
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select
              | Gather | Check | Store | Scatter)
 Param = BufferParam | ScalarParam | IndexParam
@@ -233,6 +248,11 @@ class Variant:
     # Every index of the launch (grid positions, view offsets and strides, buffer sizes) fits
     # in 32 bits with room to spare: the kernel computes its indexes in int.
     index32: bool = False
+    # Scans: elements per thread of a work-group's tile (GPUs; 0: each work-item walks its
+    # split alone), and whether a work-group's first work-item alone walks (CPUs: a
+    # work-group runs on one core, so a split per group spreads the splits over the cores).
+    scan_per_thread: int = 0
+    scan_by_groups: bool = False
     # Launch settings written into the source as constants, (parameter name, value) pairs:
     # rows reductions' team width, walk kind and a row that is one split. Their arguments
     # still travel, so every kernel of a skeleton has one layout.
@@ -247,13 +267,14 @@ class KernelIR:
     """A structural description of one kernel, hashable: with its ``Variant``, the memory
     cache key."""
 
-    skeleton: str  # ELEMENTWISE, REDUCE_ROWS or REDUCE_COLS
+    skeleton: str  # ELEMENTWISE, REDUCE_ROWS, REDUCE_COLS or SCAN
     ndim: int  # of the element grid: 0/1 need no row/column split, 2 does
     params: tuple[Param, ...]
     body: tuple[Statement, ...]
     reductions: tuple[Accumulate, ...] = ()
     range_structure: str = "general"  # reductions visit only this structure's elements
     checked: bool = False  # has an error buffer
+    scan: Scan | None = None  # a SCAN kernel's pass
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -178,7 +178,7 @@ _add(Op("ldexp", 2, LDEXP, {FLOAT_ONLY: "ldexp({0}, {1})"}, np.ldexp, PRESERVE,
 _add(Op("logaddexp", 2, REAL,
         {FLOAT_ONLY: "({0} == {1} ? {0} + 0.69314718055994530942{F}"
                      " : fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp,
-        adjoint=lambda w, g, y, a, b: (g * w.exp(a - y), g * w.exp(b - y))))
+        identity="lowest", adjoint=lambda w, g, y, a, b: (g * w.exp(a - y), g * w.exp(b - y))))
 
 # Special functions (device code in skeletons/special.py; SciPy is the reference, imported
 # only when a reference is computed: the reference device and the tests).

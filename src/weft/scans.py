@@ -1,19 +1,15 @@
 """Scans: ``cumsum``, ``cumprod``, ``cummax``, ``cummin`` and ``logcumsumexp`` along an axis,
 as NumPy's ``cumsum``/``cumprod`` and ``maximum``/``minimum``/``logaddexp.accumulate``.
 
-A scan is blocked, from weft's own lazy operations on every device. The rows are first
-copied into one buffer padded with the identity (``BLOCK`` elements before, at least one
-after), so the producers fuse into that copy and every later kernel has one structure
-whatever the length. Each element then combines the elements before it in its block of
-``BLOCK`` (a fold of shifted views of the buffer, one kernel, each element read from cache
-rather than memory ``BLOCK`` times); the blocks' totals, that result's last element per
-block, are scanned the same way (recursively, ``BLOCK`` times shorter each level); each
-element finally combines its block's carry, the total of the blocks before it: with the
-blocks as rows of ``BLOCK`` elements the carries broadcast along them (a gather of each
-element's carry cost as much as the fold on a CPU). A scan's gradient is its own rule
-(``scan_adjoint``: reversed scans), not the adjoint of the fold term by term, whose kernels
-took a minute to compile. The sums combine in blocks, not one by one: their rounding
-differs from NumPy's sequential loop (it is usually smaller).
+A scan is one lazy node (``expr.SCAN``) over the rows of a 2-D operand: axis 0 scans the
+rows of the transposed view, a vector is one row. Its operand is computed first, unless it
+is a buffer's view or a cast the scan makes as it loads; what reads the scan fuses after it
+like anything that reads a buffer. Its kernels (scan_kernels.py, skeletons/scan.py) read
+each element twice and write it once, in at most three launches, so a scan records in
+traced functions and replays like any other expression. Rows are cut into splits that the
+device walks in parallel, each from its carry (the total of the splits before it), so sums
+round differently from NumPy's sequential loop (on CPUs, only at the splits' borders). A
+scan's gradient is its own rule (``scan_adjoint``: reversed scans).
 """
 
 from __future__ import annotations
@@ -21,25 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from . import dtypes as dt
+from . import expr as ex
 from .array import Array
 from .creation import asarray, col_index, full, row_index
 from .indexing import checked_axis
 from .tape import RECORDING, recorded
 
-BLOCK = 16  # elements per block: a fold of this many shifted reads per element
-_BLOCK_BITS = BLOCK.bit_length() - 1  # a power of two: positions split by a mask and a shift
-
-
-def _scan_op(name: str) -> tuple[Callable[[Array, Array], Array], float]:
-    """The combining operation of a scan and its identity."""
-    import weft
-
-    return {"cumsum": (lambda a, b: a + b, 0), "cumprod": (lambda a, b: a * b, 1),
-            "cummax": (weft.maximum, -np.inf), "cummin": (weft.minimum, np.inf),
-            "logcumsumexp": (weft.logaddexp, -np.inf)}[name]
+_COMBINE = {"cumsum": "add", "cumprod": "multiply", "cummax": "maximum",
+            "cummin": "minimum", "logcumsumexp": "logaddexp"}
 
 
 def _scan(name: str, x: Any, axis: Any, dtype: Any) -> Array:
@@ -71,61 +57,16 @@ def _result_type(name: str, x: Array, dtype: Any) -> dt.DType:
     return x.dtype
 
 
-def _identity(name: str, dtype: dt.DType) -> Any:
-    """The identity of ``name``'s combination in ``dtype`` (integers and bools have no
-    infinities)."""
-    identity = _scan_op(name)[1]
-    if np.isfinite(identity):
-        return identity
-    if dtype.kind == "b":
-        return identity > 0
-    if dtype.kind in "ui":
-        info = np.iinfo(dtype.numpy)
-        return info.min if identity < 0 else info.max
-    return identity
-
-
 @recorded("scan")
 def _scan_rows(rows: Array, name: str) -> Array:
-    """The scan ``name`` of each row. While a gradient is being taken the result is
-    evaluated, so the reverse pass applies the scan's own rule (``scan_adjoint``) rather than
-    differentiating the blocked fold term by term."""
-    out = _rows(rows, _scan_op(name)[0], _identity(name, rows.dtype))
+    """The scan ``name`` of each row (bools running in int32: a work-group's memory holds no
+    C bool). While a gradient is being taken the result is evaluated, so the reverse pass
+    applies the scan's own rule (``scan_adjoint``)."""
+    operand = rows.astype(dt.int32) if rows.dtype.kind == "b" else rows
+    out = Array(ex.scan(operand._node, _COMBINE[name], operand.dtype), rows.device)
+    if rows.dtype.kind == "b":
+        out = out.astype(dt.bool_)
     return out.eval() if RECORDING[0] else out
-
-
-def _rows(x: Array, combine: Callable[[Array, Array], Array], identity: Any) -> Array:
-    """The inclusive scan of each row of ``x`` (rows, n).
-
-    The rows are copied once into a buffer with ``BLOCK`` identities before them and at
-    least one after them, so each shifted read is a plain view of that buffer and every
-    level's kernels have one structure whatever the length (a new length compiles nothing).
-    """
-    from .functions import where
-    from .matrix import concatenate
-
-    rows, n = x.shape
-    blocks = n // BLOCK + 1  # always some padding after: the buffer has one structure
-    width = blocks * BLOCK
-
-    def identities(count: int) -> Array:
-        return full((rows, count), identity, dtype=x.dtype, device=x.device)
-
-    padded = concatenate([identities(BLOCK), x, identities(width - n)], axis=1).eval()
-    within = col_index((rows, width), device=x.device) & (BLOCK - 1)
-    inner = padded[:, BLOCK:]
-    for shift in range(1, BLOCK):
-        before = padded[:, BLOCK - shift:BLOCK - shift + width]
-        inner = combine(inner, where(within >= shift, before, identity))
-    inner = inner.eval()
-    if blocks == 1:
-        return inner[:, :n]
-    # The carries (the totals of the blocks before each block) broadcast along the blocks
-    # as rows of BLOCK elements: no gather.
-    totals = _rows(inner[:, BLOCK - 1::BLOCK], combine, identity)
-    carries = concatenate([identities(1), totals[:, :-1]], axis=1).reshape((rows * blocks, 1))
-    carried = combine(carries, inner.reshape((rows * blocks, BLOCK)))
-    return carried.reshape((rows, width))[:, :n]
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:

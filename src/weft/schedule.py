@@ -34,11 +34,16 @@ class Step:
         return [(r, d) for r, d in self.outputs if r.kind == ex.REDUCE]
 
     @property
+    def scans(self) -> list[Output]:
+        return [(r, d) for r, d in self.outputs if r.kind == ex.SCAN]
+
+    @property
     def elementwise(self) -> list[Output]:
         return [(r, d) for r, d in self.outputs if r.kind != ex.REDUCE]
 
 
-_CUTS = (ex.REDUCE, ex.SCATTER_ADD)  # computed into memory before what reads them
+# Computed into memory before what reads them.
+_CUTS = (ex.REDUCE, ex.SCATTER_ADD, ex.SCAN)
 
 
 def _reduction_key(node: Node) -> tuple:
@@ -167,9 +172,9 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         kept = {id(n): n for group in hosted.values() for n in group}
         levels, requested, depth = _levels(order, roots, kept, readers, inline)
         hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
-    scatters: dict[int, list[Node]] = {}
+    scatters: dict[int, list[Node]] = {}  # scatter-adds and scans, by level
     for node in order:
-        if node.kind == ex.SCATTER_ADD:
+        if node.kind in (ex.SCATTER_ADD, ex.SCAN):
             scatters.setdefault(depth[id(node)], []).append(node)
     done: dict[int, Node] = {}
     steps: list[Step] = []
@@ -177,9 +182,11 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     for level in sorted({*scatters, *(k[0] for k in keys)}):
         for node in scatters.get(level, []):
             dest = roots.get(id(node))
-            if dest is None or dest.kind != ex.BUFFER:
+            args = ex.substitute(list(node.args), done)
+            if dest is None or dest.kind != ex.BUFFER or _reads_storage(args, dest):
                 dest = temporary(node)
-            steps += scatter_add_steps(ex.substitute(list(node.args), done), node, dest)
+            more = scatter_add_steps if node.kind == ex.SCATTER_ADD else scan_steps
+            steps += more(args, node, dest, temporary)
             done[id(node)] = dest
         steps += _level_steps([k for k in keys if k[0] == level], levels, requested, hosted,
                               roots, done, temporary)
@@ -207,7 +214,38 @@ def _level_steps(keys: list[tuple], levels: dict[tuple, list[Node]],
     return steps
 
 
-def scatter_add_steps(args: list[Node], node: Node, dest: Node) -> list[Step]:
+def _reads_storage(args: list[Node], dest: Node) -> bool:
+    """Whether ``args`` read the buffer under the leaf ``dest`` (then writing it in place
+    could overwrite what a later element still reads)."""
+    storage = dest.attrs.storage
+    return any(n.kind == ex.BUFFER and n.attrs.storage is storage for n in ex.walk(args))
+
+
+# Casts a scan reads through, converting each element as it loads it: into a wider integer
+# or any float, from a bool, an integer or a float (a float into an integer or a bool is an
+# op-table cast with NumPy's rules, computed first).
+def _load_cast(node: Node, dtype: object) -> bool:
+    return (node.kind == ex.CAST and node.args[0].kind == ex.BUFFER and node.dtype is dtype
+            and (dtype.kind == "f" or (dtype.kind in "iu" and node.args[0].dtype.kind in "biu")))
+
+
+def scan_steps(args: list[Node], node: Node, dest: Node, temporary: Temporary) -> list[Step]:
+    """A scan ``node`` (its argument ``args``, computed) into the buffer leaf ``dest``: its
+    operand computed first into a temporary, unless it is a buffer's view (or a cast the
+    scan makes as it loads)."""
+    (operand,) = args
+    steps = []
+    if _load_cast(operand, node.dtype):
+        operand = operand.args[0]
+    elif operand.kind != ex.BUFFER:
+        leaf = temporary(operand)
+        steps.append(Step([(operand, leaf)]))
+        operand = leaf
+    return [*steps, Step([(ex.rebuild(node, (operand,)), dest)])]
+
+
+def scatter_add_steps(args: list[Node], node: Node, dest: Node,
+                      temporary: Temporary | None = None) -> list[Step]:
     """A scatter-add ``node`` (its arguments ``args``, computed) into the buffer leaf
     ``dest``: zeros, then each value added at its element, in a kernel over the values."""
     values, *indexes = args
@@ -290,6 +328,13 @@ def unfused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         dest = finals.get(id(node)) or temporary(node)
         if node.kind == ex.SCATTER_ADD:
             steps += scatter_add_steps(list(args), node, dest)
+        elif node.kind == ex.SCAN:
+            into = dest
+            if dest.kind != ex.BUFFER or _reads_storage(list(args), dest):
+                into = temporary(node)
+            steps += scan_steps(list(args), node, into, temporary)
+            if into is not dest:
+                steps.append(Step([(into, dest)]))
         else:
             steps.append(Step([(ex.rebuild(node, args), dest)]))
         done[id(node)] = dest

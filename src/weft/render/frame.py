@@ -21,6 +21,7 @@ from ..ir import (
     ROW_VECTOR,
     ROWWISE,
     SCALAR_ACCESS,
+    SCAN,
     TRANSPOSED,
     AffineIndex,
     AffinePredicate,
@@ -54,6 +55,7 @@ from ..skeletons.helpers import (
 from ..skeletons.own_math import own_math_source
 from .lanes import in_lane, lane_owned
 from .reduce import Reductions
+from .scan import render_scan
 from .text import ERROR_RECORD, indent
 
 
@@ -283,6 +285,9 @@ class Renderer:
         return text.format(index_t=self.index_t, u32=self.d.unsigned_types["int32"])
 
     def kernel_name(self) -> str:
+        spec = self.ir.scan
+        if spec is not None:
+            return f"weft_scan_{'totals_' if spec.totals else ''}{spec.op}"
         names: list[str] = []
         for op in self.ir.op_names:
             if op not in names:
@@ -466,6 +471,8 @@ class Renderer:
     def render(self) -> tuple[str, str]:
         if self.ir.skeleton == ELEMENTWISE:
             source = self.render_elementwise()
+        elif self.ir.skeleton == SCAN:
+            source = render_scan(self)
         else:
             source = Reductions(self).render_reduction()
         return source, self.kernel_name()

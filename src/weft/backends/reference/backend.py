@@ -21,6 +21,7 @@ from ...ir import (
     FLAT,
     REDUCE_ROWS,
     ROW_VECTOR,
+    SCAN,
     ROWWISE,
     SCALAR_ACCESS,
     TRANSPOSED,
@@ -44,7 +45,8 @@ from ...target import Traits
 from ..base import GenericBound
 
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
-           "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and}
+           "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and,
+           "logaddexp": np.logaddexp}
 _RANGES = {"lower": lambda i, j: j <= i, "upper": lambda i, j: i <= j,
            "diagonal": lambda i, j: i == j}
 
@@ -260,6 +262,9 @@ class ReferenceBackend:
                 i, j = np.zeros_like(gid), gid
             _Run(program, values, i, j, gid).run()
             return
+        if program.skeleton == SCAN:
+            _scan(program, values)
+            return
         rows, cols = values["rows"], values["cols"]
         gid = np.arange(rows * cols, dtype=np.int64)
         i, j = gid // max(cols, 1), gid % max(cols, 1)
@@ -301,3 +306,35 @@ class ReferenceBackend:
 
     def is_ready(self, storage: Storage) -> bool:
         return True
+
+
+def _scan(program: KernelIR, values: dict[str, Any]) -> None:
+    """A scan pass (``ir.Scan``): each split of each row accumulated by NumPy's ufunc."""
+    spec = program.scan
+    assert spec is not None
+    rows, cols, splits, chunk = (int(values[k]) for k in ("rows", "cols", "splits", "chunk"))
+    i, j = np.divmod(np.arange(rows * cols, dtype=np.int64), max(cols, 1))
+
+    def view(name: str) -> np.ndarray:
+        return values[f"{name}_off"] + i * values[f"{name}_s0"] + j * values[f"{name}_s1"]
+
+    work = spec.dtype.numpy
+    x = values["src"].buffer[view("src")].astype(work).reshape(rows, cols)
+    ufunc = _UFUNCS[spec.op]
+    start = np.full((rows, splits), identity(spec.op, spec.dtype), dtype=work)
+    if spec.carried:
+        start = values["carry"].buffer[:rows * splits].reshape(rows, splits).astype(work)
+    out = np.empty_like(x)
+    totals = np.empty((rows, splits), dtype=work)
+    with np.errstate(all="ignore"):
+        for split in range(splits):
+            part = slice(split * chunk, min((split + 1) * chunk, cols))
+            running = ufunc.accumulate(np.concatenate([start[:, split:split + 1], x[:, part]],
+                                                      axis=1), axis=1)
+            totals[:, split] = running[:, -1]
+            out[:, part] = running[:, :-1] if spec.exclusive else running[:, 1:]
+    if spec.totals:
+        values["part"].buffer[:rows * splits] = totals.reshape(-1)
+        return
+    target = values["dst"].buffer
+    target[view("dst")] = out.reshape(-1).astype(target.dtype)

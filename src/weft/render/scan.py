@@ -1,0 +1,73 @@
+"""Rendering of the scan skeletons (skeletons/scan.py) into the renderer's frame (frame.py):
+its parameters, the op table's text of the combining op, and the dialect's work-group
+strings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..ops import identity
+from ..skeletons import scan
+from ..skeletons.reduce import WORK_GROUP
+from .text import c_literal
+
+if TYPE_CHECKING:
+    from .frame import Renderer
+
+
+def scan_identity(op: str, dtype: object) -> object:
+    """The value a scan of ``op`` starts from (the op table's identity as a reduction)."""
+    return identity(op, dtype)  # type: ignore[arg-type]
+
+
+def render_scan(f: Renderer) -> str:
+    """The source of the scan pass ``f.ir.scan`` launched as ``f.variant``."""
+    spec = f.ir.scan
+    assert spec is not None
+    d = f.d
+    slots = f.frame()
+    t = f.ctype(spec.dtype)
+    init = c_literal(scan_identity(spec.op, spec.dtype), spec.dtype)
+    src = f.types["src"]
+    loaded = "src[src_off + i * src_s0 + j * src_s1]"
+    load = f"({t}){loaded}" if src.name != spec.dtype.name else f.to_bool_if(src, loaded)
+
+    def combine(a: str, b: str) -> str:
+        return f.apply(spec.op, spec.dtype, (a, b))
+
+    storage = f.storage(f.types["part" if spec.totals else "dst"])
+    carry_init = scan.CARRY_READ.format(carry="carry") if spec.carried else init
+    common = dict(T=t, identity=init, load=load, combine_acc=combine("acc", "x"),
+                  carry_init=carry_init, index_t=f.index_t)
+    if f.variant.scan_per_thread:
+        k = f.variant.scan_per_thread
+        tile = dict(per_thread=str(k), wg=str(WORK_GROUP), T=t, identity=init,
+                    index_t=f.index_t, combine_before_x=combine("before", "x"),
+                    dst="dst", storage=storage)
+        if spec.totals:
+            write_back = store = ""
+            finish = scan.TILE_FINISH_TOTAL.format(part="part", storage=storage)
+        else:
+            write = scan.WRITE_EXCLUSIVE if spec.exclusive else scan.WRITE_INCLUSIVE
+            write_back, store = write.format(**tile), scan.TILE_STORE.format(**tile)
+            finish = ""
+        slots.update(common, local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id,
+                     group_id=d.group_id, wg=str(WORK_GROUP), tile=str(k * WORK_GROUP),
+                     per_thread=str(k), combine_earlier=combine("earlier", "mine"),
+                     combine_before=combine("carry", "preceding"),
+                     combine_carry=combine("carry", "tile_total"), write_back=write_back,
+                     store=store, finish=finish)
+        return f.finish(scan.TILED, slots)
+    if spec.totals:
+        emit = scan.STEP_TOTAL.format(combine_acc=common["combine_acc"])
+        finish = scan.FINISH_TOTAL.format(part="part", storage=storage)
+    else:
+        step = scan.STEP_EXCLUSIVE if spec.exclusive else scan.STEP_INCLUSIVE
+        emit = step.format(combine_acc=common["combine_acc"], dst="dst", storage=storage)
+        finish = ""
+    loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
+    task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
+                            group_count=d.group_count, global_id=d.global_id,
+                            wg=str(WORK_GROUP))
+    slots.update(common, emit=emit, finish=finish, task_loop=task_loop)
+    return f.finish(scan.SERIAL, slots)

@@ -1,0 +1,132 @@
+"""Scan kernel skeletons: the passes of a scan along rows (``ir.SCAN``), whole templates with
+named slots.
+
+A row is cut into ``splits`` splits of ``chunk`` elements; a task is one (row, split). A
+long row takes three passes (compiler.scan_kernels): each split's total (``totals``), the
+exclusive scan of the totals along each row (the carries: the same skeleton over the
+totals, one split per row), and each element's running value from its split's carry. A row
+that is one split takes the last pass alone.
+
+``SERIAL``: each task is walked by one work-item, element after element (CPUs, and GPU
+rows too short to fill a work-group). On CPUs a work-group's first work-item alone walks,
+a task per group (``BY_GROUPS``): PoCL runs a work-group on one core, so tasks spread over
+the cores only as groups; on GPUs every work-item takes tasks (``BY_ITEMS``).
+
+``TILED`` (GPUs): a work-group walks its task a tile of ``tile`` elements at a time. The
+tile is loaded coalesced into work-group memory (padded one element in 32 so a thread's
+run of ``per_thread`` consecutive elements sits in distinct banks), each thread scans its
+run in registers, the work-group scans the runs' totals (Hillis and Steele's doubling over
+``wg`` values), each thread writes its run back from its prefix, and the tile is stored
+coalesced; the tile's total carries into the next tile.
+
+Slots: ``preamble helpers kernel_qualifier name params param_locals`` as the element-wise
+skeleton; ``T`` (the computation type), ``identity``, ``load`` (element ``(i, j)`` of the
+source in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``, ``emit``
+(what an element's step stores: ``STORE_INCLUSIVE``, ``STORE_EXCLUSIVE`` or nothing),
+``finish`` (a totals pass's store of ``acc``), ``task_loop``; the tiled skeleton's
+``local``, ``barrier``, ``local_id``, ``group_id``, ``wg``, ``tile``, ``per_thread``,
+``combine(a, b)`` texts named in the template, and ``write_back``.
+"""
+
+BY_GROUPS = ("    if ({local_id} != 0) return;\n"
+             "    for ({index_t} task = {group_id}; task < rows * splits; task += {group_count})\n")
+BY_ITEMS = ("    for ({index_t} task = {global_id}; task < rows * splits;\n"
+            "         task += ({index_t}){group_count} * {wg})\n")
+
+SERIAL = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{task_loop}    {{
+        const {index_t} i = task / splits;
+        const {index_t} split = task - i * splits;
+        const {index_t} begin = split * chunk;
+        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+        {T} acc = {carry_init};
+        for ({index_t} j = begin; j < end; ++j) {{
+            const {T} x = {load};
+{emit}        }}
+{finish}    }}
+}}
+"""
+# One element's step in the serial walk: its running value before or after it, or (totals)
+# none.
+STEP_INCLUSIVE = ("            acc = {combine_acc};\n"
+                  "            {dst}[dst_off + i * dst_s0 + j * dst_s1] = ({storage})acc;\n")
+STEP_EXCLUSIVE = ("            {dst}[dst_off + i * dst_s0 + j * dst_s1] = ({storage})acc;\n"
+                  "            acc = {combine_acc};\n")
+STEP_TOTAL = "            acc = {combine_acc};\n"
+FINISH_TOTAL = "        {part}[task] = ({storage})acc;\n"
+
+CARRY_READ = "{carry}[task]"
+
+TILED = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}    {local} {T} tile[{tile} + {tile} / 32];
+    {local} {T} sums[{wg}];
+    const int lid = (int){local_id};
+    const {index_t} task = {group_id};
+    const {index_t} i = task / splits;
+    const {index_t} split = task - i * splits;
+    const {index_t} begin = split * chunk;
+    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+    const int first = lid * {per_thread};
+    {T} carry = {carry_init};
+    for ({index_t} j0 = begin; j0 < end; j0 += {tile}) {{
+        for (int k = 0; k < {per_thread}; ++k) {{
+            const int p = k * {wg} + lid;
+            const {index_t} j = j0 + p;
+            tile[p + (p >> 5)] = j < end ? {load} : {identity};
+        }}
+        {barrier};
+        {T} run[{per_thread}];
+        {T} acc = {identity};
+        for (int k = 0; k < {per_thread}; ++k) {{
+            const int p = first + k;
+            const {T} x = tile[p + (p >> 5)];
+            acc = {combine_acc};
+            run[k] = acc;
+        }}
+        sums[lid] = acc;
+        {barrier};
+        for (int s = 1; s < {wg}; s <<= 1) {{
+            const {T} earlier = lid >= s ? sums[lid - s] : {identity};
+            {barrier};
+            const {T} mine = sums[lid];
+            sums[lid] = {combine_earlier};
+            {barrier};
+        }}
+        const {T} preceding = lid > 0 ? sums[lid - 1] : {identity};
+        const {T} before = {combine_before};
+        const {T} tile_total = sums[{wg} - 1];
+{write_back}        {barrier};
+{store}        carry = {combine_carry};
+        {barrier};
+    }}
+{finish}}}
+"""
+# Each thread's run back into the tile: each element's running value from the thread's
+# prefix ``before``, after the element (inclusive) or before it (exclusive).
+WRITE_INCLUSIVE = """\
+        for (int k = 0; k < {per_thread}; ++k) {{
+            const int p = first + k;
+            const {T} x = run[k];
+            tile[p + (p >> 5)] = {combine_before_x};
+        }}
+"""
+WRITE_EXCLUSIVE = """\
+        for (int k = 0; k < {per_thread}; ++k) {{
+            const int p = first + k;
+            const {T} x = k > 0 ? run[k - 1] : {identity};
+            tile[p + (p >> 5)] = {combine_before_x};
+        }}
+"""
+TILE_STORE = """\
+        for (int k = 0; k < {per_thread}; ++k) {{
+            const int p = k * {wg} + lid;
+            const {index_t} j = j0 + p;
+            if (j < end) {dst}[dst_off + i * dst_s0 + j * dst_s1] = ({storage})tile[p + (p >> 5)];
+        }}
+"""
+# A totals pass: the carry after the last tile is the task's total.
+TILE_FINISH_TOTAL = "    if (lid == 0) {part}[task] = ({storage})carry;\n"
