@@ -115,10 +115,10 @@ def _sort(g: Array, out: Array, x: Any, axis: int) -> tuple[Any, ...]:
     return (take_along(g, moved_to, axis), None)
 
 
-def _scan(g: Array, out: Array, rows: Any, name: str) -> tuple[Any, ...]:
+def _scan(g: Array, out: Array, x: Any, name: str, axis: int) -> tuple[Any, ...]:
     from .scans import scan_adjoint
 
-    return scan_adjoint(g, out, rows, name)
+    return scan_adjoint(g, out, x, name, axis)
 
 
 def _compact(g: Array, out: Array, values: Any, mask: Any) -> tuple[Any, ...]:

@@ -25,7 +25,7 @@ from . import expr as ex
 from . import pending, realize
 from .devices import Device
 from .dtypes import DType
-from .indexing import AffineMap, basic_map, transpose_map
+from .indexing import IDENTITY, AffineMap, as_2d, basic_map, transpose_map
 from .tape import RECORDING, keep_alias, keep_reshape, keep_value
 
 
@@ -383,6 +383,9 @@ class Array:
             shape = tuple(shape[0])
         sizes = tuple(dt.as_int(s, "reshape: a size in the shape") for s in shape)
         new = _infer_shape(sizes, self.size)
+        if self.is_lazy and as_2d(new) == as_2d(self.shape):
+            # (n,) and (1, n) are one padded 2-D shape: the same elements, lazily.
+            return Array(ex.view(self._node, new, IDENTITY), self._device)
         self.eval()
         leaf = source = self._node
         if not leaf.attrs.is_contiguous(self.shape):

@@ -210,6 +210,8 @@ def _lower(node: ex.Node, lowered: dict[int, Any]) -> Any:
         out = da.concatenate(parts, axis=node.attrs).reshape(node.shape)
     elif kind == ex.REDUCE:
         out = _reduction(node, lowered)
+    elif kind == ex.SCAN:
+        out = _scan(node, lowered)
     elif kind in (ex.GATHER, ex.SCATTER_ADD):
         raise NotImplementedError("weft.dask: integer-array indexing (and its gradient) is "
                                   "not supported on Dask-backed arrays")
@@ -424,6 +426,21 @@ def _aligned(a: Any, shape: tuple[int, ...]) -> Any:
     while a.ndim < len(shape):
         a = a[None]
     return a
+
+
+def _scan(node: ex.Node, lowered: dict[int, Any]) -> Any:
+    """A scan along an axis: each block's running values, then Dask's carries across the
+    blocks (its own cumulative reduction)."""
+    from dask.array.reductions import cumreduction
+
+    from .ops import identity
+
+    op, axis = node.attrs
+    ufunc = getattr(np, op)
+    operand = _as_2d(_lower(node.args[0], lowered)).astype(node.dtype.numpy)
+    out = cumreduction(ufunc.accumulate, ufunc, identity(op, node.dtype), operand,
+                       axis=axis, dtype=node.dtype.numpy)
+    return out.reshape(node.shape)
 
 
 def _reduction(node: ex.Node, lowered: dict[int, Any]) -> Any:

@@ -42,8 +42,9 @@ CHECK = "check"  # args: (value, predicate); attrs: message
 # args: (values, index arrays...); attrs: Gather. Zeros of its shape, each value added at the
 # element the gather spec picks (a gather's adjoint: duplicates add up).
 SCATTER_ADD = "scatter_add"
-# args: (operand,) of a 2-D shape; attrs: the op-table op combining each row's elements in
-# order (its running values: a cumulative sum is ``add``), computed in the node's dtype.
+# args: (operand,); attrs: (op, axis): the op-table op combining the elements along the
+# padded 2-D operand's axis (1: along each row, 0: down each column) in order, its running
+# values (a cumulative sum is ``add``), computed in the node's dtype.
 SCAN = "scan"
 
 
@@ -265,10 +266,10 @@ def scatter_add(values: Node, indexes: tuple[Node, ...], spec: Gather, shape: Sh
     return Node(SCATTER_ADD, values.dtype, shape, (values, *indexes), attrs=spec)
 
 
-def scan(node: Node, op: str, dtype: DType) -> Node:
-    """The running ``op`` along each row of the 2-D ``node`` (``dtype``: what it computes
-    in, the node's own or wider)."""
-    return Node(SCAN, dtype, node.shape, (node,), attrs=op)
+def scan(node: Node, op: str, axis: int, dtype: DType) -> Node:
+    """The running ``op`` along ``axis`` of the padded 2-D ``node`` (``dtype``: what it
+    computes in, the node's own or wider)."""
+    return Node(SCAN, dtype, node.shape, (node,), attrs=(op, axis))
 
 
 def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:

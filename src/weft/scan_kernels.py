@@ -1,5 +1,6 @@
-"""A scan's kernels: the passes that compute a ``SCAN`` node (the running ``op`` along each
-row of a buffer's 2-D view) into its destination, with their layout chosen from the
+"""A scan's kernels: the passes that compute a ``SCAN`` node (the running ``op`` along an
+axis of a buffer's 2-D view: the kernels walk rows, so a scan down the columns walks the
+transposed views) into its destination, with their layout chosen from the
 device's traits. The skeletons are in skeletons/scan.py.
 
 A row is cut into splits so the device has enough tasks (a task: one split of one row). One
@@ -79,10 +80,12 @@ def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits) -> ScanLayo
     return ScanLayout(splits, chunk, per_thread, False, rows * splits)
 
 
-def _view_args(leaf: ex.Node) -> list[int]:
+def _view_args(leaf: ex.Node, axis: int) -> list[int]:
+    """A view's offset and strides as the kernel walks it: along rows, its transpose for a
+    scan down the columns."""
     view = leaf.attrs
     s0, s1 = padded_strides(view.strides)
-    return [view.offset, s0, s1]
+    return [view.offset, s0, s1] if axis == 1 else [view.offset, s1, s0]
 
 
 def _pass(spec: Scan, src: tuple[DType, object, list[int]], out: tuple[object, list[int]],
@@ -116,15 +119,17 @@ def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> li
     """The kernels computing the ``SCAN`` node ``root`` (over a buffer leaf) into the buffer
     leaf ``dest`` on a device of ``traits`` (``fp64``: it has float64)."""
     (leaf,) = root.args
-    op, dtype = root.attrs, root.dtype
+    (op, axis), dtype = root.attrs, root.dtype
     if op == "add" and dtype.name == "float32" and fp64:
         dtype = dt.float64  # as the reductions' sums: the running sums of 10^7 elements to 1e-7
     rows, cols = as_2d(root.shape)
+    if axis == 0:
+        rows, cols = cols, rows
     if rows * cols == 0:
         return []
     layout = scan_layout(rows, cols, dtype.itemsize, traits)
-    src = (leaf.dtype, leaf.attrs.storage, _view_args(leaf))
-    out = (dest.attrs.storage, _view_args(dest))
+    src = (leaf.dtype, leaf.attrs.storage, _view_args(leaf, axis))
+    out = (dest.attrs.storage, _view_args(dest, axis))
     if layout.splits == 1:
         return [_pass(Scan(op, dtype), src, out, None, rows, cols, layout, dest.dtype)]
     totals = TemporaryBuffer(dtype, rows * layout.splits)

@@ -40,11 +40,7 @@ def _scan(name: str, x: Any, axis: Any, dtype: Any) -> Array:
         return x.reshape((1,))
     if x.size == 0:
         return x.copy()
-    rows = x.reshape((1, x.shape[0])) if x.ndim == 1 else (x.T if axis == 0 else x)
-    out = _scan_rows(rows, name)
-    if x.ndim == 1:
-        return out.reshape(x.shape)
-    return out.T if axis == 0 else out
+    return _scan_along(x, name, 1 if x.ndim == 1 else axis)
 
 
 def _result_type(name: str, x: Array, dtype: Any) -> dt.DType:
@@ -58,13 +54,14 @@ def _result_type(name: str, x: Array, dtype: Any) -> dt.DType:
 
 
 @recorded("scan")
-def _scan_rows(rows: Array, name: str) -> Array:
-    """The scan ``name`` of each row (bools running in int32: a work-group's memory holds no
-    C bool). While a gradient is being taken the result is evaluated, so the reverse pass
-    applies the scan's own rule (``scan_adjoint``)."""
-    operand = rows.astype(dt.int32) if rows.dtype.kind == "b" else rows
-    out = Array(ex.scan(operand._node, _COMBINE[name], operand.dtype), rows.device)
-    if rows.dtype.kind == "b":
+def _scan_along(x: Array, name: str, axis: int) -> Array:
+    """The scan ``name`` along ``axis`` of the padded 2-D ``x`` (1: each row; a vector is
+    one row), bools running in int32 (a work-group's memory holds no C bool). While a
+    gradient is being taken the result is evaluated, so the reverse pass applies the scan's
+    own rule (``scan_adjoint``)."""
+    operand = x.astype(dt.int32) if x.dtype.kind == "b" else x
+    out = Array(ex.scan(operand._node, _COMBINE[name], axis, operand.dtype), x.device)
+    if x.dtype.kind == "b":
         out = out.astype(dt.bool_)
     return out.eval() if RECORDING[0] else out
 
@@ -124,30 +121,39 @@ def logcumsumexp(x: Any, axis: int | None = None) -> Array:
 def _reversed(name: str, x: Array) -> Array:
     """The scan ``name`` of each row of ``x`` from its end (each element combines those
     after it)."""
-    return _scan_rows(x[:, ::-1], name)[:, ::-1]
+    return _scan_along(x[:, ::-1], name, 1)[:, ::-1]
 
 
-def scan_adjoint(g: Array, out: Array, rows: Array, name: str) -> tuple[Any, ...]:
-    """The reverse rule of ``_scan_rows``: the adjoint of each row from the adjoint ``g``
-    of its scan ``out``, itself a few scans (reversed where each element feeds the ones after
-    it)."""
+def scan_adjoint(g: Array, out: Array, x: Array, name: str, axis: int) -> tuple[Any, ...]:
+    """The reverse rule of ``_scan_along``: the adjoint of ``x`` from the adjoint ``g`` of
+    its scan ``out``, itself a few scans (reversed where each element feeds the ones after
+    it), worked out along rows."""
+    def as_rows(a: Array) -> Array:
+        return a.reshape((1, a.shape[0])) if a.ndim == 1 else (a.T if axis == 0 else a)
+
+    adjoint = _rows_adjoint(as_rows(g), as_rows(out), as_rows(x), name)
+    return (adjoint.reshape(x.shape) if x.ndim == 1 else (adjoint.T if axis == 0 else adjoint),
+            None, None)
+
+
+def _rows_adjoint(g: Array, out: Array, rows: Array, name: str) -> Array:
     from .functions import exp, isnan, log, maximum, minimum, where
     from .matrix import concatenate
 
     if name == "cumsum":
-        return (_reversed("cumsum", g), None)
+        return _reversed("cumsum", g)
     if name == "logcumsumexp":  # sum_{j >= i} g_j exp(x_i - y_j), signs apart, in logs
         up = _reversed("logcumsumexp", log(maximum(g, 0)) - out)
         down = _reversed("logcumsumexp", log(maximum(-g, 0)) - out)
-        return (exp(rows + up) - exp(rows + down), None)
+        return exp(rows + up) - exp(rows + down)
     if name == "cumprod":
         # sum_{j >= i} g_j y_j / x_i where x_i is not 0; at a row's first 0, the products
         # with that factor left out; after it, 0 (what the second form gives there too).
         zero = rows == 0
-        first_zero = zero & (_scan_rows(zero.astype(dt.int64), "cumsum") == 1)
-        left_out = _scan_rows(where(first_zero, 1, rows), "cumprod")
-        return (where(zero, _reversed("cumsum", g * left_out),
-                      _reversed("cumsum", g * out) / where(zero, 1, rows)), None)
+        first_zero = zero & (_scan_along(zero.astype(dt.int64), "cumsum", 1) == 1)
+        left_out = _scan_along(where(first_zero, 1, rows), "cumprod", 1)
+        return where(zero, _reversed("cumsum", g * left_out),
+                     _reversed("cumsum", g * out) / where(zero, 1, rows))
     # cummax, cummin: each output's adjoint goes to the element it copies, the latest one
     # equal to it (or NaN). Those elements start runs; an element's adjoint is the sum of g
     # over its run: the reversed sum at it less the reversed sum where the next run starts.
@@ -161,7 +167,7 @@ def scan_adjoint(g: Array, out: Array, rows: Array, name: str) -> tuple[Any, ...
     tail_padded = concatenate([tail, full((out.shape[0], 1), 0, dtype=tail.dtype,
                                           device=out.device)], axis=1)
     run = tail - tail_padded[row, following]
-    return (where(starts, run, 0), None)
+    return where(starts, run, 0)
 
 
 def _method(function: Callable[..., Array], takes_dtype: bool) -> Callable[..., Array]:

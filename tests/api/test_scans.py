@@ -1,5 +1,6 @@
 """Scans (API.md 14) against NumPy: cumsum, cumprod, cummax, cummin, logcumsumexp along every
-axis, over several block levels, through NumPy's functions and ufunc accumulate; gradients."""
+axis, over rows long enough to be split across the device, through NumPy's functions and
+ufunc accumulate, in place and in traced functions; gradients."""
 
 from __future__ import annotations
 
@@ -86,6 +87,49 @@ def test_scans_fuse_with_their_producer_and_consumer(device):
     walk = wf.cumsum(wf.exp(x) - 1.0, axis=1) * 2.0
     np.testing.assert_allclose(walk.to_numpy(), np.cumsum(np.exp(values) - 1, axis=1) * 2,
                                rtol=1e-12)
+
+
+LONG = 100_003  # rows this long are split across the device's tasks (three passes)
+
+
+def test_long_rows_split_across_the_device(device):
+    row = RNG.uniform(-1.0, 1.0, LONG)
+    x = wf.asarray(row)
+    for name in ("cumsum", "cummax", "logcumsumexp"):
+        np.testing.assert_allclose(getattr(wf, name)(x).to_numpy(), REFERENCE[name](row),
+                                   rtol=1e-10, atol=1e-9, err_msg=name)
+    # Two rows along axis 1, and down two columns (axis 0), widened from int32 as loaded.
+    ints = RNG.integers(-3, 4, (2, LONG // 2)).astype(np.int32)
+    got = wf.cumsum(wf.asarray(ints), axis=1)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got.to_numpy(), np.cumsum(ints, axis=1))
+    np.testing.assert_array_equal(wf.cummin(wf.asarray(ints.T), axis=0).to_numpy(),
+                                  np.minimum.accumulate(ints.T, axis=0))
+    # float32 sums run in float64 where the device has it: as close to the exact sums as
+    # float32 holds them (NumPy's own float32 loop drifts further).
+    single = row.astype(np.float32)
+    exact = np.cumsum(single.astype(np.float64))
+    got32 = wf.cumsum(wf.asarray(single)).to_numpy()
+    assert got32.dtype == np.float32
+    np.testing.assert_allclose(got32, exact, rtol=1e-6, atol=1e-4)
+
+
+def test_scans_write_in_place_and_record_in_traced_functions(device):
+    values = RNG.uniform(size=50)
+    x = wf.asarray(values)
+    x[:] = wf.cumsum(x)  # the scan reads what it overwrites: it goes through a temporary
+    np.testing.assert_allclose(x.to_numpy(), np.cumsum(values), rtol=1e-12)
+    y = wf.asarray(values)
+    y[::-1] = wf.cummax(y)
+    np.testing.assert_array_equal(y.to_numpy(), np.maximum.accumulate(values)[::-1])
+
+    @wf.function
+    def walk_end(steps, scale):
+        return wf.cumsum(steps * scale)[-1]
+
+    for scale in (1.0, 2.5):
+        expected = np.cumsum(values * scale)[-1]
+        assert float(walk_end(wf.asarray(values), scale)) == pytest.approx(expected, rel=1e-12)
 
 
 GRADIENT_POINTS = {

@@ -54,6 +54,9 @@ CASES = {
     "logsumexp": (lambda x, v: wf.logsumexp(x, axis=1),
                   lambda a, v: np.log(np.exp(a).sum(1))),
     "where": (lambda x, v: wf.where(x > 0, x, -v), lambda a, v: np.where(a > 0, a, -v)),
+    "cumsum along rows": (lambda x, v: wf.cumsum(x * 2, axis=1), lambda a, v: np.cumsum(a * 2, 1)),
+    "cummax along columns": (lambda x, v: wf.cummax(x, axis=0) + v,
+                             lambda a, v: np.maximum.accumulate(a, 0) + v),
     "normal_lpdf": (lambda x, v: wf.stats.normal_lpdf(x, v, 1.5),
                     lambda a, v: st.norm.logpdf(a, v, 1.5).sum()),
 }

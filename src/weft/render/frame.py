@@ -287,7 +287,8 @@ class Renderer:
     def kernel_name(self) -> str:
         spec = self.ir.scan
         if spec is not None:
-            return f"weft_scan_{'totals_' if spec.totals else ''}{spec.op}"
+            kind = "totals_" if spec.totals else "carries_" if spec.exclusive else ""
+            return f"weft_scan_{kind}{spec.op}"
         names: list[str] = []
         for op in self.ir.op_names:
             if op not in names:

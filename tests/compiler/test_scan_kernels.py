@@ -1,0 +1,89 @@
+"""A scan's kernels (scan_kernels.py, skeletons/scan.py), compiled for other targets with no
+device: the layout each device's traits choose, the passes a long row takes, what the scan
+reads straight from a buffer, and the sources' skeletons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.backends.cuda.dialect import CUDA
+from weft.backends.opencl.dialect import OPENCL
+from weft.compiler import Target, compile, temporary_leaf
+from weft.scan_kernels import MIN_CPU_SPLIT, SERIAL_COLS, scan_layout
+from weft.target import Traits
+
+GPU = Traits(compute_units=132, reduction_groups=1056)
+CPU = Traits(is_cpu=True, compute_units=2, reduction_groups=4, row_band=8, column_band=8)
+
+
+@pytest.fixture
+def reference():
+    with wf.device("reference") as d:
+        yield d
+
+
+def _kernels(array: wf.Array, target: Target) -> list:
+    return compile([(array._node, temporary_leaf(array.shape, array.dtype))], target).kernels
+
+
+def test_layouts_follow_the_traits():
+    # CPU: a long row is cut into splits for the cores, a task per work-group.
+    cpu = scan_layout(1, 1 << 22, 8, CPU)
+    assert cpu.splits == 4 and cpu.chunk * cpu.splits >= 1 << 22 and cpu.by_groups
+    assert cpu.per_thread == 0 and cpu.groups == 4
+    # Short rows are not split below MIN_CPU_SPLIT elements; many rows need no split.
+    assert scan_layout(1, MIN_CPU_SPLIT, 8, CPU).splits == 1
+    assert scan_layout(1000, 1 << 20, 8, CPU).splits == 1
+    # GPU: tiles of per_thread * 256 elements, splits to fill the device.
+    gpu = scan_layout(1, 1 << 26, 4, GPU)
+    assert gpu.per_thread == 8 and gpu.chunk % (8 * 256) == 0
+    assert gpu.splits * gpu.chunk >= 1 << 26 and gpu.groups == gpu.splits
+    assert scan_layout(1, 1 << 26, 8, GPU).per_thread == 4
+    # Rows too short for a tile: a work-item per row.
+    short = scan_layout(10000, SERIAL_COLS, 4, GPU)
+    assert short.per_thread == 0 and short.splits == 1 and short.groups == 40
+
+
+def test_a_long_row_takes_three_passes_a_short_one_one(reference):
+    long_row = wf.asarray(np.ones(1 << 20))
+    passes = _kernels(wf.cumsum(long_row), Target(OPENCL, CPU))
+    assert [k.ir.scan.totals for k in passes] == [True, False, False]
+    assert [k.ir.scan.exclusive for k in passes] == [False, True, False]
+    assert passes[2].ir.scan.carried
+    (single,) = _kernels(wf.cumsum(wf.asarray(np.ones(100))), Target(OPENCL, CPU))
+    assert not single.ir.scan.carried and not single.ir.scan.totals
+
+
+def test_the_scan_reads_views_and_casts_of_buffers_itself(reference):
+    m = wf.asarray(np.ones((50, 40), np.int32))
+    # A transposed view (axis 0) and the widening to int64: read as they load, no copy.
+    (scan,) = _kernels(wf.cumsum(m, axis=0), Target(OPENCL, CPU))
+    assert scan.ir.scan is not None
+    assert "(long)src[src_off + i * src_s0 + j * src_s1]" in scan.source(OPENCL)
+    # A computed operand is computed first, then scanned; what reads the scan follows it.
+    first, scan, after = _kernels(wf.cumsum(m * 2, axis=1) + 1, Target(OPENCL, CPU))
+    assert first.ir.scan is None and scan.ir.scan is not None and after.ir.scan is None
+
+
+def test_float32_sums_run_in_float64_where_the_device_has_it(reference):
+    x = wf.asarray(np.ones(100, np.float32))
+    (with_fp64,) = _kernels(wf.cumsum(x), Target(OPENCL, CPU))
+    (without,) = _kernels(wf.cumsum(x), Target(OPENCL, CPU, fp64=False))
+    assert with_fp64.ir.scan.dtype.name == "float64" and "double acc" in with_fp64.source(OPENCL)
+    assert without.ir.scan.dtype.name == "float32" and "double" not in without.source(OPENCL)
+
+
+@pytest.mark.parametrize("dialect", [OPENCL, CUDA], ids=["opencl", "cuda"])
+def test_gpu_sources_scan_tiles_in_work_group_memory(reference, dialect):
+    x = wf.asarray(np.ones(1 << 22, np.float32))
+    totals, carries, scan = _kernels(wf.cummax(x), Target(dialect, GPU))
+    text = scan.source(dialect)
+    assert scan.variant.scan_per_thread == 8 and "tile[2048 + 2048 / 32]" in text
+    assert dialect.barrier in text and "carry[task]" in text
+    assert "weft_scan_totals_maximum" in totals.source(dialect)
+    assert "weft_scan_carries_maximum" in carries.source(dialect)
+    (rows,) = _kernels(wf.cummax(wf.asarray(np.ones((5000, 8), np.float32)), axis=1),
+                       Target(dialect, GPU))
+    assert rows.variant.scan_per_thread == 0 and "tile" not in rows.source(dialect)
