@@ -106,7 +106,7 @@ def _pass(spec: Scan, src: tuple[DType, object, list[int]], out: tuple[object, l
                    IndexParam("dst_s0"), IndexParam("dst_s1")]
         args += [storage, *view]
     if carry is not None:
-        params.append(BufferParam("carry", spec.dtype, True, False))
+        params.append(BufferParam("carries", spec.dtype, True, False))
         args.append(carry)
     params += [IndexParam(name) for name in ("rows", "cols", "splits", "chunk")]
     args += [rows, cols, layout.splits, layout.chunk]

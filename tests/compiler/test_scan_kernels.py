@@ -81,7 +81,7 @@ def test_gpu_sources_scan_tiles_in_work_group_memory(reference, dialect):
     totals, carries, scan = _kernels(wf.cummax(x), Target(dialect, GPU))
     text = scan.source(dialect)
     assert scan.variant.scan_per_thread == 8 and "tile[2048 + 2048 / 32]" in text
-    assert dialect.barrier in text and "carry[task]" in text
+    assert dialect.barrier in text and "carries[task]" in text
     assert "weft_scan_totals_maximum" in totals.source(dialect)
     assert "weft_scan_carries_maximum" in carries.source(dialect)
     (rows,) = _kernels(wf.cummax(wf.asarray(np.ones((5000, 8), np.float32)), axis=1),

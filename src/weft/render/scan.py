@@ -36,7 +36,7 @@ def render_scan(f: Renderer) -> str:
         return f.apply(spec.op, spec.dtype, (a, b))
 
     storage = f.storage(f.types["part" if spec.totals else "dst"])
-    carry_init = scan.CARRY_READ.format(carry="carry") if spec.carried else init
+    carry_init = scan.CARRY_READ.format(carry="carries") if spec.carried else init
     common = dict(T=t, identity=init, load=load, combine_acc=combine("acc", "x"),
                   carry_init=carry_init, index_t=f.index_t)
     if f.variant.scan_per_thread:

@@ -323,7 +323,7 @@ def _scan(program: KernelIR, values: dict[str, Any]) -> None:
     ufunc = _UFUNCS[spec.op]
     start = np.full((rows, splits), identity(spec.op, spec.dtype), dtype=work)
     if spec.carried:
-        start = values["carry"].buffer[:rows * splits].reshape(rows, splits).astype(work)
+        start = values["carries"].buffer[:rows * splits].reshape(rows, splits).astype(work)
     out = np.empty_like(x)
     totals = np.empty((rows, splits), dtype=work)
     with np.errstate(all="ignore"):
