@@ -342,7 +342,7 @@ class Renderer:
     def finish(self, template: str, slots: dict[str, str]) -> str:
         preamble = self.d.fp64_preamble if self.uses_fp64 else ""
         helpers = "".join(h + "\n" for h in self.helpers.values())
-        filled = helpers + "".join(slots.values())
+        filled = helpers + "\n".join(slots.values())  # (apart: a name ends at its slot's end)
         used = [text for name, text in self.d.definitions.items()
                 if re.search(rf"\b{name}\b", filled)]
         if used:
