@@ -71,6 +71,7 @@ class Dialect:
     pointer_as_int: str = ""
     # A warp's shuffle down ({value}, {offset}, {width}); empty: work-group memory trees only.
     shuffle_down: str = ""
+    shuffle_up: str = ""  # the same, from the lane ``offset`` below (a scan's)
     # Reductions over one segment finished by their last work-group (one launch, not two):
     # an atomic add of one to the int at {0} returning the old value; a fence before it after
     # which a work-group's global writes are seen by the others (empty where the add itself

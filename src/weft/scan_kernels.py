@@ -72,7 +72,7 @@ def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits) -> ScanLayo
         return ScanLayout(splits, chunk, 0, False, max(1, ceil_div(tasks, WORK_GROUP)))
     if cols <= SERIAL_COLS:
         return ScanLayout(1, cols, 0, False, max(1, ceil_div(rows, WORK_GROUP)))
-    per_thread = 8 if itemsize <= 4 else 4
+    per_thread = 16 if itemsize <= 4 else 8
     tile = per_thread * WORK_GROUP
     splits = 1 if rows >= target else min(ceil_div(target, rows), ceil_div(cols, tile))
     chunk = ceil_div(ceil_div(cols, splits), tile) * tile

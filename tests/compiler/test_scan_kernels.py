@@ -38,9 +38,9 @@ def test_layouts_follow_the_traits():
     assert scan_layout(1000, 1 << 20, 8, CPU).splits == 1
     # GPU: tiles of per_thread * 256 elements, splits to fill the device.
     gpu = scan_layout(1, 1 << 26, 4, GPU)
-    assert gpu.per_thread == 8 and gpu.chunk % (8 * 256) == 0
+    assert gpu.per_thread == 16 and gpu.chunk % (16 * 256) == 0
     assert gpu.splits * gpu.chunk >= 1 << 26 and gpu.groups == gpu.splits
-    assert scan_layout(1, 1 << 26, 8, GPU).per_thread == 4
+    assert scan_layout(1, 1 << 26, 8, GPU).per_thread == 8
     # Rows too short for a tile: a work-item per row.
     short = scan_layout(10000, SERIAL_COLS, 4, GPU)
     assert short.per_thread == 0 and short.splits == 1 and short.groups == 40
@@ -80,7 +80,7 @@ def test_gpu_sources_scan_tiles_in_work_group_memory(reference, dialect):
     x = wf.asarray(np.ones(1 << 22, np.float32))
     totals, carries, scan = _kernels(wf.cummax(x), Target(dialect, GPU))
     text = scan.source(dialect)
-    assert scan.variant.scan_per_thread == 8 and "tile[2048 + 2048 / 32]" in text
+    assert scan.variant.scan_per_thread == 16 and "tile[4096 + 4096 / 32]" in text
     assert dialect.barrier in text and "carries[task]" in text
     assert "weft_scan_totals_maximum" in totals.source(dialect)
     assert "weft_scan_carries_maximum" in carries.source(dialect)

@@ -29,34 +29,48 @@ def render_scan(f: Renderer) -> str:
     t = f.ctype(spec.dtype)
     init = c_literal(scan_identity(spec.op, spec.dtype), spec.dtype)
     src = f.types["src"]
-    loaded = "src[src_off + i * src_s0 + j * src_s1]"
-    load = f"({t}){loaded}" if src.name != spec.dtype.name else f.to_bool_if(src, loaded)
+
+    def load_at(col: str) -> str:
+        loaded = f"src[src_off + i * src_s0 + {col} * src_s1]"
+        return f"({t}){loaded}" if src.name != spec.dtype.name else f.to_bool_if(src, loaded)
 
     def combine(a: str, b: str) -> str:
         return f.apply(spec.op, spec.dtype, (a, b))
 
+    load = load_at("j")
     storage = f.storage(f.types["part" if spec.totals else "dst"])
     carry_init = scan.CARRY_READ.format(carry="carries") if spec.carried else init
     common = dict(T=t, identity=init, load=load, combine_acc=combine("acc", "x"),
-                  carry_init=carry_init, index_t=f.index_t)
+                  carry_init=carry_init, index_t=f.index_t, local=d.local_qualifier,
+                  barrier=d.barrier, local_id=d.local_id, group_id=d.group_id,
+                  wg=str(WORK_GROUP), part="part", storage=storage)
+    if f.variant.scan_per_thread and spec.totals:
+        unroll = 8 if spec.dtype.itemsize <= 4 else 4
+        slots.update(common, unroll=str(unroll), unroll_less_one=str(unroll - 1),
+                     load_jj=load_at("jj"), combine_acc_u=combine("acc", "x[u]"),
+                     combine_other=combine("mine", "other"))
+        return f.finish(scan.TILED_TOTALS, slots)
     if f.variant.scan_per_thread:
         k = f.variant.scan_per_thread
         tile = dict(per_thread=str(k), wg=str(WORK_GROUP), T=t, identity=init,
                     index_t=f.index_t, combine_before_x=combine("before", "x"),
                     dst="dst", storage=storage)
-        if spec.totals:
-            write_back = store = ""
-            finish = scan.TILE_FINISH_TOTAL.format(part="part", storage=storage)
+        write = scan.WRITE_EXCLUSIVE if spec.exclusive else scan.WRITE_INCLUSIVE
+        scanned = dict(T=t, identity=init, barrier=d.barrier, wg=str(WORK_GROUP),
+                       combine_earlier=combine("earlier", "mine"))
+        if d.shuffle_up:
+            group_scan = scan.GROUP_SCAN_SHUFFLE.format(
+                **scanned, warps=str(WORK_GROUP // 32),
+                shuffle_mine=d.shuffle_up.format(value="mine", offset="o"),
+                shuffle_one=d.shuffle_up.format(value="mine", offset="1"),
+                combine_warp=combine("warp_before", "in_warp"))
         else:
-            write = scan.WRITE_EXCLUSIVE if spec.exclusive else scan.WRITE_INCLUSIVE
-            write_back, store = write.format(**tile), scan.TILE_STORE.format(**tile)
-            finish = ""
-        slots.update(common, local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id,
-                     group_id=d.group_id, wg=str(WORK_GROUP), tile=str(k * WORK_GROUP),
-                     per_thread=str(k), combine_earlier=combine("earlier", "mine"),
-                     combine_before=combine("carry", "preceding"),
-                     combine_carry=combine("carry", "tile_total"), write_back=write_back,
-                     store=store, finish=finish)
+            group_scan = scan.GROUP_SCAN_TREE.format(**scanned)
+        slots.update(common, tile=str(k * WORK_GROUP), per_thread=str(k),
+                     group_scan=group_scan, combine_before=combine("carry", "preceding"),
+                     combine_carry=combine("carry", "tile_total"),
+                     write_back=write.format(**tile), store=scan.TILE_STORE.format(**tile),
+                     finish="")
         return f.finish(scan.TILED, slots)
     if spec.totals:
         emit = scan.STEP_TOTAL.format(combine_acc=common["combine_acc"])

@@ -15,9 +15,11 @@ the cores only as groups; on GPUs every work-item takes tasks (``BY_ITEMS``).
 ``TILED`` (GPUs): a work-group walks its task a tile of ``tile`` elements at a time. The
 tile is loaded coalesced into work-group memory (padded one element in 32 so a thread's
 run of ``per_thread`` consecutive elements sits in distinct banks), each thread scans its
-run in registers, the work-group scans the runs' totals (Hillis and Steele's doubling over
-``wg`` values), each thread writes its run back from its prefix, and the tile is stored
-coalesced; the tile's total carries into the next tile.
+run in registers, the work-group scans the runs' totals (``group_scan``: warp shuffles
+where the dialect has them, else Hillis and Steele's doubling in work-group memory), each
+thread writes its run back from its prefix, and the tile is stored coalesced; the tile's
+total carries into the next tile. A totals pass on GPUs is a plain work-group reduction
+(``TILED_TOTALS``).
 
 Slots: ``preamble helpers kernel_qualifier name params param_locals`` as the element-wise
 skeleton; ``T`` (the computation type), ``identity``, ``load`` (element ``(i, j)`` of the
@@ -87,6 +89,19 @@ TILED = """\
             acc = {combine_acc};
             run[k] = acc;
         }}
+{group_scan}        const {T} before = {combine_before};
+{write_back}        {barrier};
+{store}        carry = {combine_carry};
+        {barrier};
+    }}
+{finish}}}
+"""
+# The work-group's scan of its threads' run totals ``acc``: each thread's ``preceding``
+# (the combination of the runs before its own) and the ``tile_total``. ``GROUP_SCAN_TREE``:
+# Hillis and Steele's doubling in work-group memory (two barriers a step);
+# ``GROUP_SCAN_SHUFFLE`` (dialects with warp shuffles): each warp scans in registers, one warp
+# scans the warps' totals, two barriers in all.
+GROUP_SCAN_TREE = """\
         sums[lid] = acc;
         {barrier};
         for (int s = 1; s < {wg}; s <<= 1) {{
@@ -97,13 +112,31 @@ TILED = """\
             {barrier};
         }}
         const {T} preceding = lid > 0 ? sums[lid - 1] : {identity};
-        const {T} before = {combine_before};
         const {T} tile_total = sums[{wg} - 1];
-{write_back}        {barrier};
-{store}        carry = {combine_carry};
+"""
+GROUP_SCAN_SHUFFLE = """\
+        const int lane = lid & 31;
+        {T} mine = acc;
+        for (int o = 1; o < 32; o <<= 1) {{
+            const {T} earlier = {shuffle_mine};
+            if (lane >= o) mine = {combine_earlier};
+        }}
+        const {T} before_in_warp = {shuffle_one};
+        if (lane == 31) sums[lid >> 5] = mine;
         {barrier};
-    }}
-{finish}}}
+        if (lid < 32) {{
+            mine = lid < {warps} ? sums[lid] : {identity};
+            for (int o = 1; o < {warps}; o <<= 1) {{
+                const {T} earlier = {shuffle_mine};
+                if (lane >= o) mine = {combine_earlier};
+            }}
+            if (lid < {warps}) sums[lid] = mine;
+        }}
+        {barrier};
+        const {T} warp_before = lid >= 32 ? sums[(lid >> 5) - 1] : {identity};
+        const {T} in_warp = lane > 0 ? before_in_warp : {identity};
+        const {T} preceding = {combine_warp};
+        const {T} tile_total = sums[{warps} - 1];
 """
 # Each thread's run back into the tile: each element's running value from the thread's
 # prefix ``before``, after the element (inclusive) or before it (exclusive).
@@ -128,5 +161,42 @@ TILE_STORE = """\
             if (j < end) {dst}[dst_off + i * dst_s0 + j * dst_s1] = ({storage})tile[p + (p >> 5)];
         }}
 """
-# A totals pass: the carry after the last tile is the task's total.
-TILE_FINISH_TOTAL = "    if (lid == 0) {part}[task] = ({storage})carry;\n"
+# A totals pass on GPUs: a work-group's reduction of its task, each thread combining the
+# elements ``wg`` apart (coalesced), then the threads' values in work-group memory.
+TILED_TOTALS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}    {local} {T} sums[{wg}];
+    const int lid = (int){local_id};
+    const {index_t} task = {group_id};
+    const {index_t} i = task / splits;
+    const {index_t} split = task - i * splits;
+    const {index_t} begin = split * chunk;
+    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+    {T} acc = {identity};
+    {index_t} j = begin + lid;
+    for (; j + {unroll_less_one} * {wg} < end; j += {unroll} * {wg}) {{
+        {T} x[{unroll}];
+        for (int u = 0; u < {unroll}; ++u) {{
+            const {index_t} jj = j + u * {wg};
+            x[u] = {load_jj};
+        }}
+        for (int u = 0; u < {unroll}; ++u) acc = {combine_acc_u};
+    }}
+    for (; j < end; j += {wg}) {{
+        const {T} x = {load};
+        acc = {combine_acc};
+    }}
+    sums[lid] = acc;
+    {barrier};
+    for (int s = {wg} / 2; s > 0; s >>= 1) {{
+        if (lid < s) {{
+            const {T} mine = sums[lid];
+            const {T} other = sums[lid + s];
+            sums[lid] = {combine_other};
+        }}
+        {barrier};
+    }}
+    if (lid == 0) {part}[task] = ({storage})sums[0];
+}}
+"""

@@ -36,6 +36,7 @@ CUDA = Dialect(
     vector_make="make_{type}({args})",
     pointer_as_int="(unsigned long long)({0})",
     shuffle_down="__shfl_down_sync(0xffffffffu, {value}, {offset}, {width})",
+    shuffle_up="__shfl_up_sync(0xffffffffu, {value}, {offset})",
     scalar_struct=True,
     atomic_add={"float32": "atomicAdd", "float64": "atomicAdd"},
     # CUDA's documented pattern (Programming Guide, memory fence functions): a fence, then an
