@@ -194,16 +194,18 @@ class Accumulate:
 
 @dataclass(frozen=True)
 class Scan:
-    """A scan kernel's pass (skeletons/scan.py): each (row, split) of ``src`` combined with
-    op-table ``op`` in ``dtype``. ``totals``: only each split's total, into ``part``;
-    else every element's running value into ``dst``, from the split's carry (``carried``:
-    read from ``carry``, else the identity), before the element (``exclusive``) or after."""
+    """A scan kernel's pass (skeletons/scan.py): the elements of each (row, split) of the
+    walk, each the body's variable ``value``, combined with op-table ``op`` in ``dtype``.
+    ``totals``: only each split's total, into ``part``; else every element's running value
+    into ``dst``, from the split's carry (``carried``: read from ``carries``, else the
+    identity), before the element (``exclusive``) or after."""
 
     op: str
     dtype: DType
     totals: bool = False
     exclusive: bool = False
     carried: bool = False
+    value: str = ""
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select
@@ -253,6 +255,9 @@ class Variant:
     # work-group runs on one core, so a split per group spreads the splits over the cores).
     scan_per_thread: int = 0
     scan_by_groups: bool = False
+    # Scans down columns: each work-item walks this many adjacent columns together, row by
+    # row (0: a work-item or a work-group walks one row of the walk).
+    scan_band: int = 0
     # Launch settings written into the source as constants, (parameter name, value) pairs:
     # rows reductions' team width, walk kind and a row that is one split. Their arguments
     # still travel, so every kernel of a skeleton has one layout.

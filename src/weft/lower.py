@@ -25,7 +25,7 @@ from . import expr as ex
 from . import structure as st
 from .dtypes import DType
 from .expr import Node
-from .indexing import IDENTITY, AffineMap, as_2d, broadcast_map, padded_strides
+from .indexing import IDENTITY, AffineMap, as_2d, broadcast_map, padded_strides, transpose_map
 from .ir import (
     ELEMENTWISE,
     ERROR_BUFFER,
@@ -37,6 +37,7 @@ from .ir import (
     ROW_VECTOR,
     ROWWISE,
     SCALAR_ACCESS,
+    SCAN,
     STRIDED,
     TRANSPOSED,
     Accumulate,
@@ -56,6 +57,7 @@ from .ir import (
     ReadScalar,
     ReduceLayout,
     ScalarParam,
+    Scan,
     Scatter,
     Select,
     Statement,
@@ -558,4 +560,26 @@ def lower_reduction(
     return lw.finish(layout.mode, extra, tuple(accs), range_structure, counter=bool(finals))
 
 
-__all__ = ["Arguments", "Ctx", "lower", "lower_reduction"]
+def lower_scan(operand: Node, axis: int, spec: Scan, named: list[tuple[Param, Any]]
+               ) -> tuple[KernelIR, Arguments]:
+    """A scan pass (skeletons/scan.py): ``operand``'s element lowered where the walk reaches
+    it, in ``spec.dtype`` (the walk's element (i, j) is the j-th along its row i: the
+    operand's (i, j), or (j, i) down its columns for ``axis`` 0), then the pass's own
+    ``named`` parameters (destination, carries, layout) and their arguments, in order. An
+    operand with checks or gathers is computed first (schedule.scan_steps): a pass has no
+    error record."""
+    rows, cols = as_2d(operand.shape)
+    walk = operand.shape if axis == 1 else (cols, rows)
+    lw = _Lowering(walk)
+    var = lw.node(operand, Ctx(IDENTITY if axis == 1 else transpose_map(), None))
+    if operand.dtype is not spec.dtype:
+        var = lw.emit(("cast", spec.dtype, var), lambda v, a=var, t=spec.dtype: Cast(v, t, a))
+    ir, args, errors = lw.finish(SCAN, [])
+    if errors:
+        raise AssertionError("a scan's operand with checks is computed before the scan")
+    args += [value for _, value in named]
+    return replace(ir, params=ir.params + tuple(p for p, _ in named),
+                   scan=replace(spec, value=var)), args
+
+
+__all__ = ["Arguments", "Ctx", "lower", "lower_reduction", "lower_scan"]

@@ -1,7 +1,8 @@
 """A scan's kernels: the passes that compute a ``SCAN`` node (the running ``op`` along an
-axis of a buffer's 2-D view: the kernels walk rows, so a scan down the columns walks the
-transposed views) into its destination, with their layout chosen from the
-device's traits. The skeletons are in skeletons/scan.py.
+axis of its operand: the kernels walk rows, so a scan down the columns walks the transposed
+views) into its destination, with their layout chosen from the device's traits. Each pass
+computes the operand's elements where it reads them (lower.lower_scan). The skeletons are
+in skeletons/scan.py.
 
 A row is cut into splits so the device has enough tasks (a task: one split of one row). One
 split per row is one pass. Several take three: each split's total, the carries (the totals'
@@ -25,8 +26,8 @@ from . import expr as ex
 from .compiler import Kernel, TemporaryBuffer
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
-from .ir import SCAN, BufferParam, IndexParam, KernelIR, Scan, Variant
-from .lower import Arguments
+from .ir import BufferParam, IndexParam, Scan, Variant
+from .lower import lower_scan
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
 
@@ -54,12 +55,18 @@ class ScanLayout:
     per_thread: int
     by_groups: bool
     groups: int
+    band: int = 0
 
 
-def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits) -> ScanLayout:
+def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits,
+                down_columns: bool = False) -> ScanLayout:
     """The layout of a scan of ``rows`` rows of ``cols`` elements of ``itemsize`` bytes on a
-    device of ``traits``."""
+    device of ``traits``; ``down_columns``: the walk's rows are adjacent in memory and its
+    elements far apart (a scan along axis 0 of a row-major array), so a work-item walks a
+    band of them together."""
     target = max(traits.reduction_groups, 1)
+    if down_columns and rows > 1:
+        return _band_layout(rows, cols, itemsize, traits, target)
     if traits.is_cpu or not traits.reduction_groups:
         splits = 1
         if rows < target:
@@ -80,45 +87,61 @@ def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits) -> ScanLayo
     return ScanLayout(splits, chunk, per_thread, False, rows * splits)
 
 
-def _view_args(leaf: ex.Node, axis: int) -> list[int]:
-    """A view's offset and strides as the kernel walks it: along rows, its transpose for a
-    scan down the columns."""
+def _band_layout(rows: int, cols: int, itemsize: int, traits: Traits, target: int
+                 ) -> ScanLayout:
+    if traits.is_cpu:
+        band = 16 if itemsize <= 4 else 8
+        bands = ceil_div(rows, band)
+        splits = 1 if bands >= target else max(1, min(ceil_div(target, bands),
+                                                      cols * band // MIN_CPU_SPLIT))
+        chunk = ceil_div(cols, splits)
+        splits = ceil_div(cols, chunk)
+        return ScanLayout(splits, chunk, 0, True, max(1, min(bands * splits, 4 * target)),
+                          band)
+    # GPUs: a column per work-item, enough of them to fill the device.
+    wanted = target * WORK_GROUP // 4
+    splits = max(1, min(ceil_div(wanted, rows), cols // SERIAL_COLS))
+    chunk = ceil_div(cols, splits)
+    splits = ceil_div(cols, chunk)
+    return ScanLayout(splits, chunk, 0, False, max(1, ceil_div(rows * splits, WORK_GROUP)), 1)
+
+
+def _view(leaf: ex.Node, axis: int) -> list[int]:
+    """A destination's offset and strides as the walk meets its elements: along rows, or
+    transposed for a scan down the columns."""
     view = leaf.attrs
     s0, s1 = padded_strides(view.strides)
     return [view.offset, s0, s1] if axis == 1 else [view.offset, s1, s0]
 
 
-def _pass(spec: Scan, src: tuple[DType, object, list[int]], out: tuple[object, list[int]],
-          carry: TemporaryBuffer | None, rows: int, cols: int, layout: ScanLayout,
-          out_dtype: DType) -> Kernel:
-    """One pass's kernel: its IR (parameters by kind), variant and arguments."""
-    src_dtype, src_storage, src_view = src
-    params: list = [BufferParam("src", src_dtype, True, False),
-                    IndexParam("src_off"), IndexParam("src_s0"), IndexParam("src_s1")]
-    args = Arguments()
-    args += [src_storage, *src_view]
-    storage, view = out
+def _pass(spec: Scan, operand: ex.Node, axis: int, out: tuple[DType, object, list[int]],
+          carries: TemporaryBuffer | None, layout: ScanLayout) -> Kernel:
+    """One pass's kernel: the operand lowered into its IR, then its own parameters (the
+    totals' ``part`` or the destination ``dst`` and its view, the ``carries``, the layout)."""
+    rows, cols = as_2d(operand.shape)
+    if axis == 0:
+        rows, cols = cols, rows
+    out_dtype, storage, view = out
     if spec.totals:
-        params.append(BufferParam("part", out_dtype, False, True))
-        args.append(storage)
+        named: list = [(BufferParam("part", out_dtype, False, True), storage)]
     else:
-        params += [BufferParam("dst", out_dtype, False, True), IndexParam("dst_off"),
-                   IndexParam("dst_s0"), IndexParam("dst_s1")]
-        args += [storage, *view]
-    if carry is not None:
-        params.append(BufferParam("carries", spec.dtype, True, False))
-        args.append(carry)
-    params += [IndexParam(name) for name in ("rows", "cols", "splits", "chunk")]
-    args += [rows, cols, layout.splits, layout.chunk]
-    ir = KernelIR(SCAN, 2, tuple(params), (), scan=spec)
-    variant = Variant(scan_per_thread=layout.per_thread, scan_by_groups=layout.by_groups)
+        named = [(BufferParam("dst", out_dtype, False, True), storage),
+                 *((IndexParam(f"dst_{k}"), v) for k, v in zip(("off", "s0", "s1"), view))]
+    if carries is not None:
+        named.append((BufferParam("carries", spec.dtype, True, False), carries))
+    named += [(IndexParam(name), value) for name, value in (
+        ("rows", rows), ("cols", cols), ("splits", layout.splits), ("chunk", layout.chunk))]
+    ir, args = lower_scan(operand, axis, spec, named)
+    variant = Variant(scan_per_thread=layout.per_thread, scan_by_groups=layout.by_groups,
+                      scan_band=layout.band)
     return Kernel(ir, variant, args, [], rows * cols, layout.groups)
 
 
 def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> list[Kernel]:
-    """The kernels computing the ``SCAN`` node ``root`` (over a buffer leaf) into the buffer
-    leaf ``dest`` on a device of ``traits`` (``fp64``: it has float64)."""
-    (leaf,) = root.args
+    """The kernels computing the ``SCAN`` node ``root`` into the buffer leaf ``dest`` on a
+    device of ``traits`` (``fp64``: it has float64); the operand is computed where each pass
+    reads it."""
+    (operand,) = root.args
     (op, axis), dtype = root.attrs, root.dtype
     if op == "add" and dtype.name == "float32" and fp64:
         dtype = dt.float64  # as the reductions' sums: the running sums of 10^7 elements to 1e-7
@@ -127,20 +150,20 @@ def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> li
         rows, cols = cols, rows
     if rows * cols == 0:
         return []
-    layout = scan_layout(rows, cols, dtype.itemsize, traits)
-    src = (leaf.dtype, leaf.attrs.storage, _view_args(leaf, axis))
-    out = (dest.attrs.storage, _view_args(dest, axis))
+    view = _view(dest, axis)
+    down_columns = view[1] == 1 and view[2] != 1  # adjacent walks, far-apart steps
+    layout = scan_layout(rows, cols, dtype.itemsize, traits, down_columns)
+    out = (dest.dtype, dest.attrs.storage, view)
     if layout.splits == 1:
-        return [_pass(Scan(op, dtype), src, out, None, rows, cols, layout, dest.dtype)]
+        return [_pass(Scan(op, dtype), operand, axis, out, None, layout)]
     totals = TemporaryBuffer(dtype, rows * layout.splits)
     carries = TemporaryBuffer(dtype, rows * layout.splits)
     along = scan_layout(rows, layout.splits, dtype.itemsize, traits)
     along = ScanLayout(1, layout.splits, along.per_thread, along.by_groups,
                        along.groups if along.splits == 1 else rows)
-    row_major = [0, layout.splits, 1]
-    return [_pass(Scan(op, dtype, totals=True), src, (totals, []), None, rows, cols, layout,
-                  dtype),
-            _pass(Scan(op, dtype, exclusive=True), (dtype, totals, row_major),
-                  (carries, row_major), None, rows, layout.splits, along, dtype),
-            _pass(Scan(op, dtype, carried=True), src, out, carries, rows, cols, layout,
-                  dest.dtype)]
+    totals_leaf = ex.buffer(totals, (rows, layout.splits))
+    return [_pass(Scan(op, dtype, totals=True), operand, axis, (dtype, totals, []), None,
+                  layout),
+            _pass(Scan(op, dtype, exclusive=True), totals_leaf, 1,
+                  (dtype, carries, [0, layout.splits, 1]), None, along),
+            _pass(Scan(op, dtype, carried=True), operand, axis, out, carries, layout)]

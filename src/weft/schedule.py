@@ -221,23 +221,13 @@ def _reads_storage(args: list[Node], dest: Node) -> bool:
     return any(n.kind == ex.BUFFER and n.attrs.storage is storage for n in ex.walk(args))
 
 
-# Casts a scan reads through, converting each element as it loads it: into a wider integer
-# or any float, from a bool, an integer or a float (a float into an integer or a bool is an
-# op-table cast with NumPy's rules, computed first).
-def _load_cast(node: Node, dtype: object) -> bool:
-    return (node.kind == ex.CAST and node.args[0].kind == ex.BUFFER and node.dtype is dtype
-            and (dtype.kind == "f" or (dtype.kind in "iu" and node.args[0].dtype.kind in "biu")))
-
-
 def scan_steps(args: list[Node], node: Node, dest: Node, temporary: Temporary) -> list[Step]:
     """A scan ``node`` (its argument ``args``, computed) into the buffer leaf ``dest``: its
-    operand computed first into a temporary, unless it is a buffer's view (or a cast the
-    scan makes as it loads)."""
+    passes compute the operand where they read it, unless it checks or gathers (a pass has
+    no error record), when it is computed first into a temporary."""
     (operand,) = args
     steps = []
-    if _load_cast(operand, node.dtype):
-        operand = operand.args[0]
-    elif operand.kind != ex.BUFFER:
+    if ex.contains([operand], (ex.CHECK, ex.GATHER)):
         leaf = temporary(operand)
         steps.append(Step([(operand, leaf)]))
         operand = leaf

@@ -44,6 +44,14 @@ def test_layouts_follow_the_traits():
     # Rows too short for a tile: a work-item per row.
     short = scan_layout(10000, SERIAL_COLS, 4, GPU)
     assert short.per_thread == 0 and short.splits == 1 and short.groups == 40
+    # Down the columns of a row-major array: a work-item walks a band of adjacent columns
+    # (CPUs: 8 float64 or 16 float32; GPUs: one, adjacent work-items adjacent columns).
+    columns = scan_layout(4096, 1024, 8, CPU, down_columns=True)
+    assert columns.band == 8 and columns.splits == 1 and columns.by_groups
+    assert scan_layout(4096, 1024, 4, CPU, down_columns=True).band == 16
+    gpu_columns = scan_layout(4096, 1024, 4, GPU, down_columns=True)
+    assert gpu_columns.band == 1 and gpu_columns.per_thread == 0
+    assert gpu_columns.splits > 1 and gpu_columns.splits * gpu_columns.chunk >= 1024
 
 
 def test_a_long_row_takes_three_passes_a_short_one_one(reference):
@@ -56,15 +64,20 @@ def test_a_long_row_takes_three_passes_a_short_one_one(reference):
     assert not single.ir.scan.carried and not single.ir.scan.totals
 
 
-def test_the_scan_reads_views_and_casts_of_buffers_itself(reference):
+def test_the_scan_computes_its_operand_where_it_reads_it(reference):
     m = wf.asarray(np.ones((50, 40), np.int32))
-    # A transposed view (axis 0) and the widening to int64: read as they load, no copy.
+    # A transposed view (axis 0) widened to int64 as it loads: one kernel, no copy.
     (scan,) = _kernels(wf.cumsum(m, axis=0), Target(OPENCL, CPU))
-    assert scan.ir.scan is not None
-    assert "(long)src[src_off + i * src_s0 + j * src_s1]" in scan.source(OPENCL)
-    # A computed operand is computed first, then scanned; what reads the scan follows it.
-    first, scan, after = _kernels(wf.cumsum(m * 2, axis=1) + 1, Target(OPENCL, CPU))
-    assert first.ir.scan is None and scan.ir.scan is not None and after.ir.scan is None
+    text = scan.source(OPENCL)
+    assert scan.ir.scan is not None and "w0_s1" in text and "(long)" in text
+    assert scan.variant.scan_band == 8 and "accs[8]" in text
+    # A producer fuses into the scan's loads; what reads the scan follows it.
+    scan, after = _kernels(wf.cumsum(wf.exp(m * 2.0), axis=1) + 1, Target(OPENCL, CPU))
+    assert scan.ir.scan is not None and after.ir.scan is None
+    assert "exp(" in scan.source(OPENCL) and "exp(" not in after.source(OPENCL)
+    # A gather (its index checks need an error record) is computed first.
+    first, scan = _kernels(wf.cumsum(m[wf.asarray([0, 2])], axis=1), Target(OPENCL, CPU))
+    assert first.ir.scan is None and first.ir.checked and scan.ir.scan is not None
 
 
 def test_float32_sums_run_in_float64_where_the_device_has_it(reference):

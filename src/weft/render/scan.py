@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..ops import identity
 from ..skeletons import scan
 from ..skeletons.reduce import WORK_GROUP
-from .text import c_literal
+from .text import c_literal, indent
 
 if TYPE_CHECKING:
     from .frame import Renderer
@@ -28,27 +28,18 @@ def render_scan(f: Renderer) -> str:
     slots = f.frame()
     t = f.ctype(spec.dtype)
     init = c_literal(scan_identity(spec.op, spec.dtype), spec.dtype)
-    src = f.types["src"]
-
-    def load_at(col: str) -> str:
-        loaded = f"src[src_off + i * src_s0 + {col} * src_s1]"
-        return f"({t}){loaded}" if src.name != spec.dtype.name else f.to_bool_if(src, loaded)
+    statements = "".join(f.statement(s) for s in f.per_element)
 
     def combine(a: str, b: str) -> str:
         return f.apply(spec.op, spec.dtype, (a, b))
-
-    load = load_at("j")
     storage = f.storage(f.types["part" if spec.totals else "dst"])
     carry_init = scan.CARRY_READ.format(carry="carries") if spec.carried else init
-    common = dict(T=t, identity=init, load=load, combine_acc=combine("acc", "x"),
+    common = dict(T=t, identity=init, value=spec.value, combine_acc=combine("acc", "x"),
                   carry_init=carry_init, index_t=f.index_t, local=d.local_qualifier,
                   barrier=d.barrier, local_id=d.local_id, group_id=d.group_id,
                   wg=str(WORK_GROUP), part="part", storage=storage)
     if f.variant.scan_per_thread and spec.totals:
-        unroll = 8 if spec.dtype.itemsize <= 4 else 4
-        slots.update(common, unroll=str(unroll), unroll_less_one=str(unroll - 1),
-                     load_jj=load_at("jj"), combine_acc_u=combine("acc", "x[u]"),
-                     combine_other=combine("mine", "other"))
+        slots.update(common, body=indent(statements), combine_other=combine("mine", "other"))
         return f.finish(scan.TILED_TOTALS, slots)
     if f.variant.scan_per_thread:
         k = f.variant.scan_per_thread
@@ -66,7 +57,8 @@ def render_scan(f: Renderer) -> str:
                 combine_warp=combine("warp_before", "in_warp"))
         else:
             group_scan = scan.GROUP_SCAN_TREE.format(**scanned)
-        slots.update(common, tile=str(k * WORK_GROUP), per_thread=str(k),
+        slots.update(common, body=indent(statements, 3), tile=str(k * WORK_GROUP),
+                     per_thread=str(k),
                      group_scan=group_scan, combine_before=combine("carry", "preceding"),
                      combine_carry=combine("carry", "tile_total"),
                      write_back=write.format(**tile), store=scan.TILE_STORE.format(**tile),
@@ -80,8 +72,20 @@ def render_scan(f: Renderer) -> str:
         emit = step.format(combine_acc=common["combine_acc"], dst="dst", storage=storage)
         finish = ""
     loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
+    band = f.variant.scan_band
     task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
                             group_count=d.group_count, global_id=d.global_id,
-                            wg=str(WORK_GROUP))
-    slots.update(common, emit=emit, finish=finish, task_loop=task_loop)
+                            wg=str(WORK_GROUP), tasks="bands * splits" if band else
+                            "rows * splits")
+    if band:
+        band_carry = (scan.BAND_CARRY_READ.format(carry="carries") if spec.carried
+                      else init)
+        band_finish = (scan.BAND_FINISH_TOTAL.format(part="part", storage=storage)
+                       if spec.totals else "")
+        slots.update(common, carry_init=band_carry, body=indent(statements, 3),
+                     emit=indent(emit), band=str(band), band_loop=task_loop,
+                     band_finish=band_finish)
+        return f.finish(scan.BANDS, slots)
+    slots.update(common, body=indent(statements, 2), emit=emit, finish=finish,
+                 task_loop=task_loop)
     return f.finish(scan.SERIAL, slots)

@@ -21,9 +21,10 @@ thread writes its run back from its prefix, and the tile is stored coalesced; th
 total carries into the next tile. A totals pass on GPUs is a plain work-group reduction
 (``TILED_TOTALS``).
 
-Slots: ``preamble helpers kernel_qualifier name params param_locals`` as the element-wise
-skeleton; ``T`` (the computation type), ``identity``, ``load`` (element ``(i, j)`` of the
-source in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``, ``emit``
+Slots: ``preamble helpers kernel_qualifier name params param_locals invariants`` as the
+element-wise skeleton; ``T`` (the computation type), ``identity``, ``body`` (the statements
+computing the walk's element ``(i, j)``, at grid position ``gid``) and ``value`` (its
+variable, in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``, ``emit``
 (what an element's step stores: ``STORE_INCLUSIVE``, ``STORE_EXCLUSIVE`` or nothing),
 ``finish`` (a totals pass's store of ``acc``), ``task_loop``; the tiled skeleton's
 ``local``, ``barrier``, ``local_id``, ``group_id``, ``wg``, ``tile``, ``per_thread``,
@@ -31,25 +32,62 @@ source in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``,
 """
 
 BY_GROUPS = ("    if ({local_id} != 0) return;\n"
-             "    for ({index_t} task = {group_id}; task < rows * splits; task += {group_count})\n")
-BY_ITEMS = ("    for ({index_t} task = {global_id}; task < rows * splits;\n"
+             "    for ({index_t} task = {group_id}; task < {tasks}; task += {group_count})\n")
+BY_ITEMS = ("    for ({index_t} task = {global_id}; task < {tasks};\n"
             "         task += ({index_t}){group_count} * {wg})\n")
 
 SERIAL = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}{task_loop}    {{
+{param_locals}{invariants}{task_loop}    {{
         const {index_t} i = task / splits;
         const {index_t} split = task - i * splits;
         const {index_t} begin = split * chunk;
         const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
         {T} acc = {carry_init};
         for ({index_t} j = begin; j < end; ++j) {{
-            const {T} x = {load};
+            const {index_t} gid = i * cols + j;
+{body}            const {T} x = {value};
 {emit}        }}
 {finish}    }}
 }}
 """
+# Down columns (``scan_band``): a task is a band of ``band`` adjacent columns (the walk's
+# rows ``i0`` on) and one split of the rows, walked row by row with an accumulator per
+# column, so each row's part is read and written contiguously (CPUs: it vectorizes; GPUs,
+# a band of one: adjacent work-items read adjacent columns). The tasks' bands vary fastest.
+BANDS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} bands = (rows + {band} - 1) / {band};
+{band_loop}    {{
+        const {index_t} split = task / bands;
+        const {index_t} i0 = (task - split * bands) * {band};
+        const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
+        const {index_t} begin = split * chunk;
+        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+        {T} accs[{band}];
+        for (int u = 0; u < width; ++u) {{
+            const {index_t} i = i0 + u;
+            accs[u] = {carry_init};
+        }}
+        for ({index_t} j = begin; j < end; ++j) {{
+            for (int u = 0; u < width; ++u) {{
+                const {index_t} i = i0 + u;
+                const {index_t} gid = i * cols + j;
+{body}                const {T} x = {value};
+                {T} acc = accs[u];
+{emit}                accs[u] = acc;
+            }}
+        }}
+{band_finish}    }}
+}}
+"""
+BAND_FINISH_TOTAL = """\
+        for (int u = 0; u < width; ++u) {part}[(i0 + u) * splits + split] = ({storage})accs[u];
+"""
+BAND_CARRY_READ = "{carry}[i * splits + split]"
+
 # One element's step in the serial walk: its running value before or after it, or (totals)
 # none.
 STEP_INCLUSIVE = ("            acc = {combine_acc};\n"
@@ -64,7 +102,7 @@ CARRY_READ = "{carry}[task]"
 TILED = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}    {local} {T} tile[{tile} + {tile} / 32];
+{param_locals}{invariants}    {local} {T} tile[{tile} + {tile} / 32];
     {local} {T} sums[{wg}];
     const int lid = (int){local_id};
     const {index_t} task = {group_id};
@@ -78,7 +116,12 @@ TILED = """\
         for (int k = 0; k < {per_thread}; ++k) {{
             const int p = k * {wg} + lid;
             const {index_t} j = j0 + p;
-            tile[p + (p >> 5)] = j < end ? {load} : {identity};
+            {T} x = {identity};
+            if (j < end) {{
+                const {index_t} gid = i * cols + j;
+{body}                x = {value};
+            }}
+            tile[p + (p >> 5)] = x;
         }}
         {barrier};
         {T} run[{per_thread}];
@@ -166,7 +209,7 @@ TILE_STORE = """\
 TILED_TOTALS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
-{param_locals}    {local} {T} sums[{wg}];
+{param_locals}{invariants}    {local} {T} sums[{wg}];
     const int lid = (int){local_id};
     const {index_t} task = {group_id};
     const {index_t} i = task / splits;
@@ -174,17 +217,9 @@ TILED_TOTALS = """\
     const {index_t} begin = split * chunk;
     const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
     {T} acc = {identity};
-    {index_t} j = begin + lid;
-    for (; j + {unroll_less_one} * {wg} < end; j += {unroll} * {wg}) {{
-        {T} x[{unroll}];
-        for (int u = 0; u < {unroll}; ++u) {{
-            const {index_t} jj = j + u * {wg};
-            x[u] = {load_jj};
-        }}
-        for (int u = 0; u < {unroll}; ++u) acc = {combine_acc_u};
-    }}
-    for (; j < end; j += {wg}) {{
-        const {T} x = {load};
+    for ({index_t} j = begin + lid; j < end; j += {wg}) {{
+        const {index_t} gid = i * cols + j;
+{body}        const {T} x = {value};
         acc = {combine_acc};
     }}
     sums[lid] = acc;

@@ -309,17 +309,17 @@ class ReferenceBackend:
 
 
 def _scan(program: KernelIR, values: dict[str, Any]) -> None:
-    """A scan pass (``ir.Scan``): each split of each row accumulated by NumPy's ufunc."""
+    """A scan pass (``ir.Scan``): the body over the walk's elements, then each split of each
+    row accumulated by NumPy's ufunc."""
     spec = program.scan
     assert spec is not None
     rows, cols, splits, chunk = (int(values[k]) for k in ("rows", "cols", "splits", "chunk"))
-    i, j = np.divmod(np.arange(rows * cols, dtype=np.int64), max(cols, 1))
-
-    def view(name: str) -> np.ndarray:
-        return values[f"{name}_off"] + i * values[f"{name}_s0"] + j * values[f"{name}_s1"]
-
+    gid = np.arange(rows * cols, dtype=np.int64)
+    i, j = np.divmod(gid, max(cols, 1))
+    run = _Run(program, values, i, j, gid)
+    run.run()
     work = spec.dtype.numpy
-    x = values["src"].buffer[view("src")].astype(work).reshape(rows, cols)
+    x = np.broadcast_to(run.env[spec.value], gid.shape).astype(work).reshape(rows, cols)
     ufunc = _UFUNCS[spec.op]
     start = np.full((rows, splits), identity(spec.op, spec.dtype), dtype=work)
     if spec.carried:
@@ -336,5 +336,6 @@ def _scan(program: KernelIR, values: dict[str, Any]) -> None:
     if spec.totals:
         values["part"].buffer[:rows * splits] = totals.reshape(-1)
         return
+    where = values["dst_off"] + i * values["dst_s0"] + j * values["dst_s1"]
     target = values["dst"].buffer
-    target[view("dst")] = out.reshape(-1).astype(target.dtype)
+    target[where] = out.reshape(-1).astype(target.dtype)
