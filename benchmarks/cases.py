@@ -361,6 +361,7 @@ _LIST = [
     # drift in every library: the check here is loose; the tests hold weft to NumPy).
     Case("cumsum", lambda xp, a: xp.cumsum(a), uniform("a"), tolerance=(1e-3, 1.0)),
     Case("cumsum rows", lambda xp, a: xp.cumsum(a, 1), square(), tolerance=(1e-3, 1.0)),
+    Case("cumsum columns", lambda xp, a: xp.cumsum(a, 0), square(), tolerance=(1e-3, 1.0)),
     Case("argmax", lambda xp, a: xp.argmax(a), uniform("a"), outputs=0),
     Case("sort", lambda xp, a: xp.sort(a), uniform("a")),
     # Chains of k operations, for fused against one kernel per operation.

@@ -14,7 +14,7 @@ rows shorter than ``SERIAL_COLS``, each work-item walks a whole row.
 
 >>> import weft as wf
 >>> scan_layout(1, 1 << 20, 4, wf.target.Traits(is_cpu=True, reduction_groups=4))
-ScanLayout(splits=4, chunk=262144, per_thread=0, by_groups=True, groups=4)
+ScanLayout(splits=4, chunk=262144, per_thread=0, by_groups=True, groups=4, band=0)
 """
 
 from __future__ import annotations
