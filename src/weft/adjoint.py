@@ -147,6 +147,10 @@ def _shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:
         return [(value, Array(ex.check(g._node, predicate, node.attrs), g.device))]
     if kind == ex.CONCAT:
         return _concat_shares(node, g)
+    if kind == ex.SCAN:
+        from .scans import scan_shares
+
+        return [(node.args[0], scan_shares(node, g))]
     if kind == ex.GATHER:
         # Each gathered element's adjoint added back where it was read: duplicate indexes
         # sum (atomic adds on a device; their order, and so the last bits, may vary).

@@ -115,12 +115,6 @@ def _sort(g: Array, out: Array, x: Any, axis: int) -> tuple[Any, ...]:
     return (take_along(g, moved_to, axis), None)
 
 
-def _scan(g: Array, out: Array, x: Any, name: str, axis: int) -> tuple[Any, ...]:
-    from .scans import scan_adjoint
-
-    return scan_adjoint(g, out, x, name, axis)
-
-
 def _compact(g: Array, out: Array, values: Any, mask: Any) -> tuple[Any, ...]:
     from .compaction import compact_adjoint
 
@@ -130,6 +124,6 @@ def _compact(g: Array, out: Array, values: Any, mask: Any) -> tuple[Any, ...]:
 RULES: dict[str, Rule] = {
     "matmul": _matmul, "cholesky": _cholesky, "solve_triangular": _solve_triangular,
     "triinv": _triinv, "cho_solve": _cho_solve, "cholinv": _cholinv, "solve": _solve,
-    "inv": _inv, "logdet": _logdet, "sort": _sort, "scan": _scan,
+    "inv": _inv, "logdet": _logdet, "sort": _sort,
     "compact": _compact,
 }

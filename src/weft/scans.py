@@ -22,7 +22,6 @@ from . import expr as ex
 from .array import Array
 from .creation import asarray, col_index, full, row_index
 from .indexing import checked_axis
-from .tape import RECORDING, recorded
 
 _COMBINE = {"cumsum": "add", "cumprod": "multiply", "cummax": "maximum",
             "cummin": "minimum", "logcumsumexp": "logaddexp"}
@@ -53,17 +52,13 @@ def _result_type(name: str, x: Array, dtype: Any) -> dt.DType:
     return x.dtype
 
 
-@recorded("scan")
 def _scan_along(x: Array, name: str, axis: int) -> Array:
     """The scan ``name`` along ``axis`` of the padded 2-D ``x`` (1: each row; a vector is
-    one row), bools running in int32 (a work-group's memory holds no C bool). While a
-    gradient is being taken the result is evaluated, so the reverse pass applies the scan's
-    own rule (``scan_adjoint``)."""
+    one row), bools running in int32 (a work-group's memory holds no C bool). Its gradient
+    is the scan node's own rule (``scan_shares``)."""
     operand = x.astype(dt.int32) if x.dtype.kind == "b" else x
     out = Array(ex.scan(operand._node, _COMBINE[name], axis, operand.dtype), x.device)
-    if x.dtype.kind == "b":
-        out = out.astype(dt.bool_)
-    return out.eval() if RECORDING[0] else out
+    return out.astype(dt.bool_) if x.dtype.kind == "b" else out
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
@@ -124,16 +119,19 @@ def _reversed(name: str, x: Array) -> Array:
     return _scan_along(x[:, ::-1], name, 1)[:, ::-1]
 
 
-def scan_adjoint(g: Array, out: Array, x: Array, name: str, axis: int) -> tuple[Any, ...]:
-    """The reverse rule of ``_scan_along``: the adjoint of ``x`` from the adjoint ``g`` of
-    its scan ``out``, itself a few scans (reversed where each element feeds the ones after
-    it), worked out along rows."""
+def scan_shares(node: ex.Node, g: Array) -> Array:
+    """The reverse rule of a ``SCAN`` node: its operand's adjoint from the node's adjoint
+    ``g``, itself a few scans (reversed where each element feeds the ones after it), worked
+    out along rows."""
+    op, axis = node.attrs
+    name = next(k for k, v in _COMBINE.items() if v == op)
+    x, out = Array(node.args[0], g.device), Array(node, g.device)
+
     def as_rows(a: Array) -> Array:
         return a.reshape((1, a.shape[0])) if a.ndim == 1 else (a.T if axis == 0 else a)
 
     adjoint = _rows_adjoint(as_rows(g), as_rows(out), as_rows(x), name)
-    return (adjoint.reshape(x.shape) if x.ndim == 1 else (adjoint.T if axis == 0 else adjoint),
-            None, None)
+    return adjoint.reshape(x.shape) if x.ndim == 1 else (adjoint.T if axis == 0 else adjoint)
 
 
 def _rows_adjoint(g: Array, out: Array, rows: Array, name: str) -> Array:

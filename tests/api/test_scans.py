@@ -132,6 +132,24 @@ def test_scans_write_in_place_and_record_in_traced_functions(device):
         assert float(walk_end(wf.asarray(values), scale)) == pytest.approx(expected, rel=1e-12)
 
 
+def test_a_scans_gradient_records_in_a_traced_function(device):
+    from weft.function import _PLAIN
+
+    steps = RNG.standard_normal(200)
+
+    @wf.function
+    def walk_and_grad(s, scale):
+        return wf.value_and_grad(lambda v: (wf.cumsum(v * scale) ** 2).sum())(s)
+
+    for scale in (0.5, 1.5, 2.0):
+        value, grad = walk_and_grad(wf.asarray(steps), scale)
+        path = np.cumsum(steps * scale)
+        assert float(value) == pytest.approx((path ** 2).sum(), rel=1e-12)
+        np.testing.assert_allclose(grad.to_numpy(), 2 * scale * np.cumsum(path[::-1])[::-1],
+                                   rtol=1e-12)
+    assert walk_and_grad.plans and _PLAIN not in walk_and_grad.plans.values()
+
+
 GRADIENT_POINTS = {
     "cumsum": RNG.uniform(0.5, 1.5, (3, 20)),
     "cumprod": np.array([[1.5, 0.5, 0.0, 2.0, 0.0, 1.2, 0.8],  # a row's first 0 and a second
