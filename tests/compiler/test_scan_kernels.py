@@ -40,7 +40,7 @@ def test_layouts_follow_the_traits():
     gpu = scan_layout(1, 1 << 26, 4, GPU)
     assert gpu.per_thread == 16 and gpu.chunk % (16 * 256) == 0
     assert gpu.splits * gpu.chunk >= 1 << 26 and gpu.groups == gpu.splits
-    assert scan_layout(1, 1 << 26, 8, GPU).per_thread == 8
+    assert scan_layout(1, 1 << 26, 8, GPU).per_thread == 4
     # Rows too short for a tile: a work-item per row.
     short = scan_layout(10000, SERIAL_COLS, 4, GPU)
     assert short.per_thread == 0 and short.splits == 1 and short.groups == 40
