@@ -30,6 +30,7 @@ from .ir import BufferParam, IndexParam, Scan, Variant
 from .lower import lower_scan
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
+from .variants import ceil_div
 
 # Elements a CPU task walks at least: shorter splits cost more in launch and carries than
 # they gain in cores.
@@ -39,16 +40,13 @@ MIN_CPU_SPLIT = 1 << 14
 SERIAL_COLS = 64
 
 
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
 @dataclass(frozen=True)
 class ScanLayout:
     """How a scan of ``rows`` x ``cols`` is cut and launched: ``splits`` of ``chunk``
     elements per row; ``per_thread`` elements per thread of a work-group's tile (0: a
     work-item walks a task alone); ``by_groups``: a work-group's first work-item alone
-    walks (CPUs); ``groups``: work-groups launched."""
+    walks (CPUs); ``groups``: work-groups launched; ``band``: down columns, the adjacent
+    columns a work-item walks together (0: along rows)."""
 
     splits: int
     chunk: int

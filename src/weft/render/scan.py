@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from .frame import Renderer
 
 
-def scan_identity(op: str, dtype: object) -> object:
-    """The value a scan of ``op`` starts from (the op table's identity as a reduction)."""
-    return identity(op, dtype)  # type: ignore[arg-type]
-
-
 def render_scan(f: Renderer) -> str:
     """The source of the scan pass ``f.ir.scan`` launched as ``f.variant``."""
     spec = f.ir.scan
@@ -27,11 +22,12 @@ def render_scan(f: Renderer) -> str:
     d = f.d
     slots = f.frame()
     t = f.ctype(spec.dtype)
-    init = c_literal(scan_identity(spec.op, spec.dtype), spec.dtype)
+    init = c_literal(identity(spec.op, spec.dtype), spec.dtype)  # where a scan starts
     statements = "".join(f.statement(s) for s in f.per_element)
 
     def combine(a: str, b: str) -> str:
         return f.apply(spec.op, spec.dtype, (a, b))
+
     storage = f.storage(f.types["part" if spec.totals else "dst"])
     carry_init = scan.CARRY_READ.format(carry="carries") if spec.carried else init
     common = dict(T=t, identity=init, value=spec.value, combine_acc=combine("acc", "x"),
@@ -58,8 +54,8 @@ def render_scan(f: Renderer) -> str:
         else:
             group_scan = scan.GROUP_SCAN_TREE.format(**scanned)
         slots.update(common, body=indent(statements, 3), tile=str(k * WORK_GROUP),
-                     per_thread=str(k),
-                     group_scan=group_scan, combine_before=combine("carry", "preceding"),
+                     per_thread=str(k), group_scan=group_scan,
+                     combine_before=combine("carry", "preceding"),
                      combine_carry=combine("carry", "tile_total"),
                      write_back=write.format(**tile), store=scan.TILE_STORE.format(**tile),
                      finish="")
