@@ -1,10 +1,12 @@
 """``argmax`` and ``argmin``, as NumPy's: the first position of the largest (smallest)
 element, or of the first NaN where there is one.
 
-Two fused reductions: the extreme value (NaN-propagating ``max``/``min``), then the smallest
-position whose element equals it, or is NaN. Each reads the operand once, and the element-wise
-work between them fuses into the second; narrow rows fuse both into their consumer
-(``schedule.inline_reductions``).
+Along rows (a vector, or ``axis=1``): one pass, an ``expr.ARG`` node whose kernels
+(scan_kernels.arg_kernels) keep each split's best value and position and combine the splits'
+pairs. Down columns and over a whole matrix: two fused reductions, the extreme value
+(NaN-propagating ``max``/``min``), then the smallest position whose element equals it, or is
+NaN; the element-wise work between them fuses into the second, and narrow rows fuse both
+into their consumer (``schedule.inline_reductions``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         raise ValueError(f"{name}: an empty array has no {name[3:]}imum")
     if x.ndim == 0:
         return asarray(0, dtype=dt.int64, device=x.device)
+    if x.ndim == 1 or axis == 1:
+        return _along_rows(name, x, axis, keepdims)
     along = axis
     best = (x.max if name == "argmax" else x.min)(axis=along, keepdims=True)
     hit = x == best
@@ -63,6 +67,18 @@ def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
                                   dt.int64), x.device)
         past = x.shape[along]
     return where(hit, position, past).min(axis=along, keepdims=keepdims)
+
+
+def _along_rows(name: str, x: Array, axis: int | None, keepdims: bool) -> Array:
+    """The one-pass arg-reduction of each row (a vector is one row), bools as int32 (a
+    work-group's memory holds no C bool)."""
+    operand = x.astype(dt.int32) if x.dtype.kind == "b" else x
+    op = "maximum" if name == "argmax" else "minimum"
+    shape = (x.shape[0],) if x.ndim == 2 else ()
+    out = Array(ex.arg(operand._node, op, shape, dt.int64), x.device)
+    if keepdims:
+        return out.reshape((x.shape[0], 1) if x.ndim == 2 else (1,))
+    return out
 
 
 def _method(function: Any) -> Any:

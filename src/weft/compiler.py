@@ -110,10 +110,12 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     compiled = Compiled()
     for step in steps(outputs):
         if step.scans:
-            from .scan_kernels import scan_kernels
+            from .scan_kernels import arg_kernels, scan_kernels
 
             for root, dest in step.scans:
-                compiled.kernels += scan_kernels(root, dest, target.traits, target.fp64)
+                compiled.kernels += (
+                    scan_kernels(root, dest, target.traits, target.fp64)
+                    if root.kind == ex.SCAN else arg_kernels(root, dest, target.traits))
         elif step.reductions:
             _compile_reductions(compiled.kernels, step.reductions, step.elementwise, target)
         else:

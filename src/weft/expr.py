@@ -46,6 +46,9 @@ SCATTER_ADD = "scatter_add"
 # padded 2-D operand's axis (1: along each row, 0: down each column) in order, its running
 # values (a cumulative sum is ``add``), computed in the node's dtype.
 SCAN = "scan"
+# args: (operand,); attrs: op ("maximum" or "minimum"): the int64 position along each row of
+# the padded 2-D operand of its first largest (smallest) element, or of its first NaN.
+ARG = "arg"
 
 
 @dataclass(frozen=True)
@@ -270,6 +273,12 @@ def scan(node: Node, op: str, axis: int, dtype: DType) -> Node:
     """The running ``op`` along ``axis`` of the padded 2-D ``node`` (``dtype``: what it
     computes in, the node's own or wider)."""
     return Node(SCAN, dtype, node.shape, (node,), attrs=(op, axis))
+
+
+def arg(node: Node, op: str, shape: Shape, dtype: DType) -> Node:
+    """The position (``dtype``: int64) along each row of ``node`` of its first extreme
+    element by ``op``, NaN first (``shape``: the rows')."""
+    return Node(ARG, dtype, shape, (node,), attrs=op)
 
 
 def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:

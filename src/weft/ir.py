@@ -206,6 +206,11 @@ class Scan:
     exclusive: bool = False
     carried: bool = False
     value: str = ""
+    # An arg-reduction's pass (``expr.ARG``): each task's first extreme element's position
+    # (``totals``: with its value, into ``part`` and ``part_at``; else the position into
+    # ``dst``); ``combining``: the walk reads the first pass's pairs, not ``value``.
+    arg: bool = False
+    combining: bool = False
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select

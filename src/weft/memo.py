@@ -25,7 +25,7 @@ from .storage import Storage
 
 # Node kinds whose attrs are plain hashable structure (no nodes, no values).
 _SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK,
-           ex.CONCAT, ex.SCAN}
+           ex.CONCAT, ex.SCAN, ex.ARG}
 _LIMIT = 4096
 
 

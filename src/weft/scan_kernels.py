@@ -19,15 +19,15 @@ ScanLayout(splits=4, chunk=262144, per_thread=0, by_groups=True, groups=4, band=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import dtypes as dt
 from . import expr as ex
 from .compiler import Kernel, TemporaryBuffer
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
-from .ir import BufferParam, IndexParam, Scan, Variant
-from .lower import lower_scan
+from .ir import SCAN, BufferParam, IndexParam, KernelIR, Scan, Variant
+from .lower import Arguments, lower_scan
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
 from .variants import ceil_div
@@ -167,3 +167,49 @@ def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> li
             _pass(Scan(op, dtype, exclusive=True), totals_leaf, 1,
                   (dtype, carries, [0, layout.splits, 1]), None, along),
             _pass(Scan(op, dtype, carried=True), operand, axis, out, carries, layout)]
+
+
+def arg_kernels(root: ex.Node, dest: ex.Node, traits: Traits) -> list[Kernel]:
+    """The kernels computing the ``ARG`` node ``root`` (the first extreme's position along
+    each row of its operand) into the buffer leaf ``dest``: one pass where a row is one
+    split; else each split's best value and position, then a pass combining each row's."""
+    (operand,) = root.args
+    rows, cols = as_2d(operand.shape)
+    if rows * cols == 0:
+        return []
+    dtype = operand.dtype
+    spec = Scan(root.attrs, dtype, arg=True)
+    layout = scan_layout(rows, cols, dtype.itemsize, traits)
+    step = dest.attrs.strides[-1] if dest.shape else 0
+    out = [(BufferParam("dst", dest.dtype, False, True), dest.attrs.storage),
+           (IndexParam("dst_off"), dest.attrs.offset), (IndexParam("dst_s0"), step)]
+
+    def shape(splits: int, chunk: int) -> list[tuple[IndexParam, int]]:
+        return [(IndexParam(n), v) for n, v in (("rows", rows), ("cols", cols),
+                                                ("splits", splits), ("chunk", chunk))]
+
+    variant = Variant(scan_per_thread=layout.per_thread, scan_by_groups=layout.by_groups)
+    if layout.splits == 1:
+        ir, args = lower_scan(operand, 1, spec, [*out, *shape(1, cols)])
+        return [Kernel(ir, variant, args, [], rows * cols, layout.groups)]
+    parts = rows * layout.splits
+    values, positions = TemporaryBuffer(dtype, parts), TemporaryBuffer(dt.int64, parts)
+    partials = [(BufferParam("part", dtype, False, True), values),
+                (BufferParam("part_at", dt.int64, False, True), positions)]
+    ir, args = lower_scan(operand, 1, replace(spec, totals=True),
+                          [*partials, *shape(layout.splits, layout.chunk)])
+    first = Kernel(ir, variant, args, [], rows * cols, layout.groups)
+    # The combining pass walks each row's pairs: one split of ``splits`` elements.
+    cols = layout.splits
+    along = scan_layout(rows, cols, dtype.itemsize, traits)
+    reads = [(BufferParam("part", dtype, True, False), values),
+             (BufferParam("part_at", dt.int64, True, False), positions)]
+    named = [*reads, *out, *shape(1, cols)]
+    combine = KernelIR(SCAN, 2, tuple(p for p, _ in named), (),
+                       scan=replace(spec, combining=True))
+    combine_args = Arguments()
+    combine_args += [v for _, v in named]
+    groups = rows if along.per_thread else along.groups
+    return [first, Kernel(combine, Variant(scan_per_thread=along.per_thread and 1,
+                                           scan_by_groups=along.by_groups),
+                          combine_args, [], rows * cols, groups)]

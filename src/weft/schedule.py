@@ -35,7 +35,8 @@ class Step:
 
     @property
     def scans(self) -> list[Output]:
-        return [(r, d) for r, d in self.outputs if r.kind == ex.SCAN]
+        """Scans and arg-reductions: passes of scan_kernels.py."""
+        return [(r, d) for r, d in self.outputs if r.kind in _PASSES]
 
     @property
     def elementwise(self) -> list[Output]:
@@ -43,7 +44,8 @@ class Step:
 
 
 # Computed into memory before what reads them.
-_CUTS = (ex.REDUCE, ex.SCATTER_ADD, ex.SCAN)
+_CUTS = (ex.REDUCE, ex.SCATTER_ADD, ex.SCAN, ex.ARG)
+_PASSES = (ex.SCAN, ex.ARG)  # computed by scan_kernels.py's passes (``scan_steps``)
 
 
 def _reduction_key(node: Node) -> tuple:
@@ -174,7 +176,7 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
     scatters: dict[int, list[Node]] = {}  # scatter-adds and scans, by level
     for node in order:
-        if node.kind in (ex.SCATTER_ADD, ex.SCAN):
+        if node.kind in (ex.SCATTER_ADD, *_PASSES):
             scatters.setdefault(depth[id(node)], []).append(node)
     done: dict[int, Node] = {}
     steps: list[Step] = []
@@ -222,7 +224,8 @@ def _reads_storage(args: list[Node], dest: Node) -> bool:
 
 
 def scan_steps(args: list[Node], node: Node, dest: Node, temporary: Temporary) -> list[Step]:
-    """A scan ``node`` (its argument ``args``, computed) into the buffer leaf ``dest``: its
+    """A scan or arg-reduction ``node`` (its argument ``args``, computed) into the buffer
+    leaf ``dest``: its
     passes compute the operand where they read it, unless it checks or gathers (a pass has
     no error record), when it is computed first into a temporary."""
     (operand,) = args
@@ -318,7 +321,7 @@ def unfused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         dest = finals.get(id(node)) or temporary(node)
         if node.kind == ex.SCATTER_ADD:
             steps += scatter_add_steps(list(args), node, dest)
-        elif node.kind == ex.SCAN:
+        elif node.kind in _PASSES:
             into = dest
             if dest.kind != ex.BUFFER or _reads_storage(list(args), dest):
                 into = temporary(node)

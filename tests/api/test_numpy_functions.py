@@ -172,6 +172,23 @@ def test_argmax_argmin_match_numpy(device, values):
                                                   err_msg=f"{name} axis={axis}")
 
 
+def test_argmax_argmin_of_long_rows_split_across_the_device(device):
+    # Rows long enough to be split across the device: each split's first extreme, then the
+    # splits' pairs combined (ties and NaNs across the splits' borders).
+    values = RNG.integers(0, 40, 100_003).astype(np.float64)
+    matrix = RNG.integers(0, 40, (3, 70_001)).astype(np.float32)
+    matrix[1, 50_000] = matrix[1, 60_000] = np.nan
+    for name in ("argmax", "argmin"):
+        expect = getattr(np, name)
+        for vector in (values, values.astype(np.int64), -values):
+            assert int(getattr(wf, name)(wf.asarray(vector))) == expect(vector), name
+        got = getattr(wf, name)(wf.asarray(matrix), axis=1, keepdims=True)
+        np.testing.assert_array_equal(got.to_numpy(), expect(matrix, axis=1, keepdims=True))
+        # A producer fuses into the pass; a consumer reads its result.
+        got = getattr(wf, name)(wf.exp(wf.asarray(values) * 0.1), axis=0) + 1
+        assert int(got) == expect(np.exp(values * 0.1)) + 1
+
+
 def test_argmax_errors_and_zero_dimensions():
     assert int(wf.argmax(wf.asarray(3.0))) == 0
     with pytest.raises(ValueError, match="empty"):

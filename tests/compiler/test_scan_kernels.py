@@ -100,3 +100,15 @@ def test_gpu_sources_scan_tiles_in_work_group_memory(reference, dialect):
     (rows,) = _kernels(wf.cummax(wf.asarray(np.ones((5000, 8), np.float32)), axis=1),
                        Target(dialect, GPU))
     assert rows.variant.scan_per_thread == 0 and "tile" not in rows.source(dialect)
+
+
+def test_arg_reductions_along_rows_take_one_pass_or_two(reference):
+    (single,) = _kernels(wf.argmax(wf.asarray(np.ones((50, 100))), axis=1), Target(OPENCL, CPU))
+    assert single.ir.scan.arg and not single.ir.scan.totals
+    assert "weft_argmax_rows" in single.source(OPENCL)
+    first, combine = _kernels(wf.argmin(wf.asarray(np.ones(1 << 20))), Target(CUDA, GPU))
+    assert first.ir.scan.totals and combine.ir.scan.combining
+    assert "bests_at[" in first.source(CUDA) and "part_at[i * cols + j]" in combine.source(CUDA)
+    # Down columns and over a whole matrix: the two fused reductions.
+    kernels = _kernels(wf.argmax(wf.asarray(np.ones((50, 100))), axis=0), Target(OPENCL, CPU))
+    assert all(k.ir.scan is None for k in kernels)

@@ -287,6 +287,9 @@ class Renderer:
     def kernel_name(self) -> str:
         spec = self.ir.scan
         if spec is not None:
+            if spec.arg:
+                arg = "argmax" if spec.op == "maximum" else "argmin"
+                return f"weft_{arg}_{'partials' if spec.totals else 'rows'}"
             kind = "totals_" if spec.totals else "carries_" if spec.exclusive else ""
             return f"weft_scan_{kind}{spec.op}"
         names: list[str] = []

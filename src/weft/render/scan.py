@@ -19,6 +19,8 @@ def render_scan(f: Renderer) -> str:
     """The source of the scan pass ``f.ir.scan`` launched as ``f.variant``."""
     spec = f.ir.scan
     assert spec is not None
+    if spec.arg:
+        return _render_arg(f)
     d = f.d
     slots = f.frame()
     t = f.ctype(spec.dtype)
@@ -85,3 +87,43 @@ def render_scan(f: Renderer) -> str:
     slots.update(common, body=indent(statements, 2), emit=emit, finish=finish,
                  task_loop=task_loop)
     return f.finish(scan.SERIAL, slots)
+
+
+def _render_arg(f: Renderer) -> str:
+    """An arg-reduction's pass (``skeletons.scan.ARG_SERIAL`` or ``ARG_TILED``)."""
+    spec = f.ir.scan
+    assert spec is not None
+    d = f.d
+    slots = f.frame()
+    t = f.ctype(spec.dtype)
+    cmp = ">" if spec.op == "maximum" else "<"
+    if spec.dtype.is_float:
+        better = f"(!isnan(best) && (x {cmp} best || isnan(x)))"
+        take = (f"((!isnan(best) && (other {cmp} best || isnan(other))) || ((other == best"
+                " || (isnan(other) && isnan(best))) && other_at < best_at))")
+    else:
+        better = f"(x {cmp} best)"
+        take = f"(other {cmp} best || (other == best && other_at < best_at))"
+    if spec.combining:
+        statements, value, position = "", "part[i * cols + j]", "part_at[i * cols + j]"
+    else:
+        statements = "".join(f.statement(s) for s in f.per_element)
+        value, position = spec.value, "(long)j"
+    storage = f.storage(spec.dtype)
+    emit = (scan.ARG_EMIT_PAIR.format(storage=storage) if spec.totals
+            else scan.ARG_EMIT_POSITION)
+    common = dict(T=t, identity=c_literal(identity(spec.op, spec.dtype), spec.dtype),
+                  value=value, position=position, better=better, index_t=f.index_t,
+                  emit_best=emit)
+    if f.variant.scan_per_thread:
+        slots.update(common, body=indent(statements), take_other=take, wg=str(WORK_GROUP),
+                     local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id,
+                     group_id=d.group_id)
+        return f.finish(scan.ARG_TILED, slots)
+    loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
+    task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
+                            group_count=d.group_count, global_id=d.global_id,
+                            wg=str(WORK_GROUP), tasks="rows * splits")
+    slots.update(common, body=indent(statements, 2), task_loop=task_loop,
+                 emit_best=indent(emit, 0))
+    return f.finish(scan.ARG_SERIAL, slots)

@@ -235,3 +235,81 @@ TILED_TOTALS = """\
     if (lid == 0) {part}[task] = ({storage})sums[0];
 }}
 """
+
+
+# Arg-reductions (``argmax``/``argmin`` along rows): the same tasks, each keeping the best
+# element's value ``best`` and position ``best_at`` (-1: none yet); ``better`` says whether
+# ``x`` at ``at`` replaces them (walked in order: strictly better, or the first NaN), and
+# ``take_other`` whether a pair from elsewhere in the row (``other``, ``other_at``) does
+# (better, or as good and earlier). ``value`` and ``position`` are the walk's element's (the
+# first pass) or a first-pass pair (``combining``). ``emit_best``: the totals' pair, or the
+# position into the destination.
+ARG_SERIAL = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}{task_loop}    {{
+        const {index_t} i = task / splits;
+        const {index_t} split = task - i * splits;
+        const {index_t} begin = split * chunk;
+        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+        {T} best = {identity};
+        long best_at = -1;
+        for ({index_t} j = begin; j < end; ++j) {{
+            const {index_t} gid = i * cols + j;
+{body}            const {T} x = {value};
+            const long at = {position};
+            if (best_at < 0 || {better}) {{
+                best = x;
+                best_at = at;
+            }}
+        }}
+{emit_best}    }}
+}}
+"""
+ARG_TILED = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    {local} {T} bests[{wg}];
+    {local} long bests_at[{wg}];
+    const int lid = (int){local_id};
+    const {index_t} task = {group_id};
+    const {index_t} i = task / splits;
+    const {index_t} split = task - i * splits;
+    const {index_t} begin = split * chunk;
+    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+    {T} best = {identity};
+    long best_at = -1;
+    for ({index_t} j = begin + lid; j < end; j += {wg}) {{
+        const {index_t} gid = i * cols + j;
+{body}        const {T} x = {value};
+        const long at = {position};
+        if (best_at < 0 || {better}) {{
+            best = x;
+            best_at = at;
+        }}
+    }}
+    bests[lid] = best;
+    bests_at[lid] = best_at;
+    {barrier};
+    for (int s = {wg} / 2; s > 0; s >>= 1) {{
+        if (lid < s) {{
+            const {T} other = bests[lid + s];
+            const long other_at = bests_at[lid + s];
+            best = bests[lid];
+            best_at = bests_at[lid];
+            if (other_at >= 0 && (best_at < 0 || {take_other})) {{
+                bests[lid] = other;
+                bests_at[lid] = other_at;
+            }}
+        }}
+        {barrier};
+    }}
+    if (lid == 0) {{
+        best = bests[0];
+        best_at = bests_at[0];
+{emit_best}    }}
+}}
+"""
+ARG_EMIT_PAIR = ("        part[task] = ({storage})best;\n"
+                 "        part_at[task] = best_at;\n")
+ARG_EMIT_POSITION = "        if (i < rows) dst[dst_off + i * dst_s0] = best_at;\n"

@@ -316,6 +316,9 @@ def _scan(program: KernelIR, values: dict[str, Any]) -> None:
     rows, cols, splits, chunk = (int(values[k]) for k in ("rows", "cols", "splits", "chunk"))
     gid = np.arange(rows * cols, dtype=np.int64)
     i, j = np.divmod(gid, max(cols, 1))
+    if spec.arg:
+        _arg(program, values, i, j, gid)
+        return
     run = _Run(program, values, i, j, gid)
     run.run()
     work = spec.dtype.numpy
@@ -339,3 +342,42 @@ def _scan(program: KernelIR, values: dict[str, Any]) -> None:
     where = values["dst_off"] + i * values["dst_s0"] + j * values["dst_s1"]
     target = values["dst"].buffer
     target[where] = out.reshape(-1).astype(target.dtype)
+
+
+def _first_extreme(values: np.ndarray, op: str) -> int:
+    """NumPy's argmax (argmin) of a 1-d block: the first NaN, else the first extreme."""
+    nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
+    if nan.any():
+        return int(np.argmax(nan))
+    return int(np.argmax(values) if op == "maximum" else np.argmin(values))
+
+
+def _arg(program: KernelIR, values: dict[str, Any], i: np.ndarray, j: np.ndarray,
+         gid: np.ndarray) -> None:
+    """An arg-reduction's pass: each split's first extreme and its position, or (combining)
+    each row's best of those pairs."""
+    spec = program.scan
+    assert spec is not None
+    rows, cols, splits, chunk = (int(values[k]) for k in ("rows", "cols", "splits", "chunk"))
+    if spec.combining:
+        x = values["part"].buffer[:rows * cols].reshape(rows, cols)
+        at = values["part_at"].buffer[:rows * cols].reshape(rows, cols)
+    else:
+        run = _Run(program, values, i, j, gid)
+        run.run()
+        x = np.broadcast_to(run.env[spec.value], gid.shape).astype(spec.dtype.numpy)
+        x = x.reshape(rows, cols)
+        at = np.broadcast_to(np.arange(cols, dtype=np.int64), (rows, cols))
+    best = np.empty((rows, splits), dtype=x.dtype)
+    best_at = np.empty((rows, splits), dtype=np.int64)
+    for row in range(rows):
+        for split in range(splits):
+            part = slice(split * chunk, min((split + 1) * chunk, cols))
+            k = _first_extreme(x[row, part], spec.op)
+            best[row, split], best_at[row, split] = x[row, part][k], at[row, part][k]
+    if spec.totals:
+        values["part"].buffer[:rows * splits] = best.reshape(-1)
+        values["part_at"].buffer[:rows * splits] = best_at.reshape(-1)
+        return
+    where = values["dst_off"] + np.arange(rows) * values["dst_s0"]
+    values["dst"].buffer[where] = best_at[:, 0]
