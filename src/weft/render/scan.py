@@ -14,6 +14,8 @@ from .text import c_literal, indent
 if TYPE_CHECKING:
     from .frame import Renderer
 
+ARG_LANES = 8  # pairs an arg-reduction's CPU walk keeps (skeletons.scan.ARG_LANES)
+
 
 def render_scan(f: Renderer) -> str:
     """The source of the scan pass ``f.ir.scan`` launched as ``f.variant``."""
@@ -124,6 +126,9 @@ def _render_arg(f: Renderer) -> str:
     task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
                             group_count=d.group_count, global_id=d.global_id,
                             wg=str(WORK_GROUP), tasks="rows * splits")
-    slots.update(common, body=indent(statements, 2), task_loop=task_loop,
-                 emit_best=indent(emit, 0))
+    if f.variant.scan_by_groups:  # CPUs: independent lanes, which vectorize
+        slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
+                     task_loop=task_loop, take_other=take, lanes=str(ARG_LANES))
+        return f.finish(scan.ARG_LANES, slots)
+    slots.update(common, body=indent(statements, 2), task_loop=task_loop)
     return f.finish(scan.ARG_SERIAL, slots)

@@ -266,6 +266,61 @@ ARG_SERIAL = """\
 {emit_best}    }}
 }}
 """
+# CPUs: a task's walk keeps ``lanes`` pairs, element ``j`` in lane ``j % lanes``, so the
+# lanes' updates are independent and vectorize; the lanes' pairs are combined at the end.
+ARG_LANES = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}{task_loop}    {{
+        const {index_t} i = task / splits;
+        const {index_t} split = task - i * splits;
+        const {index_t} begin = split * chunk;
+        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+        {T} bests[{lanes}];
+        long bests_at[{lanes}];
+        for (int u = 0; u < {lanes}; ++u) {{
+            bests[u] = {identity};
+            bests_at[u] = -1;
+        }}
+        {index_t} j0 = begin;
+        for (; j0 + {lanes} <= end; j0 += {lanes}) {{
+            for (int u = 0; u < {lanes}; ++u) {{
+                const {index_t} j = j0 + u;
+                const {index_t} gid = i * cols + j;
+{body}                const {T} x = {value};
+                const long at = {position};
+                const {T} best = bests[u];
+                const long best_at = bests_at[u];
+                const int take = best_at < 0 || {better};
+                bests[u] = take ? x : best;
+                bests_at[u] = take ? at : best_at;
+            }}
+        }}
+        for (int u = 0; j0 + u < end; ++u) {{
+            const {index_t} j = j0 + u;
+            const {index_t} gid = i * cols + j;
+{tail_body}            const {T} x = {value};
+            const long at = {position};
+            const {T} best = bests[u];
+            const long best_at = bests_at[u];
+            if (best_at < 0 || {better}) {{
+                bests[u] = x;
+                bests_at[u] = at;
+            }}
+        }}
+        {T} best = bests[0];
+        long best_at = bests_at[0];
+        for (int u = 1; u < {lanes}; ++u) {{
+            const {T} other = bests[u];
+            const long other_at = bests_at[u];
+            if (other_at >= 0 && (best_at < 0 || {take_other})) {{
+                best = other;
+                best_at = other_at;
+            }}
+        }}
+{emit_best}    }}
+}}
+"""
 ARG_TILED = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
