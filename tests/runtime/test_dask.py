@@ -57,6 +57,8 @@ CASES = {
     "cumsum along rows": (lambda x, v: wf.cumsum(x * 2, axis=1), lambda a, v: np.cumsum(a * 2, 1)),
     "cummax along columns": (lambda x, v: wf.cummax(x, axis=0) + v,
                              lambda a, v: np.maximum.accumulate(a, 0) + v),
+    "argmax along rows": (lambda x, v: wf.argmax(x * v, axis=1), lambda a, v: np.argmax(a * v, 1)),
+    "argmin of a vector": (lambda x, v: wf.argmin(v * 2), lambda a, v: np.argmin(v * 2)),
     "normal_lpdf": (lambda x, v: wf.stats.normal_lpdf(x, v, 1.5),
                     lambda a, v: st.norm.logpdf(a, v, 1.5).sum()),
 }
