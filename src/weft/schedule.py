@@ -2,9 +2,10 @@
 
 With fusion (the default) every requested element-wise output of one shape on one device is
 one kernel. A reduction ends a kernel: a reduction that feeds further work is computed first
-into a temporary (``x - x.mean(axis=0)`` is two kernels); requested reductions over the same
-operand shape and axis share one kernel, and element-wise outputs of that shape are stored by
-it on the way (``wf.eval(X * 2, X.sum(axis=0))`` is one kernel).
+into a temporary (``x - x.mean(axis=0)`` is two kernels), as is a scan or an arg-reduction
+along rows (scan_kernels.py's passes); requested reductions over the same operand shape and
+axis share one kernel, and element-wise outputs of that shape are stored by it on the way
+(``wf.eval(X * 2, X.sum(axis=0))`` is one kernel).
 
 With ``wf.config(fuse=False)`` every operation is its own kernel writing a temporary: the
 "sequence of basic kernels" that fusion is measured against.
@@ -174,7 +175,7 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
         kept = {id(n): n for group in hosted.values() for n in group}
         levels, requested, depth = _levels(order, roots, kept, readers, inline)
         hosted = {k: v for k, v in hosted.items() if k in levels or k in requested}
-    scatters: dict[int, list[Node]] = {}  # scatter-adds and scans, by level
+    scatters: dict[int, list[Node]] = {}  # scatter-adds, scans, arg-reductions, by level
     for node in order:
         if node.kind in (ex.SCATTER_ADD, *_PASSES):
             scatters.setdefault(depth[id(node)], []).append(node)
@@ -225,9 +226,8 @@ def _reads_storage(args: list[Node], dest: Node) -> bool:
 
 def scan_steps(args: list[Node], node: Node, dest: Node, temporary: Temporary) -> list[Step]:
     """A scan or arg-reduction ``node`` (its argument ``args``, computed) into the buffer
-    leaf ``dest``: its
-    passes compute the operand where they read it, unless it checks or gathers (a pass has
-    no error record), when it is computed first into a temporary."""
+    leaf ``dest``: its passes compute the operand where they read it, unless it checks or
+    gathers (a pass has no error record), when it is computed first into a temporary."""
     (operand,) = args
     steps = []
     if ex.contains([operand], (ex.CHECK, ex.GATHER)):
