@@ -1,15 +1,16 @@
 """Scans: ``cumsum``, ``cumprod``, ``cummax``, ``cummin`` and ``logcumsumexp`` along an axis,
 as NumPy's ``cumsum``/``cumprod`` and ``maximum``/``minimum``/``logaddexp.accumulate``.
 
-A scan is one lazy node (``expr.SCAN``) over the rows of a 2-D operand: axis 0 scans the
-rows of the transposed view, a vector is one row. Its operand is computed first, unless it
-is a buffer's view or a cast the scan makes as it loads; what reads the scan fuses after it
-like anything that reads a buffer. Its kernels (scan_kernels.py, skeletons/scan.py) read
-each element twice and write it once, in at most three launches, so a scan records in
-traced functions and replays like any other expression. Rows are cut into splits that the
-device walks in parallel, each from its carry (the total of the splits before it), so sums
-round differently from NumPy's sequential loop (on CPUs, only at the splits' borders). A
-scan's gradient is its own rule (``scan_adjoint``: reversed scans).
+A scan is one lazy node (``expr.SCAN``) along an axis of a 2-D operand (a vector is one
+row). Its kernels (scan_kernels.py, skeletons/scan.py) compute the operand where they read
+it, so a producer fuses into them (one with checks or gathers is computed first), and what
+reads the scan fuses after it like anything that reads a buffer. They read each element
+twice and write it once, in at most three launches, so a scan records in traced functions
+and replays like any other expression. Rows are cut into splits that the device walks in
+parallel, each from its carry (the total of the splits before it), so sums round
+differently from NumPy's sequential loop (on CPUs, only at the splits' borders; float32 sums
+run in float64 where the device has it). A scan's gradient is its own rule
+(``scan_shares``: reversed scans).
 """
 
 from __future__ import annotations
