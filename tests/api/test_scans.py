@@ -95,9 +95,8 @@ LONG = 100_003  # rows this long are split across the device's tasks (three pass
 def test_long_rows_split_across_the_device(device):
     row = RNG.uniform(-1.0, 1.0, LONG)
     x = wf.asarray(row)
-    for name in ("cumsum", "cummax", "logcumsumexp"):
-        np.testing.assert_allclose(getattr(wf, name)(x).to_numpy(), REFERENCE[name](row),
-                                   rtol=1e-10, atol=1e-9, err_msg=name)
+    np.testing.assert_allclose(wf.logcumsumexp(x).to_numpy(), np.logaddexp.accumulate(row),
+                               rtol=1e-10)
     # Two rows along axis 1, and down two columns (axis 0), widened from int32 as loaded.
     ints = RNG.integers(-3, 4, (2, LONG // 2)).astype(np.int32)
     got = wf.cumsum(wf.asarray(ints), axis=1)
