@@ -3,7 +3,7 @@ weft on every device (and the reference interpreter) and by NumPy.
 
 A tree mixes op-table operations, dtypes, Python and NumPy scalars (bools included),
 broadcasting, views with steps and transposes (of leaves and of expressions), structure,
-reductions over each axis, ``where`` and concatenation. Each tree is evaluated twice, with
+reductions, scans and arg-reductions over each axis, ``where`` and concatenation. Each tree is evaluated twice, with
 fresh array and scalar values the second time, so the remembered plan of the first call
 binds the second call's values. NumPy computes each operation in the types weft's promotion
 gives (``weft.operate._typing``, the rule API.md fixes), so the comparison is of values.
@@ -81,6 +81,10 @@ def _trees(depth: int) -> st.SearchStrategy[tuple]:
         st.tuples(st.just("view"), st.sampled_from(["T", "block", "step"]), child),
         st.tuples(st.just("concat"), st.sampled_from([0, 1]), child),
         st.tuples(st.just("reduce"), st.sampled_from(["sum", "max", "min", "mean"]),
+                  st.sampled_from([None, 0, 1]), st.booleans(), child),
+        st.tuples(st.just("scan"), st.sampled_from(["cumsum", "cummax", "cummin"]),
+                  st.sampled_from([None, 0, 1]), child),
+        st.tuples(st.just("arg"), st.sampled_from(["argmax", "argmin"]),
                   st.sampled_from([None, 0, 1]), st.booleans(), child),
     )
 
@@ -176,15 +180,35 @@ class Evaluator:
                 x, a = wf.broadcast_to(x, (1,)), a.reshape(1)
             axis = min(tree[1], x.ndim - 1)
             return wf.concatenate([x, x], axis=axis), np.concatenate([a, a], axis=axis)
+        if kind == "scan":
+            return self.scan(tree[1], tree[2], x, a)
         name, axis, keepdims = tree[1], tree[2], tree[3]
         if axis is not None and axis >= x.ndim:
             axis = None
+        if kind == "arg":
+            if a.size == 0 or (axis is not None and a.shape[axis] == 0):
+                return self.scan("cumsum", axis, x, a)  # NumPy raises too: not a value test
+            expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+            return getattr(wf, name)(x, axis=axis, keepdims=keepdims), np.asarray(expected)
         if name in ("max", "min") and a.size == 0:
             name = "sum"
         got = getattr(wf, name)(x, axis=axis, keepdims=keepdims)
         with np.errstate(all="ignore"):
             wide = a.astype(np.float64 if got.dtype.is_float else got.dtype.numpy)
             expected = getattr(np, name)(wide, axis=axis, keepdims=keepdims)
+        return got, np.asarray(expected).astype(got.dtype.numpy)
+
+    def scan(self, name: str, axis: int | None, x: wf.Array, a: np.ndarray
+             ) -> tuple[wf.Array, np.ndarray]:
+        if axis is not None and axis >= x.ndim:
+            axis = None
+        got = getattr(wf, name)(x, axis=axis)
+        flat, along = (a.ravel(), 0) if axis is None or a.ndim == 0 else (a, axis)
+        if name == "cumsum":
+            expected = np.cumsum(flat.astype(got.dtype.numpy), axis=along)
+        else:
+            ufunc = np.maximum if name == "cummax" else np.minimum
+            expected = ufunc.accumulate(flat, axis=along)
         return got, np.asarray(expected).astype(got.dtype.numpy)
 
     def array(self, pair: tuple[Any, Any]) -> tuple[wf.Array, np.ndarray]:
