@@ -5,8 +5,9 @@ A tree mixes op-table operations, dtypes, Python and NumPy scalars (bools includ
 broadcasting, views with steps and transposes (of leaves and of expressions), structure,
 reductions, scans and arg-reductions over each axis, ``where`` and concatenation. Each tree
 is evaluated twice, with fresh array and scalar values the second time, so the remembered
-plan of the first call binds the second call's values. NumPy computes each operation in the types weft's promotion
-gives (``weft.operate._typing``, the rule API.md fixes), so the comparison is of values.
+plan of the first call binds the second call's values. NumPy computes each operation in the
+types weft's promotion gives (``weft.operate._typing``, the rule API.md fixes), so the
+comparison is of values.
 
 ``WEFT_TEST_PROFILE=large`` runs many more examples.
 """
