@@ -1,8 +1,8 @@
-"""Scan kernel skeletons: the passes of a scan along rows (``ir.SCAN``), whole templates with
-named slots.
+"""Scan kernel skeletons: the passes of a scan or an arg-reduction along rows (``ir.SCAN``),
+whole templates with named slots.
 
 A row is cut into ``splits`` splits of ``chunk`` elements; a task is one (row, split). A
-long row takes three passes (compiler.scan_kernels): each split's total (``totals``), the
+long row takes three passes (scan_kernels.py): each split's total (``totals``), the
 exclusive scan of the totals along each row (the carries: the same skeleton over the
 totals, one split per row), and each element's running value from its split's carry. A row
 that is one split takes the last pass alone.
@@ -19,13 +19,14 @@ run in registers, the work-group scans the runs' totals (``group_scan``: warp sh
 where the dialect has them, else Hillis and Steele's doubling in work-group memory), each
 thread writes its run back from its prefix, and the tile is stored coalesced; the tile's
 total carries into the next tile. A totals pass on GPUs is a plain work-group reduction
-(``TILED_TOTALS``).
+(``TILED_TOTALS``). ``BANDS``: down the columns of a row-major array. ``ARG_*``: argmax and
+argmin, a (value, position) pair per task.
 
 Slots: ``preamble helpers kernel_qualifier name params param_locals invariants`` as the
 element-wise skeleton; ``T`` (the computation type), ``identity``, ``body`` (the statements
 computing the walk's element ``(i, j)``, at grid position ``gid``) and ``value`` (its
 variable, in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``, ``emit``
-(what an element's step stores: ``STORE_INCLUSIVE``, ``STORE_EXCLUSIVE`` or nothing),
+(an element's step: ``STEP_INCLUSIVE``, ``STEP_EXCLUSIVE`` or ``STEP_TOTAL``),
 ``finish`` (a totals pass's store of ``acc``), ``task_loop``; the tiled skeleton's
 ``local``, ``barrier``, ``local_id``, ``group_id``, ``wg``, ``tile``, ``per_thread``,
 ``combine(a, b)`` texts named in the template, and ``write_back``.
