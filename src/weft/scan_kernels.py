@@ -77,8 +77,8 @@ def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits,
         return ScanLayout(splits, chunk, 0, False, max(1, ceil_div(tasks, WORK_GROUP)))
     if cols <= SERIAL_COLS:
         return ScanLayout(1, cols, 0, False, max(1, ceil_div(rows, WORK_GROUP)))
-    # H200, 2^26 float32 / 2^24 float64 rows: 16 -> 0.26 ms and 4 -> 0.12 ms (8: 0.14);
-    # 32 and 16 were slower (results/gpu-NVIDIA-H200/scan-tiles.txt).
+    # H200 (results/gpu-NVIDIA-H200/scan-tiles.txt): a float32 vector fastest with 16 per
+    # thread (0.36 ms; 4: 0.38, 32: 0.40), float64 rows with 4 (0.12 ms; 8: 0.14, 16: 0.18).
     per_thread = 16 if itemsize <= 4 else 4
     tile = per_thread * WORK_GROUP
     splits = 1 if rows >= target else min(ceil_div(target, rows), ceil_div(cols, tile))
@@ -89,6 +89,8 @@ def scan_layout(rows: int, cols: int, itemsize: int, traits: Traits,
 
 def _band_layout(rows: int, cols: int, itemsize: int, traits: Traits, target: int
                  ) -> ScanLayout:
+    """``scan_layout`` down columns: bands of 64 bytes of columns per work-item on CPUs (two
+    32-byte vectors), one column per work-item on GPUs."""
     if traits.is_cpu:
         band = 16 if itemsize <= 4 else 8
         bands = ceil_div(rows, band)
