@@ -1,12 +1,9 @@
 """``argmax`` and ``argmin``, as NumPy's: the first position of the largest (smallest)
 element, or of the first NaN where there is one.
 
-Along rows (a vector, or ``axis=1``): one pass, an ``expr.ARG`` node whose kernels
-(scan_kernels.arg_kernels) keep each split's best value and position and combine the splits'
-pairs. Down columns and over a whole matrix: two fused reductions, the extreme value
-(NaN-propagating ``max``/``min``), then the smallest position whose element equals it, or is
-NaN; the element-wise work between them fuses into the second, and narrow rows fuse both
-into their consumer (``schedule.inline_reductions``).
+One pass over the operand: an ``expr.ARG`` node, whose kernels (scan_kernels.arg_kernels)
+keep each task's best value and position (a split of a row, or a band of columns walked
+row by row) and combine the tasks' pairs; the producer fuses into the pass.
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ from typing import Any
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array
-from .creation import asarray, flat_position
+from .creation import asarray
 from .indexing import checked_axis
 
 
@@ -43,8 +40,6 @@ def argmin(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
 
 
 def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
-    from .functions import where
-
     x = x if isinstance(x, Array) else asarray(x)
     if axis is not None:
         axis = checked_axis(name, axis, x.ndim, zero_d_has_one=True)
@@ -52,33 +47,17 @@ def _arg(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         raise ValueError(f"{name}: an empty array has no {name[3:]}imum")
     if x.ndim == 0:
         return asarray(0, dtype=dt.int64, device=x.device)
-    if x.ndim == 1 or axis == 1:
-        return _along_rows(name, x, axis, keepdims)
-    along = axis
-    best = (x.max if name == "argmax" else x.min)(axis=along, keepdims=True)
-    hit = x == best
-    if x.dtype.is_float:
-        hit = hit | (x != x)  # a NaN makes the extreme NaN: the first NaN is the answer
-    if along is None:
-        position = flat_position(x.shape, x.device)
-        past = x.size
+    if x.ndim == 1:
+        axis = None  # a vector is one row: its positions are its own
+    if axis is None:
+        shape = (1,) * x.ndim if keepdims else ()
+    elif keepdims:
+        shape = (x.shape[0], 1) if axis == 1 else (1, x.shape[1])
     else:
-        position = Array(ex.index("row" if along == 0 and x.ndim == 2 else "col", x.shape,
-                                  dt.int64), x.device)
-        past = x.shape[along]
-    return where(hit, position, past).min(axis=along, keepdims=keepdims)
-
-
-def _along_rows(name: str, x: Array, axis: int | None, keepdims: bool) -> Array:
-    """The one-pass arg-reduction of each row (a vector is one row), bools as int32 (a
-    work-group's memory holds no C bool)."""
-    operand = x.astype(dt.int32) if x.dtype.kind == "b" else x
+        shape = (x.shape[0],) if axis == 1 else (x.shape[1],)
+    operand = x.astype(dt.int32) if x.dtype.kind == "b" else x  # no C bool in group memory
     op = "maximum" if name == "argmax" else "minimum"
-    shape = (x.shape[0],) if x.ndim == 2 else ()
-    out = Array(ex.arg(operand._node, op, shape, dt.int64), x.device)
-    if keepdims:
-        return out.reshape((x.shape[0], 1) if x.ndim == 2 else (1,))
-    return out
+    return Array(ex.arg(operand._node, op, axis, shape, dt.int64), x.device)
 
 
 def _method(function: Any) -> Any:

@@ -213,8 +213,9 @@ def _lower(node: ex.Node, lowered: dict[int, Any]) -> Any:
     elif kind == ex.SCAN:
         out = _scan(node, lowered)
     elif kind == ex.ARG:
+        op, axis = node.attrs
         operand = _as_2d(_lower(node.args[0], lowered))
-        out = (da.argmax if node.attrs == "maximum" else da.argmin)(operand, axis=1)
+        out = (da.argmax if op == "maximum" else da.argmin)(operand, axis=axis)
         out = out.astype(np.int64).reshape(node.shape)
     elif kind in (ex.GATHER, ex.SCATTER_ADD):
         raise NotImplementedError("weft.dask: integer-array indexing (and its gradient) is "

@@ -46,8 +46,9 @@ SCATTER_ADD = "scatter_add"
 # padded 2-D operand's axis (1: along each row, 0: down each column) in order, its running
 # values (a cumulative sum is ``add``), computed in the node's dtype.
 SCAN = "scan"
-# args: (operand,); attrs: op ("maximum" or "minimum"): the int64 position along each row of
-# the padded 2-D operand of its first largest (smallest) element, or of its first NaN.
+# args: (operand,); attrs: (op, axis): the int64 position of the first largest ("maximum")
+# or smallest ("minimum") element, or of the first NaN, along each row (axis 1) or column
+# (0) of the padded 2-D operand, or in the whole of it (None, row-major).
 ARG = "arg"
 
 
@@ -275,10 +276,10 @@ def scan(node: Node, op: str, axis: int, dtype: DType) -> Node:
     return Node(SCAN, dtype, node.shape, (node,), attrs=(op, axis))
 
 
-def arg(node: Node, op: str, shape: Shape, dtype: DType) -> Node:
-    """The position (``dtype``: int64) along each row of ``node`` of its first extreme
-    element by ``op``, NaN first (``shape``: the rows')."""
-    return Node(ARG, dtype, shape, (node,), attrs=op)
+def arg(node: Node, op: str, axis: int | None, shape: Shape, dtype: DType) -> Node:
+    """The position (``dtype``: int64) along ``axis`` of ``node`` of its first extreme
+    element by ``op``, NaN first (``shape``: the result's, with or without kept axes)."""
+    return Node(ARG, dtype, shape, (node,), attrs=(op, axis))
 
 
 def concat(parts: tuple[Node, ...], axis: int, shape: Shape, dtype: DType) -> Node:

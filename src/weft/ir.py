@@ -211,6 +211,7 @@ class Scan:
     # ``dst``); ``combining``: the walk reads the first pass's pairs, not ``value``.
     arg: bool = False
     combining: bool = False
+    flat: bool = False  # an arg-reduction's positions in the whole operand, row-major
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select

@@ -172,46 +172,52 @@ def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> li
 
 
 def arg_kernels(root: ex.Node, dest: ex.Node, traits: Traits) -> list[Kernel]:
-    """The kernels computing the ``ARG`` node ``root`` (the first extreme's position along
-    each row of its operand) into the buffer leaf ``dest``: one pass where a row is one
-    split; else each split's best value and position, then a pass combining each row's."""
+    """The kernels computing the ``ARG`` node ``root`` into the buffer leaf ``dest``. The
+    walk is along rows (axis 1, or the whole operand, row by row, with flat positions) or
+    down columns (axis 0, in bands of columns). One pass where each result is one task's;
+    else each task's best value and position, then a pass combining each result's pairs."""
     (operand,) = root.args
+    op, axis = root.attrs
     rows, cols = as_2d(operand.shape)
     if rows * cols == 0:
         return []
+    walk_axis = 0 if axis == 0 else 1
+    if axis == 0:
+        rows, cols = cols, rows
     dtype = operand.dtype
-    spec = Scan(root.attrs, dtype, arg=True)
-    layout = scan_layout(rows, cols, dtype.itemsize, traits)
-    step = dest.attrs.strides[-1] if dest.shape else 0
+    spec = Scan(op, dtype, arg=True, flat=axis is None)
+    layout = scan_layout(rows, cols, dtype.itemsize, traits, down_columns=axis == 0)
+    step = next((st for n, st in zip(dest.shape, dest.attrs.strides) if n > 1), 0)
     out = [(BufferParam("dst", dest.dtype, False, True), dest.attrs.storage),
            (IndexParam("dst_off"), dest.attrs.offset), (IndexParam("dst_s0"), step)]
 
-    def shape(splits: int, chunk: int) -> list[tuple[IndexParam, int]]:
-        return [(IndexParam(n), v) for n, v in (("rows", rows), ("cols", cols),
+    def walk(walk_rows: int, walk_cols: int, splits: int, chunk: int) -> list:
+        return [(IndexParam(n), v) for n, v in (("rows", walk_rows), ("cols", walk_cols),
                                                 ("splits", splits), ("chunk", chunk))]
 
-    variant = Variant(scan_per_thread=layout.per_thread, scan_by_groups=layout.by_groups)
-    if layout.splits == 1:
-        ir, args = lower_scan(operand, 1, spec, [*out, *shape(1, cols)])
+    variant = Variant(scan_per_thread=layout.per_thread, scan_by_groups=layout.by_groups,
+                      scan_band=layout.band)
+    if layout.splits == 1 and (axis is not None or rows == 1):
+        ir, args = lower_scan(operand, walk_axis, spec, [*out, *walk(rows, cols, 1, cols)])
         return [Kernel(ir, variant, args, [], rows * cols, layout.groups)]
     parts = rows * layout.splits
     values, positions = TemporaryBuffer(dtype, parts), TemporaryBuffer(dt.int64, parts)
     partials = [(BufferParam("part", dtype, False, True), values),
                 (BufferParam("part_at", dt.int64, False, True), positions)]
-    ir, args = lower_scan(operand, 1, replace(spec, totals=True),
-                          [*partials, *shape(layout.splits, layout.chunk)])
+    ir, args = lower_scan(operand, walk_axis, replace(spec, totals=True),
+                          [*partials, *walk(rows, cols, layout.splits, layout.chunk)])
     first = Kernel(ir, variant, args, [], rows * cols, layout.groups)
-    # The combining pass walks each row's pairs: one split of ``splits`` elements.
-    cols = layout.splits
-    along = scan_layout(rows, cols, dtype.itemsize, traits)
+    # The combining pass walks each result's pairs (all of them for the whole operand).
+    pair_rows, pair_cols = (1, parts) if axis is None else (rows, layout.splits)
+    along = scan_layout(pair_rows, pair_cols, dtype.itemsize, traits)
     reads = [(BufferParam("part", dtype, True, False), values),
              (BufferParam("part_at", dt.int64, True, False), positions)]
-    named = [*reads, *out, *shape(1, cols)]
+    named = [*reads, *out, *walk(pair_rows, pair_cols, 1, pair_cols)]
     combine = KernelIR(SCAN, 2, tuple(p for p, _ in named), (),
                        scan=replace(spec, combining=True))
     combine_args = Arguments()
     combine_args += [v for _, v in named]
-    groups = rows if along.per_thread else along.groups
+    groups = pair_rows if along.per_thread else along.groups
     return [first, Kernel(combine, Variant(scan_per_thread=along.per_thread and 1,
                                            scan_by_groups=along.by_groups),
-                          combine_args, [], rows * cols, groups)]
+                          combine_args, [], parts, groups)]

@@ -109,6 +109,11 @@ def test_arg_reductions_along_rows_take_one_pass_or_two(reference):
     first, combine = _kernels(wf.argmin(wf.asarray(np.ones(1 << 20))), Target(CUDA, GPU))
     assert first.ir.scan.totals and combine.ir.scan.combining
     assert "bests_at[" in first.source(CUDA) and "part_at[i * cols + j]" in combine.source(CUDA)
-    # Down columns and over a whole matrix: the two fused reductions.
-    kernels = _kernels(wf.argmax(wf.asarray(np.ones((50, 100))), axis=0), Target(OPENCL, CPU))
-    assert all(k.ir.scan is None for k in kernels)
+    # Down columns: bands of columns walked row by row; over a whole matrix: each row's
+    # pairs with their flat positions, then one combining pass.
+    (columns,) = _kernels(wf.argmax(wf.asarray(np.ones((50, 100))), axis=0),
+                          Target(OPENCL, CPU))
+    assert columns.variant.scan_band == 8 and "bests[8]" in columns.source(OPENCL)
+    rows, combine = _kernels(wf.argmin(wf.asarray(np.ones((50, 100)))), Target(OPENCL, CPU))
+    assert rows.ir.scan.flat and "(long)(i * cols + j)" in rows.source(OPENCL)
+    assert combine.ir.scan.combining

@@ -113,7 +113,7 @@ def _render_arg(f: Renderer) -> str:
         statements, value, position = "", "part[i * cols + j]", "part_at[i * cols + j]"
     else:
         statements = "".join(f.statement(s) for s in f.per_element)
-        value, position = spec.value, "(long)j"
+        value, position = spec.value, "(long)(i * cols + j)" if spec.flat else "(long)j"
     storage = f.storage(spec.dtype)
     emit = (scan.ARG_EMIT_PAIR.format(storage=storage) if spec.totals
             else scan.ARG_EMIT_POSITION)
@@ -126,9 +126,15 @@ def _render_arg(f: Renderer) -> str:
                      group_id=d.group_id)
         return f.finish(scan.ARG_TILED, slots)
     loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
+    band = f.variant.scan_band
     task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
                             group_count=d.group_count, global_id=d.global_id,
-                            wg=str(WORK_GROUP), tasks="rows * splits")
+                            wg=str(WORK_GROUP), tasks="bands * splits" if band else
+                            "rows * splits")
+    if band:
+        slots.update(common, body=indent(statements, 3), task_loop=task_loop,
+                     band=str(band), emit_best=indent(emit, 1))
+        return f.finish(scan.ARG_BANDS, slots)
     if f.variant.scan_by_groups:  # CPUs: independent lanes, which vectorize
         slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
                      task_loop=task_loop, take_other=take, lanes=str(ARG_LANES))

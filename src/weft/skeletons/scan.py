@@ -322,6 +322,44 @@ ARG_LANES = """\
 {emit_best}    }}
 }}
 """
+# Down columns (``scan_band``, as ``BANDS``): a pair per column of the band.
+ARG_BANDS = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} bands = (rows + {band} - 1) / {band};
+{task_loop}    {{
+        const {index_t} split = task / bands;
+        const {index_t} i0 = (task - split * bands) * {band};
+        const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
+        const {index_t} begin = split * chunk;
+        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+        {T} bests[{band}];
+        long bests_at[{band}];
+        for (int u = 0; u < {band}; ++u) {{
+            bests[u] = {identity};
+            bests_at[u] = -1;
+        }}
+        for ({index_t} j = begin; j < end; ++j) {{
+            for (int u = 0; u < width; ++u) {{
+                const {index_t} i = i0 + u;
+                const {index_t} gid = i * cols + j;
+{body}                const {T} x = {value};
+                const long at = {position};
+                const {T} best = bests[u];
+                const long best_at = bests_at[u];
+                const int take = best_at < 0 || {better};
+                bests[u] = take ? x : best;
+                bests_at[u] = take ? at : best_at;
+            }}
+        }}
+        for (int u = 0; u < width; ++u) {{
+            const {index_t} i = i0 + u;
+            const {T} best = bests[u];
+            const long best_at = bests_at[u];
+{emit_best}        }}
+    }}
+}}
+"""
 ARG_TILED = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
@@ -366,6 +404,6 @@ ARG_TILED = """\
 {emit_best}    }}
 }}
 """
-ARG_EMIT_PAIR = ("        part[task] = ({storage})best;\n"
-                 "        part_at[task] = best_at;\n")
+ARG_EMIT_PAIR = ("        part[i * splits + split] = ({storage})best;\n"
+                 "        part_at[i * splits + split] = best_at;\n")
 ARG_EMIT_POSITION = "        if (i < rows) dst[dst_off + i * dst_s0] = best_at;\n"

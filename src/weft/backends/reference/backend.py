@@ -367,7 +367,7 @@ def _arg(program: KernelIR, values: dict[str, Any], i: np.ndarray, j: np.ndarray
         run.run()
         x = np.broadcast_to(run.env[spec.value], gid.shape).astype(spec.dtype.numpy)
         x = x.reshape(rows, cols)
-        at = np.broadcast_to(np.arange(cols, dtype=np.int64), (rows, cols))
+        at = (gid if spec.flat else j).reshape(rows, cols)
     best = np.empty((rows, splits), dtype=x.dtype)
     best_at = np.empty((rows, splits), dtype=np.int64)
     for row in range(rows):
