@@ -363,6 +363,8 @@ _LIST = [
     Case("cumsum rows", lambda xp, a: xp.cumsum(a, 1), square(), tolerance=(1e-3, 1.0)),
     Case("cumsum columns", lambda xp, a: xp.cumsum(a, 0), square(), tolerance=(1e-3, 1.0)),
     Case("argmax", lambda xp, a: xp.argmax(a), uniform("a"), outputs=0),
+    Case("argmax rows", lambda xp, a: xp.argmax(a, 1), square(), outputs=0),
+    Case("argmax columns", lambda xp, a: xp.argmax(a, 0), square(), outputs=0),
     Case("sort", lambda xp, a: xp.sort(a), uniform("a")),
     # Chains of k operations, for fused against one kernel per operation.
     *(Case(f"scalar chain {k}", scalar_chain(k), uniform("x", 0.5, 1.5), bound=float(k))

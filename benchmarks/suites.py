@@ -122,7 +122,8 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
                                       ("logistic value+grad narrow", 20_000_000))}),
     Suite("ops", "issue 38's scans, arg-reductions and sorts (cumsum of a vector and of "
           "each row, argmax, sort) against the libraries' own; interleaved rounds",
-          ("cumsum", "cumsum rows", "cumsum columns", "argmax", "sort"),
+          ("cumsum", "cumsum rows", "cumsum columns", "argmax", "argmax rows",
+           "argmax columns", "sort"),
           {"gpu": ("weft", "weft-opencl", "cupy", "torch", "jax.jit"),
            "cpu": ("weft", "numpy", "jax.jit"), "small": ("weft", "numpy")},
           _sizes({"float32": 1 << 26, "float64": 1 << 25}, {"float32": 1 << 22,
