@@ -187,7 +187,7 @@ def arg_kernels(root: ex.Node, dest: ex.Node, traits: Traits) -> list[Kernel]:
     if axis == 0:
         rows, cols = cols, rows
     dtype = operand.dtype
-    spec = Scan(op, dtype, arg=True, flat=axis is None)
+    spec = Scan(op, dtype, arg=True, flat=axis is None and rows > 1)  # (a row: its own)
     layout = scan_layout(rows, cols, dtype.itemsize, traits, down_columns=axis == 0)
     step = next((st for n, st in zip(dest.shape, dest.attrs.strides) if n > 1), 0)
     out = [(BufferParam("dst", dest.dtype, False, True), dest.attrs.storage),
