@@ -27,7 +27,7 @@ def render_scan(f: Renderer) -> str:
     if spec.arg:
         return _render_arg(f)
     d = f.d
-    slots = f.frame()
+    slots = f.frame() | _tasks(f)
     t = f.ctype(spec.dtype)
     init = c_literal(identity(spec.op, spec.dtype), spec.dtype)  # where a scan starts
     statements = "".join(f.statement(s) for s in f.per_element)
@@ -39,8 +39,8 @@ def render_scan(f: Renderer) -> str:
     carry_init = scan.CARRY_READ.format(carry="carries") if spec.carried else init
     common = dict(T=t, identity=init, value=spec.value, combine_acc=combine("acc", "x"),
                   carry_init=carry_init, index_t=f.index_t, local=d.local_qualifier,
-                  barrier=d.barrier, local_id=d.local_id, group_id=d.group_id,
-                  wg=str(WORK_GROUP), part="part", storage=storage)
+                  barrier=d.barrier, local_id=d.local_id, wg=str(WORK_GROUP), part="part",
+                  storage=storage)
     if f.variant.scan_per_thread and spec.totals:
         slots.update(common, body=indent(statements), combine_other=combine("mine", "other"))
         return f.finish(scan.TILED_TOTALS, slots)
@@ -74,23 +74,16 @@ def render_scan(f: Renderer) -> str:
         step = scan.STEP_EXCLUSIVE if spec.exclusive else scan.STEP_INCLUSIVE
         emit = step.format(combine_acc=common["combine_acc"], dst="dst", storage=storage)
         finish = ""
-    loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
     band = f.variant.scan_band
-    task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
-                            group_count=d.group_count, global_id=d.global_id,
-                            wg=str(WORK_GROUP), tasks="bands * splits" if band else
-                            "rows * splits")
     if band:
         band_carry = (scan.BAND_CARRY_READ.format(carry="carries") if spec.carried
                       else init)
         band_finish = (scan.BAND_FINISH_TOTAL.format(part="part", storage=storage)
                        if spec.totals else "")
         slots.update(common, carry_init=band_carry, body=indent(statements, 3),
-                     emit=indent(emit), band=str(band), band_loop=task_loop,
-                     band_finish=band_finish)
+                     emit=indent(emit), band=str(band), band_finish=band_finish)
         return f.finish(scan.BANDS, slots)
-    slots.update(common, body=indent(statements, 2), emit=emit, finish=finish,
-                 task_loop=task_loop)
+    slots.update(common, body=indent(statements, 2), emit=emit, finish=finish)
     return f.finish(scan.SERIAL, slots)
 
 
@@ -120,24 +113,36 @@ def _render_arg(f: Renderer) -> str:
     common = dict(T=t, identity=c_literal(identity(spec.op, spec.dtype), spec.dtype),
                   value=value, position=position, better=better, index_t=f.index_t,
                   emit_best=emit)
+    slots.update(_tasks(f))
     if f.variant.scan_per_thread:
         slots.update(common, body=indent(statements), take_other=take, wg=str(WORK_GROUP),
-                     local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id,
-                     group_id=d.group_id)
+                     local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id)
         return f.finish(scan.ARG_TILED, slots)
+    if f.variant.scan_band:
+        slots.update(common, body=indent(statements, 3), band=str(f.variant.scan_band),
+                     emit_best=indent(emit, 1))
+        return f.finish(scan.ARG_BANDS, slots)
+    if f.variant.scan_by_groups:  # CPUs: independent lanes, which vectorize
+        slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
+                     take_other=take, lanes=str(ARG_LANES))
+        return f.finish(scan.ARG_LANES, slots)
+    slots.update(common, body=indent(statements, 2))
+    return f.finish(scan.ARG_SERIAL, slots)
+
+
+def _tasks(f: Renderer) -> dict[str, str]:
+    """Where a pass's tasks lie (``task_span``) and, where work-items walk them, the loop
+    over them (``task_loop``): a work-group's own task (tiles), a band of columns, or a
+    row's split, taken a task per work-group (CPUs) or per work-item."""
+    d, band = f.d, f.variant.scan_band
+    if f.variant.scan_per_thread:
+        span = scan.GROUP_TASK.format(index_t=f.index_t, group_id=d.group_id)
+        return dict(task_span=indent(span), task_loop="")
     loop = scan.BY_GROUPS if f.variant.scan_by_groups else scan.BY_ITEMS
-    band = f.variant.scan_band
     task_loop = loop.format(local_id=d.local_id, group_id=d.group_id, index_t=f.index_t,
                             group_count=d.group_count, global_id=d.global_id,
                             wg=str(WORK_GROUP), tasks="bands * splits" if band else
                             "rows * splits")
-    if band:
-        slots.update(common, body=indent(statements, 3), task_loop=task_loop,
-                     band=str(band), emit_best=indent(emit, 1))
-        return f.finish(scan.ARG_BANDS, slots)
-    if f.variant.scan_by_groups:  # CPUs: independent lanes, which vectorize
-        slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
-                     task_loop=task_loop, take_other=take, lanes=str(ARG_LANES))
-        return f.finish(scan.ARG_LANES, slots)
-    slots.update(common, body=indent(statements, 2), task_loop=task_loop)
-    return f.finish(scan.ARG_SERIAL, slots)
+    span = (scan.BAND_TASK.format(index_t=f.index_t, band=band) if band
+            else scan.ROW_TASK.format(index_t=f.index_t))
+    return dict(task_span=indent(span, 2), task_loop=task_loop)

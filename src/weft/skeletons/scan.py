@@ -27,9 +27,29 @@ element-wise skeleton; ``T`` (the computation type), ``identity``, ``body`` (the
 computing the walk's element ``(i, j)``, at grid position ``gid``) and ``value`` (its
 variable, in ``T``), ``combine_acc`` (``acc`` combined with ``x``), ``carry_init``, ``emit``
 (an element's step: ``STEP_INCLUSIVE``, ``STEP_EXCLUSIVE`` or ``STEP_TOTAL``),
+``task_span`` (``ROW_TASK``, ``GROUP_TASK`` or ``BAND_TASK``: where the task lies),
 ``finish`` (a totals pass's store of ``acc``), ``task_loop``; the tiled skeleton's
 ``local``, ``barrier``, ``local_id``, ``group_id``, ``wg``, ``tile``, ``per_thread``,
 ``combine(a, b)`` texts named in the template, and ``write_back``.
+"""
+
+# A task's row ``i`` and split, and the split's columns [begin, end): where a work-item
+# walks (``ROW_TASK``, indented into its loop) or a work-group (``GROUP_TASK``, the group's).
+ROW_TASK = """\
+const {index_t} i = task / splits;
+const {index_t} split = task - i * splits;
+const {index_t} begin = split * chunk;
+const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
+"""
+GROUP_TASK = "const {index_t} task = {group_id};\n" + ROW_TASK
+# A band's first column ``i0`` and its ``width`` (the last band may be narrower), its split
+# of the rows [begin, end).
+BAND_TASK = """\
+const {index_t} split = task / bands;
+const {index_t} i0 = (task - split * bands) * {band};
+const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
+const {index_t} begin = split * chunk;
+const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
 """
 
 BY_GROUPS = ("    if ({local_id} != 0) return;\n"
@@ -41,11 +61,7 @@ SERIAL = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}{task_loop}    {{
-        const {index_t} i = task / splits;
-        const {index_t} split = task - i * splits;
-        const {index_t} begin = split * chunk;
-        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-        {T} acc = {carry_init};
+{task_span}        {T} acc = {carry_init};
         for ({index_t} j = begin; j < end; ++j) {{
             const {index_t} gid = i * cols + j;
 {body}            const {T} x = {value};
@@ -61,13 +77,8 @@ BANDS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}    const {index_t} bands = (rows + {band} - 1) / {band};
-{band_loop}    {{
-        const {index_t} split = task / bands;
-        const {index_t} i0 = (task - split * bands) * {band};
-        const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
-        const {index_t} begin = split * chunk;
-        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-        {T} accs[{band}];
+{task_loop}    {{
+{task_span}        {T} accs[{band}];
         for (int u = 0; u < width; ++u) {{
             const {index_t} i = i0 + u;
             accs[u] = {carry_init};
@@ -106,12 +117,7 @@ TILED = """\
 {param_locals}{invariants}    {local} {T} tile[{tile} + {tile} / 32];
     {local} {T} sums[{wg}];
     const int lid = (int){local_id};
-    const {index_t} task = {group_id};
-    const {index_t} i = task / splits;
-    const {index_t} split = task - i * splits;
-    const {index_t} begin = split * chunk;
-    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-    const int first = lid * {per_thread};
+{task_span}    const int first = lid * {per_thread};
     {T} carry = {carry_init};
     for ({index_t} j0 = begin; j0 < end; j0 += {tile}) {{
         for (int k = 0; k < {per_thread}; ++k) {{
@@ -212,12 +218,7 @@ TILED_TOTALS = """\
 {{
 {param_locals}{invariants}    {local} {T} sums[{wg}];
     const int lid = (int){local_id};
-    const {index_t} task = {group_id};
-    const {index_t} i = task / splits;
-    const {index_t} split = task - i * splits;
-    const {index_t} begin = split * chunk;
-    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-    {T} acc = {identity};
+{task_span}    {T} acc = {identity};
     for ({index_t} j = begin + lid; j < end; j += {wg}) {{
         const {index_t} gid = i * cols + j;
 {body}        const {T} x = {value};
@@ -249,11 +250,7 @@ ARG_SERIAL = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}{task_loop}    {{
-        const {index_t} i = task / splits;
-        const {index_t} split = task - i * splits;
-        const {index_t} begin = split * chunk;
-        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-        {T} best = {identity};
+{task_span}        {T} best = {identity};
         long best_at = -1;
         for ({index_t} j = begin; j < end; ++j) {{
             const {index_t} gid = i * cols + j;
@@ -273,11 +270,7 @@ ARG_LANES = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}{task_loop}    {{
-        const {index_t} i = task / splits;
-        const {index_t} split = task - i * splits;
-        const {index_t} begin = split * chunk;
-        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-        {T} bests[{lanes}];
+{task_span}        {T} bests[{lanes}];
         long bests_at[{lanes}];
         for (int u = 0; u < {lanes}; ++u) {{
             bests[u] = {identity};
@@ -328,12 +321,7 @@ ARG_BANDS = """\
 {{
 {param_locals}{invariants}    const {index_t} bands = (rows + {band} - 1) / {band};
 {task_loop}    {{
-        const {index_t} split = task / bands;
-        const {index_t} i0 = (task - split * bands) * {band};
-        const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
-        const {index_t} begin = split * chunk;
-        const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-        {T} bests[{band}];
+{task_span}        {T} bests[{band}];
         long bests_at[{band}];
         for (int u = 0; u < {band}; ++u) {{
             bests[u] = {identity};
@@ -366,12 +354,7 @@ ARG_TILED = """\
 {param_locals}{invariants}    {local} {T} bests[{wg}];
     {local} long bests_at[{wg}];
     const int lid = (int){local_id};
-    const {index_t} task = {group_id};
-    const {index_t} i = task / splits;
-    const {index_t} split = task - i * splits;
-    const {index_t} begin = split * chunk;
-    const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-    {T} best = {identity};
+{task_span}    {T} best = {identity};
     long best_at = -1;
     for ({index_t} j = begin + lid; j < end; j += {wg}) {{
         const {index_t} gid = i * cols + j;
