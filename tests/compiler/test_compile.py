@@ -174,7 +174,11 @@ def test_cpus_reduce_rows_in_bands(reference):
     cpu = Traits(is_cpu=True, row_band=16, reduction_groups=4)
     first, combine = compile(_outputs(x.sum(axis=1)), Target(OPENCL, cpu)).kernels
     assert first.variant.band == 16 and combine.combines and first.groups > 1
-    assert "total0 = (total0 + acc0[u]);" in first.source(OPENCL)
+    source = first.source(OPENCL)
+    # One 64-bit position per column of the band, each adding into its own accumulator.
+    assert all(f"const long gid_{c} = gid0 + {c};" in source for c in range(16))
+    assert all(f"acc0_{c} = (acc0_{c} + v0_{c});" in source for c in range(16))
+    assert "((acc0_0 + acc0_1) + (acc0_2 + acc0_3))" in source
     (lower,) = compile(_outputs(wf.tril(x[:, :3]).sum(axis=1)), Target(OPENCL, cpu)).kernels
     assert lower.variant.band == 16 and "if (end > i + 1) end = i + 1;" in lower.source(OPENCL)
 

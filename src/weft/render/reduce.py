@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .. import dtypes as dt
 from ..dtypes import DType
 from ..ir import (
     FLAT,
@@ -126,46 +127,51 @@ class Reductions:
     def render_band(self, slots: dict[str, str], statements: str) -> str:
         """A reduction in bands (CPUs): columns (``reduce.REDUCE_COLS_BAND``), accumulators
         per column of the band, written by the work-item that owns them; rows
-        (``reduce.REDUCE_ROWS_BAND``), accumulators per position of the band, combined at
-        the end of the work-item's part of its row. Fused checks only note, in the walk,
-        whether any failed (a running or, which vectorizes); a work-item that saw one walks
-        its part again to remember the first failure (``reduce.BAND_RECHECK_*``)."""
+        (``reduce.REDUCE_ROWS_BAND``), one copy of the body and one accumulator per position
+        of the band (``band_lanes``), combined at the end of the work-item's part of its row.
+        Fused checks only note, in the walk, whether any failed (a running or, which
+        vectorizes); a work-item that saw one walks its part again to remember the first
+        failure (``reduce.BAND_RECHECK_*``)."""
         band = self.f.variant.band
         rows = self.f.ir.skeleton == REDUCE_ROWS
+        failed = " || ".join(f"({c})" for c, _ in self.f.remembered)
         body = indent(statements)
-        if self.f.remembered:
-            failed = " || ".join(f"({c})" for c, _ in self.f.remembered)
+        if failed:
             body += indent(reduce.BAND_FAILED.format(failed=failed))
         acc_init = accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
-                raise AssertionError("banded column reductions accumulate plainly, in one pass")
-            acc_init += reduce.BAND_ACC_INIT.format(
-                T=self.f.ctype(r.dtype), k=k, band=band,
-                identity=c_literal(identity(r.op, r.dtype), r.dtype))
-            accumulate += reduce.BAND_ACCUMULATE.format(
-                k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
+                raise AssertionError("banded reductions accumulate plainly, in one pass")
+            t, init = self.f.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
             value = f"total{k}" if rows else f"acc{k}[u]"
             if rows:
-                totals += reduce.BAND_TOTAL.format(
-                    T=self.f.ctype(r.dtype), k=k, band=band,
-                    combine=self.f.apply(r.op, r.dtype, (f"total{k}", f"acc{k}[u]")))
+                acc_init += "".join(reduce.BAND_LANE_ACC_INIT.format(T=t, k=k, c=c,
+                                                                     identity=init)
+                                    for c in range(band))
+                accumulate += reduce.BAND_LANE_ACCUMULATE.format(
+                    k=k, c=0, combine=self.f.apply(r.op, r.dtype, (f"acc{k}_0", r.var)))
+                totals += reduce.BAND_LANE_TOTAL.format(T=t, k=k, tree=self.lane_tree(
+                    r, [f"acc{k}_{c}" for c in range(band)]))
+            else:
+                acc_init += reduce.BAND_ACC_INIT.format(T=t, k=k, band=band, identity=init)
+                accumulate += reduce.BAND_ACCUMULATE.format(
+                    k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
             if r.scale is not None:
                 value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
                                               storage=self.f.storage(self.f.types[r.buffer]),
                                               value=value)
+        recheck = indent(statements + self.remembered_failures(), 2 if rows else 3)
         if self.f.ir.checked:
             acc_init = (checks.REMEMBERED_DECL.format(index_t=self.f.d.index_t)
                         + reduce.BAND_FAILED_DECL + acc_init)
             report = checks.REPORT_REMEMBERED.format(claim=self.f.d.claim.format(ERROR_RECORD))
             again = reduce.BAND_RECHECK_ROWS if rows else reduce.BAND_RECHECK_COLS
-            recheck = indent(statements + self.remembered_failures(), 2 if rows else 3)
             report = again.format(index_t=self.f.index_t, body=recheck) + report
         if rows:
             slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
-                         body=indent(body), accumulate=accumulate, tail_body=body,
-                         tail_accumulate=dedent(accumulate), totals=totals, report=report,
+                         lanes=self.band_lanes(band), tail_body=body,
+                         tail_accumulate=indent(accumulate), totals=totals, report=report,
                          stores=dedent(stores),
                          range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))
             return self.f.finish(reduce.REDUCE_ROWS_BAND, slots)
@@ -173,6 +179,46 @@ class Reductions:
                      body=indent(body, 2), accumulate=indent(accumulate), report=report,
                      stores=stores)
         return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
+
+    def band_lanes(self, band: int) -> str:
+        """A rows band's body, once per column ``c`` of the band (``lanes.in_lane``: its
+        own ``j_c``, ``gid_c`` and variables), each adding into its own accumulators, then
+        one running or of every copy's failed checks."""
+        owned = lane_owned(self.f.per_element, self.f.ir.invariants, walk=True)
+        wide = self.f.ctype(dt.int64)
+        text, row_start, failed = "", "", []
+        for c in range(band):
+            self.f.col, self.f.grid = f"j_{c}", f"gid_{c}"
+            self.f.remembered = []
+            lane = indent("".join(self.f.statement(in_lane(s, c, owned))
+                                  for s in self.f.per_element))
+            failed += [condition for condition, _ in self.f.remembered]
+            names = {v: f"{v}_{c}" for v in owned}
+            for k, r in enumerate(self.f.ir.reductions):
+                lane += indent(reduce.BAND_LANE_ACCUMULATE.format(k=k, c=c, combine=self.f.apply(
+                    r.op, r.dtype, (f"acc{k}_{c}", names.get(r.var, r.var)))))
+            if re.search(rf"\bgid_{c}\b", lane):
+                lane = reduce.BAND_POSITION.format(wide=wide, c=c) + lane
+                row_start = reduce.BAND_ROW_START.format(wide=wide)
+            if re.search(rf"\bj_{c}\b", lane):
+                lane = reduce.BAND_COLUMN.format(wide=wide, c=c) + lane
+            text += lane
+        self.f.col, self.f.grid = "j", "gid"
+        text = row_start + text
+        self.f.remembered = []
+        if failed:
+            # A bitwise or: a logical one branches per condition, and branches do not vectorize.
+            text += indent(reduce.BAND_FAILED.format(failed=" | ".join(
+                f"({c})" for c in failed)))
+        return text
+
+    def lane_tree(self, r: Accumulate, values: list[str]) -> str:
+        """``values`` combined pairwise by ``r``'s op: one expression, a balanced tree."""
+        while len(values) > 1:
+            pairs = [self.f.apply(r.op, r.dtype, (a, b)) for a, b in zip(values[::2],
+                                                                          values[1::2])]
+            values = pairs + (values[-1:] if len(values) % 2 else [])
+        return values[0]
 
     def render_row_chunks(self, slots: dict[str, str], statements: str) -> str:
         """A columns reduction by row chunks (CPUs, ``reduce.REDUCE_COLS_CHUNKS``): each
