@@ -161,7 +161,11 @@ def test_cpus_reduce_columns_by_row_chunks_or_in_bands(reference):
     cpu = Traits(is_cpu=True, column_band=64, reduction_groups=4)
     first, combine = compile(_outputs(x.sum(axis=0)), Target(OPENCL, cpu)).kernels
     assert first.variant.row_chunks and first.groups > 1  # a work-group per split of rows
-    assert "acc0[j] = (acc0[j] + " in first.source(OPENCL)
+    source = first.source(OPENCL)
+    # Four rows at a time, each in a block of its own, then one update of the partial row.
+    assert all(f"const long i = i0 + {r};" in source for r in range(4))
+    assert "acc0[j] = (acc0[j] + ((row0_0 + row0_1) + (row0_2 + row0_3)));" in source
+    assert "acc0[j] = (acc0[j] + v0);" in source  # the last rows, one at a time
     assert combine.variant.band == 64 and combine.combines  # the few splits: one band walk
     (unsplit,) = compile(_outputs(x[:100].sum(axis=0)), Target(OPENCL, cpu)).kernels
     assert unsplit.variant.band == 64 and "acc0[u] = (acc0[u] + " in unsplit.source(OPENCL)

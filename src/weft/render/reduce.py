@@ -248,8 +248,29 @@ class Reductions:
                           claim=self.f.d.claim.format(ERROR_RECORD)))
         slots.update(local_id=self.f.d.local_id, group_id=self.f.d.group_id,
                      acc_init=acc_init, body=body, accumulate=accumulate, scale="",
-                     report=report)
+                     report=report, **self.chunk_rows(body))
         return self.f.finish(reduce.REDUCE_COLS_CHUNKS, slots)
+
+    def chunk_rows(self, body: str) -> dict[str, str]:
+        """``reduce.REDUCE_COLS_CHUNKS``'s rows taken ``CHUNK_ROWS`` at a time: the body
+        once per row, each copy in a block of its own keeping its values, and one
+        accumulation of their combination per result."""
+        rows = reduce.CHUNK_ROWS
+        values = copies = combined = ""
+        for k, r in enumerate(self.f.ir.reductions):
+            t = self.f.ctype(r.dtype)
+            values += "".join(reduce.CHUNK_ROW_VALUE.format(T=t, k=k, r=row)
+                              for row in range(rows))
+            together = self.lane_tree(r, [f"row{k}_{row}" for row in range(rows)])
+            combined += reduce.CHUNK_ACCUMULATE.format(
+                k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[j]", together)))
+        for row in range(rows):
+            keep = "".join(reduce.CHUNK_KEEP.format(k=k, r=row, var=r.var)
+                           for k, r in enumerate(self.f.ir.reductions))
+            copies += reduce.CHUNK_ROW_COPY.format(index_t=self.f.index_t, r=row,
+                                                   body=indent(body), keep=keep)
+        return dict(rows_at_once=str(rows), row_values=values, row_copies=copies,
+                    combined=combined)
 
     def remembered_failures(self) -> str:
         """The failures one element's statements remembered, behind one test of whether any

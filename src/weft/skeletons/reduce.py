@@ -277,6 +277,11 @@ REDUCE_COLS_BAND = """\
 # one core, and each split must be a work-group of its own). The loop over a row's columns
 # is innermost and its accumulators are independent, so it vectorizes; a second pass adds
 # the splits.
+# Rows are added CHUNK_ROWS at a time: each copy of the body in a block of its own (its
+# own ``i``), their values combined, then one read-modify-write of the partial row, which
+# otherwise costs more than the element's load (4096^2 float32 column sums, 2 Xeon cores:
+# 4.9 -> 2.8 ms with 4 rows at once; NumPy 12.4).
+CHUNK_ROWS = 4
 REDUCE_COLS_CHUNKS = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
@@ -285,13 +290,26 @@ REDUCE_COLS_CHUNKS = """\
     if (split >= splits) return;
     const {index_t} begin = split * chunk;
     const {index_t} end = begin + chunk < rows ? begin + chunk : rows;
-{acc_init}    for ({index_t} i = begin; i < end; ++i) {{
+{acc_init}    {index_t} i0 = begin;
+    for (; i0 + {rows_at_once} <= end; i0 += {rows_at_once}) {{
+        for ({index_t} j = 0; j < cols; ++j) {{
+{row_values}{row_copies}{combined}        }}
+    }}
+    for ({index_t} i = i0; i < end; ++i) {{
         for ({index_t} j = 0; j < cols; ++j) {{
             const {index_t} gid = i * cols + j;
 {body}{accumulate}        }}
     }}
 {scale}{report}}}
 """
+CHUNK_ROW_COPY = """\
+            {{
+                const {index_t} i = i0 + {r};
+                const {index_t} gid = i * cols + j;
+{body}{keep}            }}
+"""
+CHUNK_ROW_VALUE = "            {T} row{k}_{r};\n"
+CHUNK_KEEP = "                row{k}_{r} = {var};\n"
 CHUNK_ACC_INIT = """\
     {global_ptr}{T}* acc{k} = {buffer} + {out}_off + split * {out}_split;
     for ({index_t} j = 0; j < cols; ++j) acc{k}[j] = {identity};
