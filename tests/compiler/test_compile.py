@@ -183,6 +183,12 @@ def test_cpus_reduce_rows_in_bands(reference):
     assert all(f"const long gid_{c} = gid0 + {c};" in source for c in range(16))
     assert all(f"acc0_{c} = (acc0_{c} + v0_{c});" in source for c in range(16))
     assert "((acc0_0 + acc0_1) + (acc0_2 + acc0_3))" in source
+    # A body calling a helper function keeps the band as a loop, which the compiler
+    # vectorizes where it does not vectorize the copies.
+    looped = compile(_outputs(wf.log1p_exp(x).sum(axis=1)), Target(OPENCL, cpu)).kernels[0]
+    text = looped.source(OPENCL)
+    assert "acc0[u] = (acc0[u] + v1);" in text and "acc0[0] = (acc0[0] + v1);" in text
+    assert "acc0_1" not in text
     (lower,) = compile(_outputs(wf.tril(x[:, :3]).sum(axis=1)), Target(OPENCL, cpu)).kernels
     assert lower.variant.band == 16 and "if (end > i + 1) end = i + 1;" in lower.source(OPENCL)
 

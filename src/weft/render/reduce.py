@@ -14,9 +14,10 @@ from ..ir import (
     GROUP_COUNTER,
     REDUCE_ROWS,
     ROW_VECTOR,
+    Apply,
     Load,
 )
-from ..ops import identity
+from ..ops import OPS, identity
 from ..skeletons import checks, reduce
 from .lanes import in_lane, lane_owned
 from .text import ERROR_RECORD, c_literal, dedent, indent
@@ -138,24 +139,30 @@ class Reductions:
         body = indent(statements)
         if failed:
             body += indent(reduce.BAND_FAILED.format(failed=failed))
-        acc_init = accumulate = stores = report = totals = ""
+        looped = rows and self.calls_helpers()
+        acc_init = accumulate = loop_accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
                 raise AssertionError("banded reductions accumulate plainly, in one pass")
             t, init = self.f.ctype(r.dtype), c_literal(identity(r.op, r.dtype), r.dtype)
             value = f"total{k}" if rows else f"acc{k}[u]"
-            if rows:
+            if rows and not looped:
                 acc_init += "".join(reduce.BAND_LANE_ACC_INIT.format(T=t, k=k, c=c,
                                                                      identity=init)
                                     for c in range(band))
-                accumulate += reduce.BAND_LANE_ACCUMULATE.format(
-                    k=k, c=0, combine=self.f.apply(r.op, r.dtype, (f"acc{k}_0", r.var)))
                 totals += reduce.BAND_LANE_TOTAL.format(T=t, k=k, tree=self.lane_tree(
                     r, [f"acc{k}_{c}" for c in range(band)]))
             else:
                 acc_init += reduce.BAND_ACC_INIT.format(T=t, k=k, band=band, identity=init)
-                accumulate += reduce.BAND_ACCUMULATE.format(
+                loop_accumulate += reduce.BAND_ACCUMULATE.format(
                     k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
+                totals += reduce.BAND_TOTAL.format(
+                    T=t, k=k, band=band,
+                    combine=self.f.apply(r.op, r.dtype, (f"total{k}", f"acc{k}[u]")))
+            if rows:
+                first = f"acc{k}[0]" if looped else f"acc{k}_0"
+                accumulate += reduce.BAND_TAIL_ACCUMULATE.format(
+                    acc=first, combine=self.f.apply(r.op, r.dtype, (first, r.var)))
             if r.scale is not None:
                 value = f"{value} * {r.scale}"
             stores += reduce.WRITE_ONE.format(buffer=r.buffer, out=r.view,
@@ -169,16 +176,24 @@ class Reductions:
             again = reduce.BAND_RECHECK_ROWS if rows else reduce.BAND_RECHECK_COLS
             report = again.format(index_t=self.f.index_t, body=recheck) + report
         if rows:
+            lanes = (reduce.BAND_LOOP.format(band=band, index_t=self.f.index_t,
+                                             body=indent(body), accumulate=loop_accumulate)
+                     if looped else self.band_lanes(band))
             slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
-                         lanes=self.band_lanes(band), tail_body=body,
-                         tail_accumulate=indent(accumulate), totals=totals, report=report,
+                         lanes=lanes, tail_body=body,
+                         tail_accumulate=accumulate, totals=totals, report=report,
                          stores=dedent(stores),
                          range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))
             return self.f.finish(reduce.REDUCE_ROWS_BAND, slots)
         slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
-                     body=indent(body, 2), accumulate=indent(accumulate), report=report,
+                     body=indent(body, 2), accumulate=indent(loop_accumulate), report=report,
                      stores=stores)
         return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
+
+    def calls_helpers(self) -> bool:
+        """Whether the body calls one of weft's helper functions (``Op.helpers``: special
+        functions, random draws), whose copies the compiler does not vectorize."""
+        return any(isinstance(s, Apply) and OPS[s.op].helpers for s in self.f.per_element)
 
     def band_lanes(self, band: int) -> str:
         """A rows band's body, once per column ``c`` of the band (``lanes.in_lane``: its

@@ -332,8 +332,9 @@ CHUNK_RECHECK = """\
 # variable renamed, accumulating into ``acc{k}_c``): straight-line copies with consecutive
 # loads are what the compiler's SLP vectorizer turns into vector code, where a loop over an
 # accumulator array was left scalar (4096^2 row sums, 2 Xeon cores: float32 3.4-4.7 ->
-# 2.1-2.7 ms, float64 8.0-9.5 -> 6.0-6.8). The last columns, fewer than a band, add into
-# ``acc{k}_0``.
+# 2.1-2.7 ms, float64 8.0-9.5 -> 6.0-6.8), where the body is arithmetic and weft's own
+# call-free math; ``BAND_LOOP`` otherwise. The last columns, fewer than a band, add into the
+# first accumulator.
 REDUCE_ROWS_BAND = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
@@ -355,11 +356,23 @@ REDUCE_ROWS_BAND = """\
 # A band's columns and positions are 64-bit: with 32-bit ones the compiler could not tell that
 # ``b0[w0_off + gid_c]`` are consecutive across the band (a signed 32-bit sum, widened), and
 # left the band scalar (4096^2 float32 row sums 9.0 -> 4.6 ms; float64 11.6 -> 6.9).
+# The band as a loop over an accumulator array, for bodies that call weft's helper functions
+# (special functions, random draws): there the compiler vectorizes the loop and not the
+# copies (4096^2 normal draws summed by rows: 42 ms looped, 118 as copies; log1p_exp 17 and 80).
+BAND_LOOP = """\
+        for (int u = 0; u < {band}; ++u) {{
+            const {index_t} j = j0 + u;
+            const {index_t} gid = i * cols + j;
+{body}{accumulate}        }}
+"""
+BAND_TOTAL = ("    {T} total{k} = acc{k}[0];\n"
+              "    for (int u = 1; u < {band}; ++u) total{k} = {combine};\n")
 BAND_ROW_START = "        const {wide} gid0 = ({wide})i * cols + j0;\n"
 BAND_COLUMN = "        const {wide} j_{c} = ({wide})j0 + {c};\n"
 BAND_POSITION = "        const {wide} gid_{c} = gid0 + {c};\n"
 BAND_LANE_ACC_INIT = "    {T} acc{k}_{c} = {identity};\n"
 BAND_LANE_ACCUMULATE = "    acc{k}_{c} = {combine};\n"
+BAND_TAIL_ACCUMULATE = "        {acc} = {combine};\n"  # the last columns: the first accumulator
 BAND_LANE_TOTAL = "    const {T} total{k} = {tree};\n"
 # A band's fused checks: the walk notes whether any failed; a work-item that saw one walks its
 # part again, remembering the first failure (each element's conditional record would keep
