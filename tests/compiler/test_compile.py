@@ -189,6 +189,10 @@ def test_cpus_reduce_rows_in_bands(reference):
     text = looped.source(OPENCL)
     assert "acc0[u] = (acc0[u] + v1);" in text and "acc0[0] = (acc0[0] + v1);" in text
     assert "acc0_1" not in text
+    # So does a body reading across rows (a column of a matrix, strided along the band).
+    strided = wf.asarray(np.ones((1000, 10))) @ wf.asarray(np.ones(10))
+    looped = compile(_outputs(strided.sum()), Target(OPENCL, cpu)).kernels[0].source(OPENCL)
+    assert "acc0[u] = (acc0[u] + " in looped and "acc0_1" not in looped
     (lower,) = compile(_outputs(wf.tril(x[:, :3]).sum(axis=1)), Target(OPENCL, cpu)).kernels
     assert lower.variant.band == 16 and "if (end > i + 1) end = i + 1;" in lower.source(OPENCL)
 

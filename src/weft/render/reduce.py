@@ -14,7 +14,10 @@ from ..ir import (
     GROUP_COUNTER,
     REDUCE_ROWS,
     ROW_VECTOR,
+    ROWWISE,
+    SCALAR_ACCESS,
     Apply,
+    Gather,
     Load,
 )
 from ..ops import OPS, identity
@@ -25,6 +28,9 @@ from .text import ERROR_RECORD, c_literal, dedent, indent
 if TYPE_CHECKING:
     from ..ir import Accumulate
     from .frame import Renderer
+
+# Loads whose address steps by one column along a row, or stays (a band's copies vectorize).
+_ALONG_THE_ROW = frozenset({FLAT, ROW_VECTOR, ROWWISE, SCALAR_ACCESS})
 
 # The per-result slots of the rows and columns skeletons (``Reductions.result_lines``).
 _RESULT_SLOTS = ("local_decls", "acc_init", "shuffles", "spills", "gathers", "finals",
@@ -139,7 +145,7 @@ class Reductions:
         body = indent(statements)
         if failed:
             body += indent(reduce.BAND_FAILED.format(failed=failed))
-        looped = rows and self.calls_helpers()
+        looped = rows and not self.band_as_copies()
         acc_init = accumulate = loop_accumulate = stores = report = totals = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
@@ -190,10 +196,19 @@ class Reductions:
                      stores=stores)
         return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
 
-    def calls_helpers(self) -> bool:
-        """Whether the body calls one of weft's helper functions (``Op.helpers``: special
-        functions, random draws), whose copies the compiler does not vectorize."""
-        return any(isinstance(s, Apply) and OPS[s.op].helpers for s in self.f.per_element)
+    def band_as_copies(self) -> bool:
+        """Whether a rows band is written out as copies of the body (``band_lanes``): where
+        the body reads only along its row (every load's address steps by one column, or
+        stays) and calls none of weft's helper functions (``Op.helpers``: special
+        functions, random draws). Else the compiler vectorizes the loop and not the copies
+        (a logistic log likelihood over 10^6 x 10, whose ``x @ beta`` reads x's columns
+        10 apart: 13.1 ms looped, 20.0 as copies)."""
+        for s in self.f.per_element:
+            if isinstance(s, Gather) or (isinstance(s, Apply) and OPS[s.op].helpers):
+                return False
+            if isinstance(s, Load) and s.access not in _ALONG_THE_ROW:
+                return False
+        return True
 
     def band_lanes(self, band: int) -> str:
         """A rows band's body, once per column ``c`` of the band (``lanes.in_lane``: its

@@ -332,9 +332,9 @@ CHUNK_RECHECK = """\
 # variable renamed, accumulating into ``acc{k}_c``): straight-line copies with consecutive
 # loads are what the compiler's SLP vectorizer turns into vector code, where a loop over an
 # accumulator array was left scalar (4096^2 row sums, 2 Xeon cores: float32 3.4-4.7 ->
-# 2.1-2.7 ms, float64 8.0-9.5 -> 6.0-6.8), where the body is arithmetic and weft's own
-# call-free math; ``BAND_LOOP`` otherwise. The last columns, fewer than a band, add into the
-# first accumulator.
+# 2.1-2.7 ms, float64 8.0-9.5 -> 6.0-6.8), where the body reads along its row and is
+# arithmetic and weft's own call-free math; ``BAND_LOOP`` otherwise. The last columns,
+# fewer than a band, add into the first accumulator.
 REDUCE_ROWS_BAND = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
@@ -357,8 +357,9 @@ REDUCE_ROWS_BAND = """\
 # ``b0[w0_off + gid_c]`` are consecutive across the band (a signed 32-bit sum, widened), and
 # left the band scalar (4096^2 float32 row sums 9.0 -> 4.6 ms; float64 11.6 -> 6.9).
 # The band as a loop over an accumulator array, for bodies that call weft's helper functions
-# (special functions, random draws): there the compiler vectorizes the loop and not the
-# copies (4096^2 normal draws summed by rows: 42 ms looped, 118 as copies; log1p_exp 17 and 80).
+# (special functions, random draws) or read across rows: there the compiler vectorizes the
+# loop and not the copies (4096^2 normal draws summed by rows: 42 ms looped, 118 as copies;
+# log1p_exp 17 and 80; a logistic log likelihood reading x's columns 10 apart 13.1 and 20.0).
 BAND_LOOP = """\
         for (int u = 0; u < {band}; ++u) {{
             const {index_t} j = j0 + u;
