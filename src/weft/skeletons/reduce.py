@@ -353,9 +353,6 @@ REDUCE_ROWS_BAND = """\
 {tail_body}{tail_accumulate}    }}
 {totals}{report}{stores}}}
 """
-# A band's columns and positions are 64-bit: with 32-bit ones the compiler could not tell that
-# ``b0[w0_off + gid_c]`` are consecutive across the band (a signed 32-bit sum, widened), and
-# left the band scalar (4096^2 float32 row sums 9.0 -> 4.6 ms; float64 11.6 -> 6.9).
 # The band as a loop over an accumulator array, for bodies that call weft's helper functions
 # (special functions, random draws) or read across rows: there the compiler vectorizes the
 # loop and not the copies (4096^2 normal draws summed by rows: 42 ms looped, 118 as copies;
@@ -368,6 +365,9 @@ BAND_LOOP = """\
 """
 BAND_TOTAL = ("    {T} total{k} = acc{k}[0];\n"
               "    for (int u = 1; u < {band}; ++u) total{k} = {combine};\n")
+# A band's columns and positions are 64-bit: with 32-bit ones the compiler could not tell that
+# ``b0[w0_off + gid_c]`` are consecutive across the band (a signed 32-bit sum, widened), and
+# left the band scalar (4096^2 float32 row sums 9.0 -> 4.6 ms; float64 11.6 -> 6.9).
 BAND_ROW_START = "        const {wide} gid0 = ({wide})i * cols + j0;\n"
 BAND_COLUMN = "        const {wide} j_{c} = ({wide})j0 + {c};\n"
 BAND_POSITION = "        const {wide} gid_{c} = gid0 + {c};\n"
