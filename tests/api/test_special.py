@@ -176,15 +176,21 @@ def test_incomplete_beta_beyond_scipy(real_device):
     rng = np.random.default_rng(3)
     a = np.geomspace(1e-3, 1e8, 500)
     x = rng.uniform(0, 1, 500)
-    np.testing.assert_allclose(wf.ibeta(a, 1.0, x).to_numpy(), x**a, rtol=1e-11, atol=1e-300)
     b = rng.permutation(a)
-    np.testing.assert_allclose(wf.ibeta(1.0, b, x).to_numpy(), -np.expm1(b * np.log1p(-x)),
-                               rtol=1e-11)
-    assert abs(wf.ibeta(2.0, 1e300, 1e-300).item() - (1 - 2 / np.e)) <= 1e-15
-    # 50-digit mpmath, where the fraction runs long (a = 1e5, near the mean).
-    got = wf.ibeta(1e5, 44.701815586961935, 0.9992992923936151).item()
-    assert abs(got - 0.00048231539935818113) <= 1e-11 * got
-    assert np.isnan(wf.ibeta(1e300, 1e300, 0.5).item())  # does not converge: no wrong answer
+    ones = np.ones(500)
+    # Every point in one call (one kernel: ibeta's compile is most of this test's time),
+    # then, from SciPy's NaN at (2, 1e300, 1e-300): 50-digit mpmath where the fraction runs
+    # long (a = 1e5, near the mean), and a point where it does not converge (NaN, no wrong
+    # answer).
+    got = wf.ibeta(wf.asarray(np.concatenate([a, ones, [2.0, 1e5, 1e300]])),
+                   wf.asarray(np.concatenate([ones, b, [1e300, 44.701815586961935, 1e300]])),
+                   wf.asarray(np.concatenate([x, x, [1e-300, 0.9992992923936151, 0.5]])))
+    got = got.to_numpy()
+    np.testing.assert_allclose(got[:500], x**a, rtol=1e-11, atol=1e-300)
+    np.testing.assert_allclose(got[500:1000], -np.expm1(b * np.log1p(-x)), rtol=1e-11)
+    assert abs(got[1000] - (1 - 2 / np.e)) <= 1e-15
+    assert abs(got[1001] - 0.00048231539935818113) <= 1e-11 * got[1001]
+    assert np.isnan(got[1002])
 
 
 def test_incomplete_functions_edges_and_complements(device):
