@@ -183,6 +183,55 @@ def iinfo(type: Any, /) -> Any:  # noqa: A002 - the standard's name
     return np.iinfo(_dt.to_dtype(type.dtype if isinstance(type, Array) else type).numpy)
 
 
+_DTYPE_NAMES = ("bool", "int32", "int64", "uint32", "float32", "float64")
+
+
+class _Info:
+    """What this namespace offers (the standard's inspection API)."""
+
+    def capabilities(self) -> dict[str, Any]:
+        """Boolean-mask reads and data-dependent shapes (``x[mask]``, ``nonzero``) work;
+        arrays have at most 2 dimensions."""
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 2}
+
+    def default_device(self) -> Any:
+        return _wf.current_device()
+
+    def devices(self) -> list[Any]:
+        """weft's devices, and the current one where it is not among them (the reference
+        interpreter, chosen by name)."""
+        found = list(_wf.devices())
+        current = _wf.current_device()
+        return found if current in found else [*found, current]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        """The default real and integer types; weft has no complex types (None)."""
+        return {"real floating": _dt.default_real(), "complex floating": None,
+                "integral": int64, "indexing": int64}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
+        """The data types, by name, of ``kind`` (as ``isdtype``'s; every one when None).
+        A device without float64 has no float64."""
+        found = {name: globals()[name] for name in _DTYPE_NAMES}
+        target = _wf.current_device() if device is None else device
+        if not target.supports_fp64:
+            del found["float64"]
+        if kind is None:
+            return found
+        return {name: d for name, d in found.items() if isdtype(d, kind)}
+
+
+def __array_namespace_info__() -> _Info:  # noqa: N807 - the standard's name
+    """The standard's inspection object: capabilities, devices and data types.
+
+    >>> import weft as wf
+    >>> xp = wf.asarray([1.0]).__array_namespace__()
+    >>> sorted(xp.__array_namespace_info__().dtypes(kind="real floating"))
+    ['float32', 'float64']
+    """
+    return _Info()
+
+
 def namespace(self: Array, /, *, api_version: str | None = None) -> Any:
     """This module: the array API namespace of weft arrays (2023.12)."""
     import sys

@@ -47,23 +47,44 @@ def _from_host(obj: Any, dev: Device) -> np.ndarray:
     return data
 
 
-def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
+def asarray(obj: Any, dtype: Any = None, device: Any = None, *, copy: bool | None = None
+            ) -> Array:
     """An Array from a NumPy array, nested lists, a scalar, an Array or a DLPack producer.
+    ``copy`` as NumPy's and the array API's: True always copies (an Array's copy is O(1),
+    copy-on-write), False never does (ValueError where the result needs one: host data
+    always does; a CUDA array on its GPU is adopted without one), None copies only where
+    needed.
 
     >>> import weft as wf
     >>> wf.asarray([[1, 2], [3, 4]], dtype=wf.float32).dtype
     wf.float32
+    >>> x = wf.asarray([1.0]); wf.asarray(x, copy=False) is x
+    True
     """
     target = dt.to_dtype(dtype) if dtype is not None else None
     if isinstance(obj, Array):
         dev = obj.device if device is None else get_device(device)
+        needs_copy = dev is not obj.device or (target is not None and target is not obj.dtype)
+        if copy is False and needs_copy:
+            raise ValueError("asarray(copy=False): a change of device or dtype needs a copy")
         out = obj
         if dev is not obj.device:
             out = asarray(obj.to_numpy(), device=dev)
-        return out if target is None or target is out.dtype else out.astype(target)
+        out = out if target is None or target is out.dtype else out.astype(target)
+        return out.copy() if copy and out is obj else out
     dev = _device(device)
     if dev.kind == "cuda" and _on_gpu(obj):
+        if copy:  # the producer's own copy, then adopted: no later write of its reaches ours
+            duplicate = getattr(obj, "copy", None) or getattr(obj, "clone", None)
+            if duplicate is None:
+                raise TypeError(f"asarray(copy=True): {type(obj).__name__} has no copy()")
+            obj = duplicate()
+        elif copy is False and target is not None:
+            raise ValueError("asarray(copy=False): a change of dtype needs a copy")
         return adopt(obj, dev, target)
+    if copy is False:
+        raise ValueError(f"asarray(copy=False): a {type(obj).__name__} becomes a weft array "
+                         "only by a copy onto the device")
     data = _from_host(obj, dev)
     if data.ndim > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {data.shape}")

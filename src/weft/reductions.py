@@ -193,8 +193,8 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: 
     x = x if isinstance(x, Array) else asarray(x)
     real = dt.to_dtype(dtype) if dtype is not None else (
         x.dtype if x.dtype.is_float else dt.default_real())
-    if isinstance(ddof, bool) or not isinstance(ddof, (int, np.integer)):
-        raise TypeError(f"var: ddof must be an integer, not {type(ddof).__name__}")
+    if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
+        raise TypeError(f"var: ddof must be a real number, not {type(ddof).__name__}")
     xr = x.astype(real)
     _axis("var", axis, x.ndim)  # a bad axis is named before anything is built
     axes = (tuple(range(x.ndim)) if axis is None else
@@ -204,7 +204,7 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: 
         count *= x.shape[a]
     deviation = xr - xr.mean(axis=axis, keepdims=True)
     total = (deviation * deviation).sum(axis=axis, keepdims=keepdims)
-    return total / builtins.max(count - int(ddof), 0)
+    return total / builtins.max(count - ddof, 0)  # a real ddof too (the standard's correction)
 
 
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: Any = None

@@ -77,3 +77,32 @@ def test_dtype_functions_match_numpys():
     with pytest.raises(ValueError, match="kind"):
         xp.isdtype(xp.float32, "floating")
     assert not hasattr(xp, "unique_values")  # what weft lacks is absent, not a stub
+
+
+def test_inspection_and_copy_follow_the_standard(device):
+    xp = wf.asarray(A).__array_namespace__()
+    info = xp.__array_namespace_info__()
+    assert info.default_device() is device and device in info.devices()
+    assert info.capabilities()["boolean indexing"] and info.capabilities()["max dimensions"] == 2
+    assert info.default_dtypes()["real floating"] == wf.float64
+    assert info.default_dtypes()["integral"] == np.int64
+    expected = {"float32", "float64"} if device.supports_fp64 else {"float32"}
+    assert set(info.dtypes(kind="real floating")) == expected
+    assert set(info.dtypes(kind="integral")) == {"int32", "int64", "uint32"}
+    assert set(info.dtypes()) == expected | {"bool", "int32", "int64", "uint32"}
+    # copy=: True copies (later writes to the source leave it), False never does.
+    x = xp.asarray(A)
+    assert xp.asarray(x, copy=False) is x and xp.asarray(x) is x
+    copied = xp.asarray(x, copy=True)
+    x += 1.0
+    np.testing.assert_array_equal(copied.to_numpy(), A)
+    np.testing.assert_array_equal(x.to_numpy(), A + 1.0)
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(A, copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(x, dtype=xp.float32, copy=False)
+    # A real correction, as the standard's var and std take it (NumPy's float ddof).
+    np.testing.assert_allclose(xp.var(x, axis=0, correction=0.5).to_numpy(),
+                               np.var(A + 1.0, axis=0, ddof=0.5), rtol=1e-12)
+    with pytest.raises(TypeError, match="ddof"):
+        wf.var(x, ddof=True)

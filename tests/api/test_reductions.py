@@ -313,8 +313,12 @@ def test_var_of_integers_float32_and_too_few_elements(device):
     assert wf.std(f32).dtype == wf.float32
     np.testing.assert_allclose(wf.std(f32).item(), np.std([1.0, 2.0, 4.0]), rtol=1e-6)
     assert np.isnan(wf.var(wf.asarray([1.0]), ddof=1).item())
-    with pytest.raises(TypeError, match="ddof"):
-        wf.var(f32, ddof=0.5)
+    # A real ddof divides by n - ddof, as NumPy's (and the array API's correction).
+    np.testing.assert_allclose(wf.var(f32, ddof=0.5).item(),
+                               np.var([1.0, 2.0, 4.0], ddof=0.5), rtol=1e-6)
+    for bad in ("1", True, None):
+        with pytest.raises(TypeError, match="ddof"):
+            wf.var(f32, ddof=bad)
     with pytest.raises(ValueError, match="axis"):
         wf.std(f32, axis=2)
 
