@@ -65,6 +65,17 @@ from .matrix import (
     triu,
     vstack,
 )
+from .rearrange import (
+    broadcast_arrays,
+    meshgrid,
+    moveaxis,
+    repeat,
+    roll,
+    take,
+    tensordot,
+    tile,
+    unstack,
+)
 from .reductions import FUNCTIONS as _REDUCTIONS
 from .reductions import logsumexp, reduce
 from .scans import cummax, cummin, cumprod, cumsum, logcumsumexp
@@ -86,7 +97,8 @@ __all__ = [
     "grad", "value_and_grad", "vjp", "einsum", "argmax", "argmin", "sort", "argsort",
     "median", "quantile", "percentile", "cumsum", "cumprod", "cummax", "cummin",
     "logcumsumexp", "nonzero", "flatnonzero", "argwhere", "linspace", "ravel",
-    "flatten", "from_dlpack",
+    "flatten", "from_dlpack", "broadcast_arrays", "meshgrid", "moveaxis", "repeat", "roll",
+    "take", "tensordot", "tile", "unstack",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -8,7 +8,8 @@ whose standard signature differs from NumPy's are adapted here: ``astype``, ``co
 ``expand_dims``, ``squeeze``, ``flip``, ``isdtype``, ``can_cast``, ``finfo``, ``iinfo``.
 Arrays have at most 2 dimensions until the n-d issue lands; functions the standard has and
 weft does not (sets, FFT, ``searchsorted``, complex numbers) are absent, so
-``hasattr(xp, name)`` says what is supported.
+``hasattr(xp, name)`` says what is supported (``real``, ``imag`` and ``conj`` take weft's
+real arrays). ``__array_namespace_info__()`` lists the devices and data types.
 
 >>> import weft as wf
 >>> xp = wf.asarray([3.0, 1.0, 2.0]).__array_namespace__()
@@ -44,7 +45,8 @@ _SAME = (
     "sign signbit sin sinh square sqrt subtract tan tanh trunc "
     "arange asarray empty empty_like eye from_dlpack full full_like linspace ones ones_like "
     "tril triu zeros zeros_like broadcast_to stack argmax argmin nonzero where max mean min "
-    "prod sum all any result_type").split()
+    "prod sum all any result_type broadcast_arrays meshgrid moveaxis repeat roll take "
+    "tensordot tile unstack").split()
 globals().update({name: getattr(_wf, name) for name in _SAME})
 matmul = _wf.linalg.matmul
 
@@ -102,6 +104,21 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     for a in axes:
         key[int(a) % x.ndim] = slice(None, None, -1)
     return x[tuple(key)]
+
+
+def real(x: Array, /) -> Array:
+    """The real part: ``x`` itself (weft's arrays are real), as a copy."""
+    return x.copy()
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary part: zeros of ``x``'s type (weft's arrays are real)."""
+    return _wf.zeros_like(x)
+
+
+def conj(x: Array, /) -> Array:
+    """The complex conjugate: ``x`` itself (weft's arrays are real), as a copy."""
+    return x.copy()
 
 
 def std(x: Array, /, *, axis: Any = None, correction: float = 0.0,

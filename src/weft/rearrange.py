@@ -1,0 +1,236 @@
+"""NumPy's functions that rearrange elements (``roll``, ``tile``, ``repeat``, ``take``,
+``meshgrid``, ``broadcast_arrays``, ``moveaxis``, ``unstack``) and ``tensordot``, over
+weft's arrays of at most 2 dimensions: lazy views, joins and gathers of what the module
+``matrix`` and indexing already build, so they fuse like any other expression.
+
+>>> import weft as wf
+>>> wf.roll(wf.asarray([1, 2, 3, 4]), 1).tolist()
+[4, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from .array import Array
+from .creation import arange, asarray, broadcast_to
+from .matrix import concatenate, ravel
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray(x)
+
+
+def _axis(name: str, axis: Any, ndim: int) -> int:
+    a = operator.index(axis)
+    if not -max(ndim, 1) <= a < max(ndim, 1):
+        raise ValueError(f"{name}: axis {axis} is out of bounds for {ndim} dimension(s)")
+    return a % max(ndim, 1)
+
+
+def _slice(x: Array, axis: int, start: int | None, stop: int | None) -> Array:
+    return x[start:stop] if axis == 0 else x[:, start:stop]
+
+
+def take(x: Any, indices: Any, axis: int | None = None) -> Array:
+    """The elements at ``indices`` of the flattened array, or along ``axis``, as NumPy's
+    ``take`` (a gather).
+
+    >>> import weft as wf
+    >>> wf.take(wf.asarray([[1, 2], [3, 4]]), [3, 0]).tolist()
+    [4, 1]
+    """
+    return _array(x).take(indices, axis=axis)
+
+
+def roll(x: Any, shift: Any, axis: Any = None) -> Array:
+    """``x`` with its elements shifted by ``shift`` along ``axis`` (the flattened array
+    when None), those that fall off one end coming back at the other, as NumPy's.
+
+    >>> import weft as wf
+    >>> wf.roll(wf.asarray([[1, 2, 3], [4, 5, 6]]), -1, axis=1).tolist()
+    [[2, 3, 1], [5, 6, 4]]
+    """
+    x = _array(x)
+    if axis is None:
+        return roll(ravel(x), shift, 0).reshape(x.shape)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if len(axes) != len(shifts):
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        elif len(axes) == 1:
+            axes = axes * len(shifts)
+        else:
+            raise ValueError("roll: shift and axis must have the same length")
+    out = x
+    for s, a in zip(shifts, axes):
+        a = _axis("roll", a, x.ndim)
+        n = x.shape[a] if x.ndim else 1
+        s = operator.index(s) % n if n else 0
+        if s and x.ndim:
+            out = concatenate([_slice(out, a, n - s, None), _slice(out, a, None, n - s)],
+                              axis=a)
+    return out if out is not x else x.copy()
+
+
+def tile(x: Any, reps: Any) -> Array:
+    """``x`` repeated ``reps`` times along each axis (an int: the last), as NumPy's; the
+    result has at most 2 dimensions.
+
+    >>> import weft as wf
+    >>> wf.tile(wf.asarray([1, 2]), (2, 2)).tolist()
+    [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
+    x = _array(x)
+    reps = tuple(operator.index(r) for r in (reps if isinstance(reps, (tuple, list))
+                                              else (reps,)))
+    ndim = max(x.ndim, len(reps))
+    if ndim > 2:
+        raise ValueError(f"tile: the result would have {ndim} dimensions; weft arrays have "
+                         "at most 2")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile: negative repetitions {reps}")
+    shape = (1,) * (ndim - x.ndim) + x.shape
+    out = x.reshape(shape) if shape != x.shape else x
+    reps = (1,) * (ndim - len(reps)) + reps
+    for a in reversed(range(ndim)):
+        if reps[a] != 1:
+            out = concatenate([out] * reps[a], axis=a) if reps[a] else _slice(out, a, 0, 0)
+    return out if out is not x else x.copy()
+
+
+def repeat(x: Any, repeats: Any, axis: int | None = None) -> Array:
+    """Each element repeated ``repeats`` times (an integer), along ``axis`` or of the
+    flattened array, as NumPy's (a gather of each position ``k // repeats``).
+
+    >>> import weft as wf
+    >>> wf.repeat(wf.asarray([1, 2]), 2).tolist()
+    [1, 1, 2, 2]
+    """
+    x = _array(x)
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)):
+        raise TypeError("repeat: repeats must be one integer for weft arrays (per-element "
+                        f"counts are not supported), not {type(repeats).__name__}")
+    if repeats < 0:
+        raise ValueError(f"repeat: negative repeats {repeats}")
+    source = ravel(x) if axis is None else x
+    a = 0 if axis is None else _axis("repeat", axis, x.ndim)
+    n = source.shape[a] if source.ndim else 1
+    positions = arange(n * int(repeats)) // int(repeats) if repeats else arange(0)
+    return source.take(positions, axis=a)
+
+
+def meshgrid(*xs: Any, indexing: str = "xy") -> list[Array]:
+    """Coordinate matrices from one or two coordinate vectors, as NumPy's: ``indexing``
+    "xy" (Cartesian: the first vector along the columns) or "ij" (matrix). Views of the
+    vectors, broadcast.
+
+    >>> import weft as wf
+    >>> xs, ys = wf.meshgrid(wf.asarray([1, 2, 3]), wf.asarray([10, 20]))
+    >>> xs.tolist(), ys.tolist()
+    ([[1, 2, 3], [1, 2, 3]], [[10, 10, 10], [20, 20, 20]])
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', not {indexing!r}")
+    vectors = [ravel(_array(x)) for x in xs]
+    if len(vectors) > 2:
+        raise ValueError(f"meshgrid: {len(vectors)} vectors would give {len(vectors)}-d "
+                         "grids; weft arrays have at most 2 dimensions")
+    if len(vectors) < 2:
+        return [v.copy() for v in vectors]
+    first, second = vectors
+    if indexing == "xy":
+        shape = (second.shape[0], first.shape[0])
+        return [broadcast_to(first[None, :], shape), broadcast_to(second[:, None], shape)]
+    shape = (first.shape[0], second.shape[0])
+    return [broadcast_to(first[:, None], shape), broadcast_to(second[None, :], shape)]
+
+
+def broadcast_arrays(*xs: Any) -> list[Array]:
+    """The arrays broadcast to their common shape, as NumPy's (views).
+
+    >>> import weft as wf
+    >>> [a.shape for a in wf.broadcast_arrays(wf.asarray([1, 2]), wf.asarray([[1], [2]]))]
+    [(2, 2), (2, 2)]
+    """
+    arrays = [_array(x) for x in xs]
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    return [a if a.shape == shape else broadcast_to(a, shape) for a in arrays]
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Array:
+    """``x`` with the axes ``source`` moved to ``destination``, as NumPy's.
+
+    >>> import weft as wf
+    >>> wf.moveaxis(wf.asarray([[1, 2, 3]]), 0, -1).shape
+    (3, 1)
+    """
+    x = _array(x)
+    sources = source if isinstance(source, (tuple, list)) else (source,)
+    targets = destination if isinstance(destination, (tuple, list)) else (destination,)
+    if len(sources) != len(targets):
+        raise ValueError("moveaxis: source and destination must have the same length")
+    sources = [_axis("moveaxis", a, x.ndim) for a in sources]
+    targets = [_axis("moveaxis", a, x.ndim) for a in targets]
+    if len(set(sources)) != len(sources) or len(set(targets)) != len(targets):
+        raise ValueError("moveaxis: repeated axis")
+    order = [a for a in range(x.ndim) if a not in sources]
+    for target, a in sorted(zip(targets, sources)):
+        order.insert(target, a)
+    return x.T if order == [1, 0] else x.copy()
+
+
+def unstack(x: Any, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, as the array API's ``unstack`` (views).
+
+    >>> import weft as wf
+    >>> [r.tolist() for r in wf.unstack(wf.asarray([[1, 2], [3, 4]]), axis=1)]
+    [[1, 3], [2, 4]]
+    """
+    x = _array(x)
+    if not x.ndim:
+        raise ValueError("unstack: a 0-d array has no axis to unstack")
+    a = _axis("unstack", axis, x.ndim)
+    return tuple(x[k] if a == 0 else x[:, k] for k in range(x.shape[a]))
+
+
+def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
+    """Sums of products over ``axes`` (a count: the last of ``a`` with the first of ``b``;
+    or two sequences of axes), as NumPy's; operands and result of at most 2 dimensions.
+
+    >>> import weft as wf
+    >>> wf.tensordot(wf.asarray([[1.0, 2.0], [3.0, 4.0]]), wf.asarray([1.0, 1.0]), 1).tolist()
+    [3.0, 7.0]
+    """
+    from .linalg import matmul, outer
+
+    a, b = _array(a), _array(b)
+    if isinstance(axes, (int, np.integer)):
+        count = operator.index(axes)
+        if count < 0 or count > min(a.ndim, b.ndim):
+            raise ValueError(f"tensordot: cannot contract {count} axes of shapes {a.shape} "
+                             f"and {b.shape}")
+        left = list(range(a.ndim - count, a.ndim))
+        right = list(range(count))
+    else:
+        left, right = ([_axis("tensordot", k, x.ndim) for k in
+                        (ks if isinstance(ks, (tuple, list)) else (ks,))]
+                       for ks, x in zip(axes, (a, b)))
+    if len(left) != len(right) or any(a.shape[i] != b.shape[j] for i, j in zip(left, right)):
+        raise ValueError(f"tensordot: axes {left} of {a.shape} do not match {right} of "
+                         f"{b.shape}")
+    kept_a = [k for k in range(a.ndim) if k not in left]
+    kept_b = [k for k in range(b.ndim) if k not in right]
+    if len(kept_a) + len(kept_b) > 2:
+        raise ValueError("tensordot: the result would have more than 2 dimensions")
+    a = a.T if kept_a + left == [1, 0] else a
+    b = b.T if right + kept_b == [1, 0] else b
+    if not left:
+        return outer(a, b) if a.ndim == b.ndim == 1 else a * b
+    if len(left) == 2:  # both operands are matrices, contracted whole
+        return (a * b).sum()
+    return matmul(a, b)
