@@ -93,14 +93,17 @@ def cast(x: Any, dtype: Any) -> Array:
 
 
 def clip(x: Any, a_min: Any = None, a_max: Any = None, dtype: Any = None) -> Array:
-    """Limit values to ``[a_min, a_max]`` (either may be None), NaN-propagating like NumPy.
+    """Limit values to ``[a_min, a_max]`` (either or both may be None: no limit on that
+    side, as NumPy 2's and the array API's), NaN-propagating like NumPy.
 
     >>> import weft as wf
     >>> wf.clip(wf.asarray([-2, 0, 5]), 0, 3).tolist()
     [0, 0, 3]
     """
     if a_min is None and a_max is None:
-        raise ValueError("clip: at least one of a_min and a_max must be given")
+        from .creation import asarray
+
+        return asarray(x, dtype=dtype, copy=True)
     out = x
     if a_min is not None:
         out = apply_op("maximum", out, a_min, dtype=dtype)

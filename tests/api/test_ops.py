@@ -179,6 +179,9 @@ def test_round_is_half_to_even(device):
 def test_clip_and_where(device):
     v = np.array([-3.0, 0.5, np.nan, 9.0])
     np.testing.assert_array_equal(wf.clip(wf.asarray(v), 0, 1).to_numpy(), np.clip(v, 0, 1))
+    np.testing.assert_array_equal(wf.clip(wf.asarray(v), None, 1).to_numpy(), np.clip(v, None, 1))
+    unlimited = wf.clip(wf.asarray(v))  # no limits: a copy, as NumPy 2's
+    np.testing.assert_array_equal(unlimited.to_numpy(), np.clip(v))
     c = v > 0
     np.testing.assert_array_equal(
         wf.where(wf.asarray(c), wf.asarray(v), -1.0).to_numpy(), np.where(c, v, -1.0))
