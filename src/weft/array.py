@@ -298,6 +298,9 @@ class Array:
     def __int__(self) -> int:
         return self._scalar(int)
 
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
+
     def __index__(self) -> int:
         if self.dtype.kind not in "ui":
             raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")

@@ -106,3 +106,7 @@ def test_inspection_and_copy_follow_the_standard(device):
                                np.var(A + 1.0, axis=0, ddof=0.5), rtol=1e-12)
     with pytest.raises(TypeError, match="ddof"):
         wf.var(x, ddof=True)
+    # Python's scalar conversions, complex() too (the standard's __complex__).
+    assert complex(xp.asarray(2.5)) == 2.5 + 0j and float(xp.asarray([1.5])) == 1.5
+    with pytest.raises(TypeError, match="size 1"):
+        complex(xp.asarray([1.0, 2.0]))
