@@ -232,7 +232,7 @@ def band_layout(rows: int, cols: int, band: int, target_groups: int) -> ReduceLa
     bands = ceil_div(cols, band)
     # At most ``target_groups`` work-groups: one more, mostly empty, group left one core
     # three of five on two cores (5000 x 5000 float64 column sums 18.0 -> 14.8 ms).
-    wanted = max(1, WORK_GROUP * max(target_groups, 1) // bands)
+    wanted = max(1, WORK_GROUP * max(target_groups, 1) // max(bands, 1))
     split = target_groups > 1 and rows * cols > tuning.BAND_SPLIT_ELEMENTS
     splits = max(1, min(wanted, rows // tuning.BAND_ROWS)) if split else 1
     chunk = ceil_div(rows, splits) if rows else 0
