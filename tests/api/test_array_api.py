@@ -110,3 +110,14 @@ def test_inspection_and_copy_follow_the_standard(device):
     assert complex(xp.asarray(2.5)) == 2.5 + 0j and float(xp.asarray([1.5])) == 1.5
     with pytest.raises(TypeError, match="size 1"):
         complex(xp.asarray([1.0, 2.0]))
+
+
+def test_vecdot_keeps_the_promoted_type_and_checks_its_axis(device):
+    xp = wf.asarray(A).__array_namespace__()
+    u = np.array([[1, 2], [3, 4]], dtype=np.uint32)
+    got = xp.vecdot(xp.asarray(u), xp.asarray(u))
+    assert got.dtype == np.uint32 and got.tolist() == [5, 25]
+    np.testing.assert_allclose(xp.vecdot(xp.asarray(A), xp.asarray(A[0]), axis=-1).to_numpy(),
+                               np.linalg.vecdot(A, A[0]))
+    with pytest.raises(ValueError, match="differ along axis"):
+        xp.vecdot(xp.asarray(u), xp.asarray(np.ones(3, np.uint32)))
