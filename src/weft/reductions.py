@@ -78,6 +78,15 @@ def _result_dtype(name: str, x: Array, dtype: Any) -> dt.DType:
     return x.dtype
 
 
+def _over_no_axes(name: str, x: Array, result: Any) -> Array:
+    """A reduction over ``axis=()``, as NumPy's: each element reduced alone, so the shape
+    stays (any and all: whether it is nonzero; the others: the element in the result type)."""
+    if name in ("any", "all", "count_nonzero"):
+        nonzero = x if x.dtype.kind == "b" else apply_op("not_equal", x, 0)
+        return nonzero.astype(result) if name == "count_nonzero" else nonzero.copy()
+    return x.astype(result).copy()
+
+
 def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None
            ) -> Array:
     """``name`` in sum prod max min mean count_nonzero any all, lazily, NumPy's axes.
@@ -87,6 +96,8 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
     [4, 6]
     """
     x = x if isinstance(x, Array) else asarray(x)
+    if axis == () and isinstance(axis, tuple):
+        return _over_no_axes(name, x, _result_dtype(name, x, dtype))
     red_axis = _axis(name, axis, x.ndim)
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     result = _result_dtype(name, x, dtype)
@@ -196,7 +207,8 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: 
     if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
         raise TypeError(f"var: ddof must be a real number, not {type(ddof).__name__}")
     xr = x.astype(real)
-    _axis("var", axis, x.ndim)  # a bad axis is named before anything is built
+    if axis != ():
+        _axis("var", axis, x.ndim)  # a bad axis is named before anything is built
     axes = (tuple(range(x.ndim)) if axis is None else
             tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
     count = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -370,3 +371,22 @@ def test_narrow_row_reductions_feeding_work_are_computed_in_line(device, cols):
     bad = wf.check(clean, clean < 1.0, "small; x{index} = {value}")
     with pytest.raises(ValueError, match="small; x"):
         wf.exp(bad.sum(axis=1) * 0.01).to_numpy()
+
+
+def test_reducing_over_no_axes_keeps_each_element_as_numpy(device):
+    """``axis=()``: every element is its own reduction (NumPy's, and the array API's)."""
+    a = np.array([[1.0, 0.0], [3.0, -2.0]])
+    ints = np.array([1, 0, 7], dtype=np.int32)
+    for values in (a, ints):
+        x = wf.asarray(values)
+        for name in ("sum", "prod", "max", "min", "mean", "any", "all", "count_nonzero"):
+            got = getattr(wf, name)(x, axis=()).to_numpy()
+            expected = getattr(np, name)(values, axis=())
+            assert got.dtype == expected.dtype, name
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+    for ddof in (0, 1):
+        with warnings.catch_warnings():  # NumPy warns of ddof >= n, then gives NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected = np.var(a, axis=(), ddof=ddof)
+        np.testing.assert_array_equal(wf.var(wf.asarray(a), axis=(), ddof=ddof).to_numpy(),
+                                      expected)
