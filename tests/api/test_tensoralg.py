@@ -4,6 +4,7 @@ and depths up to 6, on every device."""
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -11,7 +12,10 @@ import pytest
 import weft as wf
 from conftest import kernel_count
 
-SHAPES = [(2, 1), (2, 4), (2, 6), (3, 3), (3, 5), (4, 4), (5, 2), (5, 4)]
+# Every shape under WEFT_TEST_PROFILE=large; by default one of each kind (each compiles its
+# own kernels): a depth of 1, a deep narrow tensor, a wide one.
+SHAPES = ([(2, 1), (2, 4), (2, 6), (3, 3), (3, 5), (4, 4), (5, 2), (5, 4)]
+          if os.environ.get("WEFT_TEST_PROFILE") == "large" else [(2, 1), (2, 6), (4, 4)])
 
 
 def _words(width: int, depth: int) -> list[tuple[int, ...]]:
