@@ -96,7 +96,7 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
     [4, 6]
     """
     x = x if isinstance(x, Array) else asarray(x)
-    if axis == () and isinstance(axis, tuple):
+    if isinstance(axis, tuple) and not axis:
         return _over_no_axes(name, x, _result_dtype(name, x, dtype))
     red_axis = _axis(name, axis, x.ndim)
     shape, keep_shape, count = _shapes(x.shape, red_axis)
@@ -207,7 +207,7 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False, dtype: 
     if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
         raise TypeError(f"var: ddof must be a real number, not {type(ddof).__name__}")
     xr = x.astype(real)
-    if axis != ():
+    if not (isinstance(axis, tuple) and not axis):
         _axis("var", axis, x.ndim)  # a bad axis is named before anything is built
     axes = (tuple(range(x.ndim)) if axis is None else
             tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
