@@ -29,6 +29,7 @@ import weft as _wf
 
 from . import dtypes as _dt
 from .array import Array
+from .indexing import checked_axis
 
 __array_api_version__ = "2023.12"
 
@@ -168,11 +169,7 @@ def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """The dot product of vectors along ``axis`` (real arrays), in the operands' promoted
     type; that axis must have one size in both (it is not broadcast)."""
-    sizes = []
-    for x in (x1, x2):
-        if not -x.ndim <= axis < x.ndim:
-            raise ValueError(f"vecdot: axis {axis} is out of bounds for shape {x.shape}")
-        sizes.append(x.shape[axis])
+    sizes = [x.shape[checked_axis("vecdot", axis, x.ndim)] for x in (x1, x2)]
     if sizes[0] != sizes[1]:
         raise ValueError(f"vecdot: shapes {x1.shape} and {x2.shape} differ along axis {axis}")
     return _wf.sum(x1 * x2, axis=axis, dtype=_wf.result_type(x1, x2))

@@ -17,18 +17,12 @@ import numpy as np
 
 from .array import Array
 from .creation import arange, asarray, broadcast_to
+from .indexing import checked_axis
 from .matrix import concatenate, ravel
 
 
 def _array(x: Any) -> Array:
     return x if isinstance(x, Array) else asarray(x)
-
-
-def _axis(name: str, axis: Any, ndim: int) -> int:
-    a = operator.index(axis)
-    if not -max(ndim, 1) <= a < max(ndim, 1):
-        raise ValueError(f"{name}: axis {axis} is out of bounds for {ndim} dimension(s)")
-    return a % max(ndim, 1)
 
 
 def _slice(x: Array, axis: int, start: int | None, stop: int | None) -> Array:
@@ -68,7 +62,7 @@ def roll(x: Any, shift: Any, axis: Any = None) -> Array:
             raise ValueError("roll: shift and axis must have the same length")
     out = x
     for s, a in zip(shifts, axes):
-        a = _axis("roll", a, x.ndim)
+        a = checked_axis("roll", a, x.ndim, zero_d_has_one=True)
         n = x.shape[a] if x.ndim else 1
         s = operator.index(s) % n if n else 0
         if s and x.ndim:
@@ -118,7 +112,7 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Array:
     if repeats < 0:
         raise ValueError(f"repeat: negative repeats {repeats}")
     source = ravel(x) if axis is None else x
-    a = 0 if axis is None else _axis("repeat", axis, x.ndim)
+    a = 0 if axis is None else checked_axis("repeat", axis, x.ndim, zero_d_has_one=True)
     n = source.shape[a] if source.ndim else 1
     positions = arange(n * int(repeats)) // int(repeats) if repeats else arange(0)
     return source.take(positions, axis=a)
@@ -174,8 +168,8 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     targets = destination if isinstance(destination, (tuple, list)) else (destination,)
     if len(sources) != len(targets):
         raise ValueError("moveaxis: source and destination must have the same length")
-    sources = [_axis("moveaxis", a, x.ndim) for a in sources]
-    targets = [_axis("moveaxis", a, x.ndim) for a in targets]
+    sources = [checked_axis("moveaxis", a, x.ndim, zero_d_has_one=True) for a in sources]
+    targets = [checked_axis("moveaxis", a, x.ndim, zero_d_has_one=True) for a in targets]
     if len(set(sources)) != len(sources) or len(set(targets)) != len(targets):
         raise ValueError("moveaxis: repeated axis")
     order = [a for a in range(x.ndim) if a not in sources]
@@ -194,7 +188,7 @@ def unstack(x: Any, axis: int = 0) -> tuple[Array, ...]:
     x = _array(x)
     if not x.ndim:
         raise ValueError("unstack: a 0-d array has no axis to unstack")
-    a = _axis("unstack", axis, x.ndim)
+    a = checked_axis("unstack", axis, x.ndim, zero_d_has_one=True)
     return tuple(x[k] if a == 0 else x[:, k] for k in range(x.shape[a]))
 
 
@@ -217,7 +211,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
         left = list(range(a.ndim - count, a.ndim))
         right = list(range(count))
     else:
-        left, right = ([_axis("tensordot", k, x.ndim) for k in
+        left, right = ([checked_axis("tensordot", k, x.ndim, zero_d_has_one=True) for k in
                         (ks if isinstance(ks, (tuple, list)) else (ks,))]
                        for ks, x in zip(axes, (a, b)))
     if len(left) != len(right) or any(a.shape[i] != b.shape[j] for i, j in zip(left, right)):

@@ -112,7 +112,8 @@ def _render_arg(f: Renderer) -> str:
             else scan.ARG_EMIT_POSITION)
     common = dict(T=t, identity=c_literal(identity(spec.op, spec.dtype), spec.dtype),
                   value=value, position=position, better=better, index_t=f.index_t,
-                  emit_best=emit)
+                  emit_best=emit, keep_lane_best=scan.ARG_KEEP_LANE.format(
+                      T=t, value=value, position=position, better=better))
     slots.update(_tasks(f))
     if f.variant.scan_per_thread:
         slots.update(common, body=indent(statements), take_other=take, wg=str(WORK_GROUP),

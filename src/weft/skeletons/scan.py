@@ -281,14 +281,7 @@ ARG_LANES = """\
             for (int u = 0; u < {lanes}; ++u) {{
                 const {index_t} j = j0 + u;
                 const {index_t} gid = i * cols + j;
-{body}                const {T} x = {value};
-                const long at = {position};
-                const {T} best = bests[u];
-                const long best_at = bests_at[u];
-                const int take = best_at < 0 || {better};
-                bests[u] = take ? x : best;
-                bests_at[u] = take ? at : best_at;
-            }}
+{body}{keep_lane_best}            }}
         }}
         for (int u = 0; j0 + u < end; ++u) {{
             const {index_t} j = j0 + u;
@@ -331,14 +324,7 @@ ARG_BANDS = """\
             for (int u = 0; u < width; ++u) {{
                 const {index_t} i = i0 + u;
                 const {index_t} gid = i * cols + j;
-{body}                const {T} x = {value};
-                const long at = {position};
-                const {T} best = bests[u];
-                const long best_at = bests_at[u];
-                const int take = best_at < 0 || {better};
-                bests[u] = take ? x : best;
-                bests_at[u] = take ? at : best_at;
-            }}
+{body}{keep_lane_best}            }}
         }}
         for (int u = 0; u < width; ++u) {{
             const {index_t} i = i0 + u;
@@ -347,6 +333,17 @@ ARG_BANDS = """\
 {emit_best}        }}
     }}
 }}
+"""
+# A lane's step in ARG_LANES and ARG_BANDS: keep the better of its pair and element ``x``
+# (selects, not a branch: the lanes vectorize).
+ARG_KEEP_LANE = """\
+                const {T} x = {value};
+                const long at = {position};
+                const {T} best = bests[u];
+                const long best_at = bests_at[u];
+                const int take = best_at < 0 || {better};
+                bests[u] = take ? x : best;
+                bests_at[u] = take ? at : best_at;
 """
 ARG_TILED = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
