@@ -223,3 +223,26 @@ def test_cubins_are_loaded_from_the_disk_cache_in_a_new_process(gpu, tmp_path):
 def test_out_of_memory_is_a_memory_error(gpu):
     with pytest.raises(MemoryError, match="out of device memory"):
         wf.zeros(1 << 45, dtype=wf.float64).eval()
+
+
+def test_nvrtc_errors_carry_the_compiler_log_and_launch_errors_name_the_kernel(gpu):
+    from weft.backends.cuda import driver
+
+    options = gpu.backend.build_options(gpu, None)  # the device's architecture
+    with pytest.raises(RuntimeError, match=r"could not compile broken(.|\n)*undefined"):
+        driver.compile_cubin('extern "C" __global__ void k() { undefined_name(); }',
+                             "broken", options)
+    cubin = driver.compile_cubin(
+        'extern "C" __global__ void fill(double* out) { out[threadIdx.x] = threadIdx.x; }',
+        "fill", options)
+    fill = driver.Module(cubin).function("fill")
+    assert fill.resident_blocks(256) >= 1
+    out = cp.zeros(8, cp.float64)
+    pointer = np.array([out.data.ptr], np.uint64)
+    params = np.array([pointer.ctypes.data], np.uint64)
+    stream = cp.cuda.Stream(non_blocking=True)
+    driver.launch(fill, 1, 8, stream.ptr, params.ctypes.data, "fill")
+    stream.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(8.0))
+    with pytest.raises(RuntimeError, match=r"cuLaunchKernel\(fill\) failed: CUDA_ERROR_INVALID"):
+        driver.launch(fill, 1, 4096, stream.ptr, params.ctypes.data, "fill")  # too many threads

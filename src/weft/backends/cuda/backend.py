@@ -1,4 +1,5 @@
-"""The CUDA backend: CuPy for memory, streams and module loading, NVRTC for compiling.
+"""The CUDA backend: CuPy for memory, streams and events; NVRTC and the driver (through
+``cuda-bindings``, ``driver.py``) for compiling, loading and launching kernels.
 
 One non-blocking stream per host thread and device. Memory comes from CuPy's default memory
 pool (NumBirch's pooled device memory), which hands a freed block back only to the stream that
@@ -24,6 +25,7 @@ from ...storage import ALIGNMENT, Storage, events_before_launch, record_launch
 from ...target import LARGE_GRID, Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
+from . import driver
 from .dialect import CUDA
 from .launch import _Bound, _Kernel, _Layout, _Mark, _wait
 
@@ -161,13 +163,12 @@ class CUDABackend:
         if not count:
             return []
         try:
-            from cupy_backends.cuda.libs import nvrtc
-
-            nvrtc.getVersion()
+            driver.nvrtc_version()
         except Exception as e:  # noqa: BLE001 - said aloud: the GPU is there but unusable
-            warnings.warn(f"CuPy sees {count} GPU(s) but NVRTC cannot be loaded ({e}); weft "
-                          "will not use CUDA devices. Install the CUDA runtime libraries "
-                          "(e.g. pip install 'cupy-cuda12x[ctk]')", RuntimeWarning, stacklevel=2)
+            warnings.warn(f"CuPy sees {count} GPU(s) but NVRTC cannot be loaded through "
+                          f"cuda-bindings ({e}); weft will not use CUDA devices. Install "
+                          "weft's CUDA extra for your CUDA version (e.g. pip install "
+                          "'weft-arrays[cuda12]')", RuntimeWarning, stacklevel=2)
             return []
         return [CUDADevice(cupy, i, only=count == 1) for i in range(count)]
 
@@ -413,25 +414,18 @@ class CUDABackend:
         h = device.handle
         arch = self._arch_cache.get(h.capability)
         if arch is None:
-            from cupy_backends.cuda.libs import nvrtc
-
-            try:
-                supported = [int(a) for a in nvrtc.getSupportedArchs()]
-            except Exception:  # noqa: BLE001 - old NVRTC without the query
-                supported = [h.capability]
+            supported = driver.supported_architectures()
             fitting = [a for a in supported if a <= h.capability]
             arch = max(fitting) if fitting else h.capability
             self._arch_cache[h.capability] = arch
         return arch
 
     def fingerprint(self, device: Any) -> str:
-        from cupy_backends.cuda.libs import nvrtc
-
         h = device.handle
         runtime = h.cupy.cuda.runtime
         return "|".join([
             "cuda", h.name, f"sm_{h.capability}", f"driver {runtime.driverGetVersion()}",
-            "nvrtc {}.{}".format(*nvrtc.getVersion()),
+            "nvrtc {}.{}".format(*driver.nvrtc_version()),
         ])
 
     def build_options(self, device: Any, ir: Any) -> list[str]:
@@ -439,26 +433,13 @@ class CUDABackend:
 
     def compile(self, device: Any, source: str, name: str, options: list[str]
                 ) -> tuple[_Kernel, bytes]:
-        from cupy_backends.cuda.libs import nvrtc
-
-        program = nvrtc.createProgram(source, f"{name}.cu", (), ())
-        try:
-            try:
-                nvrtc.compileProgram(program, options)
-            except nvrtc.NVRTCError as e:
-                raise RuntimeError(f"{e}\n{nvrtc.getProgramLog(program)}") from None
-            cubin = nvrtc.getCUBIN(program)
-        finally:
-            nvrtc.destroyProgram(program)
+        cubin = driver.compile_cubin(source, name, options)
         return self.load_binary(device, cubin, name, options), cubin
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:
-        h = device.handle
-        with h.active():
-            module = h.cupy.cuda.function.Module()
-            module.load(binary)
-            return _Kernel(module, name)
+        with device.handle.active():
+            return _Kernel(driver.Module(binary), name)
 
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
         raise NotImplementedError
@@ -499,8 +480,7 @@ class CUDABackend:
         if not kernel.resident:
             h = device.handle
             with h.active():
-                kernel.resident = h.cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                    kernel.function.ptr, WORK_GROUP, 0)
+                kernel.resident = kernel.function.resident_blocks(WORK_GROUP)
         return kernel.resident * device.handle.compute_units
 
     def launch(self, device: Any, program: _Kernel, ir: Any, args: list[Any], n: int,
@@ -511,7 +491,8 @@ class CUDABackend:
         layout = program.layout
         if layout is None:
             layout = program.layout = _Layout(ir.params)
-        values = layout.values(args)
+        memory, params = layout.block()
+        layout.fill(memory, args)
         if groups is None:
             block = self.block
             grid = (n + block - 1) // block
@@ -521,7 +502,8 @@ class CUDABackend:
         with h.active():
             if waits:
                 _wait(stream, waits)
-            program.function((grid,), (block,), values, stream=stream)
+            driver.launch(program.function, grid, block, stream.ptr, params.ctypes.data,
+                          program.name)
         record_launch(inputs, outputs, _Mark(stream), stream)
 
     def bind(self, device: Any, program: _Kernel, ir: Any, args: list[Any],

@@ -1,5 +1,7 @@
 """How a CUDA kernel launches: the module function and its argument layout, the marks that
-order work across streams, and launches bound once per thread for replays (``_Bound``).
+order work across streams, and launches bound once per thread for replays (``_Bound``). Every
+launch is the driver's ``cuLaunchKernel`` with one parameter block: a pointer per buffer,
+then the struct of the rest (``driver.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import numpy as np
 from ...dialect import argument_struct
 from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
-from ...templates import picker
+from . import driver
 
 
 class _Mark:
@@ -36,11 +38,10 @@ class _Mark:
 
 
 class _Kernel:
-    __slots__ = ("module", "function", "name", "layout", "resident")
+    __slots__ = ("function", "name", "layout", "resident")
 
-    def __init__(self, module: Any, name: str) -> None:
-        self.module = module
-        self.function = module.get_function(name)
+    def __init__(self, module: driver.Module, name: str) -> None:
+        self.function = module.function(name)  # it keeps the module loaded
         self.name = name
         self.layout: _Layout | None = None  # made at the first launch, from the kernel's IR
         self.resident = 0  # blocks of WORK_GROUP threads per SM, once asked
@@ -48,26 +49,38 @@ class _Kernel:
 
 class _Layout:
     """How a kernel's arguments travel: buffers as pointers, the rest packed into the one
-    struct the CUDA dialect declares (``dialect.argument_struct``). CuPy converts each
-    argument separately, about 0.5 us apiece on the GPU machine; the struct makes a launch
-    of a 30-argument kernel 11 us faster there (docs/tuning-notes.md, 9)."""
+    struct the CUDA dialect declares (``dialect.argument_struct``), all in one block whose
+    parts' addresses are ``cuLaunchKernel``'s parameter array. Converting each argument
+    apart cost about 0.5 us apiece on the GPU machine; the struct makes a launch of a
+    30-argument kernel 11 us faster there (docs/tuning-notes.md, 9)."""
 
-    __slots__ = ("buffers", "scalars", "bools", "pack")
+    __slots__ = ("buffers", "scalars", "bools", "fmt", "struct_at", "words", "offsets")
 
     def __init__(self, params: tuple[Any, ...]) -> None:
-        fmt, scalars, self.bools = argument_struct(params)
+        self.fmt, scalars, self.bools = argument_struct(params)
         buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
-        self.buffers = picker(tuple(buffers))
-        self.scalars = picker(tuple(scalars))
-        self.pack = struct.Struct(fmt).pack
+        self.buffers = tuple(buffers)
+        self.scalars = tuple(scalars)
+        self.struct_at = 8 * len(buffers)
+        self.words = -(-(self.struct_at + max(struct.calcsize(self.fmt), 1)) // 8)
+        self.offsets = np.array([8 * k for k in range(len(buffers))] + [self.struct_at],
+                                dtype=np.uint64)
 
-    def values(self, args: list[Any]) -> tuple[Any, ...]:
-        fields = self.scalars(args)
-        if self.bools:
-            fields = list(fields)
-            for k in self.bools:
-                fields[k] = int(fields[k])
-        return (*[s.buffer.mem for s in self.buffers(args)], np.void(self.pack(*fields)))
+    def block(self) -> tuple[np.ndarray, np.ndarray]:
+        """A new parameter block and the array of its parts' addresses."""
+        memory = np.zeros(self.words, dtype=np.uint64)
+        return memory, self.offsets + np.uint64(memory.ctypes.data)
+
+    def fields(self, args: list[Any]) -> list[Any]:
+        """The struct's fields of ``args`` (a bool as its byte)."""
+        bools = self.bools
+        return [int(args[k]) if j in bools else args[k] for j, k in enumerate(self.scalars)]
+
+    def fill(self, memory: np.ndarray, args: list[Any]) -> None:
+        """``args`` written into the block ``memory``."""
+        for j, k in enumerate(self.buffers):
+            memory[j] = args[k].buffer.mem.ptr
+        struct.pack_into(self.fmt, memory, self.struct_at, *self.fields(args))
 
 
 class _Bound:
@@ -80,68 +93,68 @@ class _Bound:
     the parameters at the launch, so the next call may rewrite them. ``source`` writes that
     call as lines of a replay's generated runner."""
 
-    __slots__ = ("h", "queue", "function", "grid", "block", "memory", "pointers", "params_at",
-                 "pointer_holes", "scalar_holes", "bool_fields", "fields", "struct_at",
-                 "fmt", "params")
+    __slots__ = ("h", "queue", "kernel", "function", "stream_handle", "grid", "block",
+                 "layout", "memory", "params", "pointers", "pointer_holes", "scalar_holes",
+                 "fields")
 
     def __init__(self, h: Any, program: _Kernel, ir: Any, args: list[Any],
                  holes: tuple[int, ...], n: int, groups: int | None, block: int) -> None:
-        fmt, scalars, bools = argument_struct(ir.params)
-        buffers = [k for k, p in enumerate(ir.params) if isinstance(p, BufferParam)]
+        layout = program.layout
+        if layout is None:
+            layout = program.layout = _Layout(ir.params)
         self.h = h
         self.queue = h.stream()
-        self.function = program.function.ptr
+        self.kernel = program.name
+        self.function = program.function.handle
+        self.stream_handle = driver.stream_handle(self.queue.ptr)
         if groups is None:
             self.block, self.grid = block, (n + block - 1) // block
         else:
             self.block, self.grid = WORK_GROUP, groups
-        self.fmt = fmt
-        self.struct_at = 8 * len(buffers)
-        size = struct.calcsize(fmt)
-        self.memory = np.zeros(-(-(self.struct_at + max(size, 1)) // 8), dtype=np.uint64)
-        self.pointers = self.memory[:len(buffers)]  # a view: writes land in the block
-        base = self.memory.ctypes.data
-        self.params = np.array([base + 8 * k for k in range(len(buffers))]
-                               + [base + self.struct_at], dtype=np.uint64)
-        self.params_at = self.params.ctypes.data
-        slot = {k: j for j, k in enumerate(buffers)}
+        self.layout = layout
+        self.memory, self.params = layout.block()
+        self.pointers = self.memory[:len(layout.buffers)]  # a view: writes land in the block
+        slot = {k: j for j, k in enumerate(layout.buffers)}
         self.pointer_holes = tuple((j, slot[k]) for j, k in enumerate(holes) if k in slot)
         for k, j in slot.items():
             if k not in holes:
                 self.pointers[j] = args[k].buffer.mem.ptr
-        field = {k: j for j, k in enumerate(scalars)}
+        field = {k: j for j, k in enumerate(layout.scalars)}
         self.scalar_holes = tuple((j, field[k]) for j, k in enumerate(holes) if k in field)
-        self.bool_fields = frozenset(bools)
-        self.fields = [0 if k in holes else int(args[k]) if j in bools else args[k]
-                       for j, k in enumerate(scalars)]
-        struct.pack_into(fmt, self.memory, self.struct_at, *self.fields)
+        self.fields = layout.fields([0 if k in holes else a for k, a in enumerate(args)])
+        struct.pack_into(layout.fmt, self.memory, layout.struct_at, *self.fields)
 
     def source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
         """Lines that write the holes' expressions ``values`` (in hole order), make the
         stream wait for the marks in ``waits``, launch, and name the launch's ``event``; and
         the globals they read, each prefixed by ``name``."""
-        # ``name`` itself keeps the block and the parameter array, whose addresses the
-        # lines hold as numbers, alive as long as the runner.
+        # ``name`` itself keeps the block and the parameter array, whose address a line
+        # holds as a number, alive as long as the runner.
+        layout = self.layout
         names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
-                 f"{name}_launch": self.h.cupy.cuda.driver.launchKernel,
-                 f"{name}_mark": _Mark, f"{name}_active": self.h.active}
+                 f"{name}_launch": driver.launcher(), f"{name}_function": self.function,
+                 f"{name}_stream_handle": self.stream_handle,
+                 f"{name}_failed": driver.launch_failed, f"{name}_mark": _Mark,
+                 f"{name}_active": self.h.active}
         lines = [f"{name}_pointers[{slot}] = {values[j]}.buffer.mem.ptr"
                  for j, slot in self.pointer_holes]
         if self.scalar_holes:
             names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
-                          f"{name}_pack": struct.Struct(self.fmt).pack_into})
+                          f"{name}_pack": struct.Struct(layout.fmt).pack_into})
             for j, k in self.scalar_holes:
-                value = f"int({values[j]})" if k in self.bool_fields else values[j]
+                value = f"int({values[j]})" if k in layout.bools else values[j]
                 lines.append(f"{name}_fields[{k}] = {value}")
-            lines.append(f"{name}_pack({name}_memory, {self.struct_at}, *{name}_fields)")
-        launch = (f"{name}_launch({self.function}, {self.grid}, 1, 1, {self.block}, 1, 1, 0, "
-                  f"{self.queue.ptr}, {self.params_at}, 0)")
+            lines.append(f"{name}_pack({name}_memory, {layout.struct_at}, *{name}_fields)")
+        launch = [f"status = {name}_launch({name}_function, {self.grid}, 1, 1, {self.block}, "
+                  f"1, 1, 0, {name}_stream_handle, {self.params.ctypes.data}, 0)[0]",
+                  "if status:",
+                  f"    {name}_failed(status, {self.kernel!r})"]
         waits = [f"for mark in waits: {name}_stream.wait_event(mark.event())"]
         if self.h.only:  # the process's only device is always current
-            lines += ["if waits:", f"    {waits[0]}", launch]
+            lines += ["if waits:", f"    {waits[0]}", *launch]
         else:
             lines += [f"with {name}_active():", "    if waits:", f"        {waits[0]}",
-                      f"    {launch}"]
+                      *(f"    {line}" for line in launch)]
         lines.append(f"event = {name}_mark({name}_stream)")
         return lines, names
 
