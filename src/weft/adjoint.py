@@ -67,6 +67,8 @@ def _inputs(node: ex.Node, call: object) -> tuple[Any, ...]:
         return () if tape[2] is call or tape[3] is None else (tape[3],)
     if kind == "op":
         return tuple(o for o in tape[2] if isinstance(o, ex.Node))
+    if kind == "write":
+        return (tape[1], *(region[3] for region in tape[2]))
     return (tape[1],)
 
 
@@ -169,12 +171,49 @@ def _tape_shares(node: ex.Node, tape: tuple, g: Array) -> list[tuple[ex.Node, An
         return [(source, scatter(g, source.shape, tape[2]))]
     if kind == "reshape":
         return [(tape[1], reshaped(g, tape[1].shape))]
+    if kind == "write":
+        return _write_shares(node, tape[1], tape[2], g)
     from .adjoint_linalg import RULES
 
     _, name, operands, keywords = tape
     arrays = [Array(o, g.device) if isinstance(o, ex.Node) else o for o in operands]
     shares = RULES[name](g, Array(node, g.device), *arrays, **keywords)
     return [(o, s) for o, s in zip(operands, shares) if isinstance(o, ex.Node)]
+
+
+def _write_shares(node: ex.Node, old: ex.Node, regions: tuple, g: Array
+                  ) -> list[tuple[ex.Node, Any]]:
+    """The adjoint of an array after writes into it (``writes.write_targets``): each value
+    written takes the adjoint of the elements it landed in; the array before the write
+    takes the rest, zero where a value replaced its element."""
+    import weft
+
+    shares: list[tuple[ex.Node, Any]] = []
+    kept: Array | None = g
+    for m, scattered, shape, value in regions:
+        if m is None and scattered is None:  # the whole array
+            shares.append((value, g))
+            kept = None
+            continue
+        if scattered is not None:
+            # Repeated indexes write one of their values; which one the kernel does not say.
+            shares.append((value, _Missing("integer-array assignment (x[index] = value)",
+                                           "the values written")))
+            if kept is not None:
+                from .writes import Target, value_node, write_targets
+
+                written = weft.zeros(node.shape, dtype=weft.bool_, device=g.device)
+                write_targets([Target(written, shape, None, scatter=scattered)],
+                              [value_node(True, g.device, written.dtype, shape)])
+                kept = weft.where(written, 0, kept)
+            continue
+        shares.append((value, Array(ex.view(g._node, shape, m), g.device)))
+        if kept is not None:
+            ones = weft.ones(shape, dtype=g.dtype, device=g.device)
+            kept = weft.where(scatter(ones, node.shape, m) != 0, 0, kept)
+    if kept is not None:
+        shares.append((old, kept))
+    return shares
 
 
 def _map_shares(node: ex.Node, g: Array) -> list[tuple[ex.Node, Any]]:

@@ -15,7 +15,9 @@ from, and the reverse pass follows it:
 - ``("view", node, map)``: elements of ``node`` picked by an index map (expr.view);
 - ``("reshape", node)``: ``node``'s elements in another shape;
 - ``("op", name, operands, keywords)``: the result of the linear-algebra function ``name``
-  (its reverse rule is in adjoint_linalg.py).
+  (its reverse rule is in adjoint_linalg.py);
+- ``("write", node, regions)``: ``node`` after writes (writes.py), each region ``(index map
+  or None, integer-array scatter or None, shape, value written)``.
 
 Entries are kept only where an argument is reachable, so arrays computed outside a
 differentiated call cost nothing and keep nothing alive. ``RECORDING`` counts the calls being

@@ -20,6 +20,7 @@ from .array import Array, as_operand, compute
 from .devices import Device
 from .dtypes import DType
 from .indexing import IDENTITY, AffineMap, basic_map, is_whole
+from .tape import RECORDING, reaches_argument
 
 
 def owns_buffer(x: Array, ignoring: Array | None = None) -> bool:
@@ -172,13 +173,19 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
     # report the values and the destinations depend on first.
     pending.settle(_storages(values + [t.base._node for t in targets]))
     fallible = _fallible(values) or any(t.scatter is not None for t in targets)
+    before = {id(t.base): t.base._node for t in targets}
+    # While a gradient is being taken through the write, the values before it stay as they
+    # were (the reverse pass reads them): the write goes to a fresh buffer.
+    taped = bool(RECORDING[0]) and any(reaches_argument(n)
+                                       for n in [*values, *before.values()])
     leaves: dict[int, ex.Node] = {}
     outputs: list[tuple[ex.Node, ex.Node]] = []
     device = targets[0].base._device
     for t, value in zip(targets, values):
         base = t.base
         if id(base) not in leaves:
-            own = exclusive if exclusive is not None else owns_buffer(base, t.view)
+            own = False if taped else exclusive if exclusive is not None else owns_buffer(
+                base, t.view)
             leaf = base._node if not base.is_lazy else None
             if leaf is not None and own and not fallible and all(
                     _aligned_reads_only(v, t2.destination(leaf))
@@ -206,6 +213,12 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
             structure = "general"
         v = leaf.attrs
         t.base._node = ex.buffer(v.storage, leaf.shape, v.offset, v.strides, structure)
+    if taped:
+        for t in targets:
+            regions = tuple((t2.map, t2.scatter, t2.shape, value)
+                            for t2, value in zip(targets, values) if t2.base is t.base)
+            t.base._node.tape = ("write", before[id(t.base)], regions)
+    for t in targets:
         if t.view is not None:
             t.view._node = ex.view(t.base._node, t.view.shape, t.view._base[1])
 
