@@ -339,16 +339,19 @@ def scatter(g: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
     a block (an element, a row, a column, a slice with unit steps, maybe transposed), whose
     zeros around ``g`` are a concatenation the gradient's kernel reads in place; computed
     into a new array for other views (strided, reversed, diagonals)."""
+    rows, cols = as_2d(g.shape)
+    repeats_rows = rows > 1 and m.ri == 0 and m.ci == 0
+    if repeats_rows or (cols > 1 and m.rj == 0 and m.cj == 0):
+        # Elements along an axis the view does not move in all read one source element
+        # (``wf.diag`` of a vector reads v[r] all along row r): their adjoints add up.
+        g = g.sum(axis=0 if repeats_rows else g.ndim - 1, keepdims=True)
+        return scatter(g, shape, m)
     block = _block_of(g, m)
     if block is not None:
         return Array(_placed(*block, shape), g.device)
     from .creation import zeros
     from .matrix import assign
 
-    rows, cols = as_2d(g.shape)
-    if (rows > 1 and m.ri == 0 and m.ci == 0) or (cols > 1 and m.rj == 0 and m.cj == 0):
-        raise NotImplementedError("the gradient of a view that repeats elements is not "
-                                  "available")
     out = zeros(shape, dtype=g.dtype, device=g.device)
     assign(view_of(out, g.shape, m), g)
     return out

@@ -173,6 +173,8 @@ STRUCTURAL = {
     "solve_triangular": (lambda s, b: (wf.linalg.solve_triangular(wf.tril(s), b) ** 2).sum(),
                          S, B3),
     "triinv": (lambda s: (wf.linalg.triinv(wf.tril(s)) * wf.asarray(W33)).sum(), S),
+    # A view that reads each element along a whole row: the row's adjoints add up.
+    "diag of a vector": (lambda v: (wf.diag(v) ** 2 * wf.asarray(W33)).sum(), B3),
 }
 
 
