@@ -423,6 +423,11 @@ class Array:
         return view_of(self, shape, m)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if _is_mask(key):
+            from .compaction import masked_write
+
+            masked_write(self, key, value)
+            return
         from .writes import write
 
         write(self, value, key)

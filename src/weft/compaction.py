@@ -75,6 +75,47 @@ def masked_read(x: Array, mask: Any) -> Array:
     return _compact(ravel(x), ravel(mask))
 
 
+def masked_write(x: Array, mask: Any, value: Any) -> None:
+    """``x[mask] = value``, as NumPy: ``mask`` of ``x``'s shape (or of its rows, for a 2-D
+    ``x``); a scalar (or 0-d array) goes to every selected element in one fused kernel, with
+    no read-back; an array goes to the selected elements in row-major order, so its length
+    (or, selecting rows, its rows) must match how many are selected, which is read back.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([1.0, -2.0, 3.0, -4.0])
+    >>> x[x < 0] = 0.0
+    >>> x.tolist()
+    [1.0, 0.0, 3.0, 0.0]
+    >>> x[x > 0] = wf.asarray([10.0, 30.0])
+    >>> x.tolist()
+    [10.0, 0.0, 30.0, 0.0]
+    """
+    from .matrix import assign
+
+    mask = mask if isinstance(mask, Array) else asarray(mask, device=x.device)
+    rows = x.ndim == 2 and mask.ndim == 1
+    if rows and mask.shape[0] != x.shape[0]:
+        raise IndexError(f"boolean index of length {mask.shape[0]} does not match the "
+                         f"{x.shape[0]} rows of the indexed array")
+    if not rows and mask.shape != x.shape:
+        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
+                         f"array's shape {x.shape} (weft selects with a mask of the array's "
+                         "own shape, or of its rows for a 2-D array)")
+    if not isinstance(value, Array) or value.ndim == 0:
+        assign(x, value, mask=mask[:, None] if rows else mask)
+        return
+    if rows:
+        x[flatnonzero(mask)] = value
+        return
+    positions = nonzero(mask)
+    selected = positions[0].shape[0]
+    if value.ndim != 1 or value.shape[0] not in (1, selected):
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign "
+                         f"{value.shape} input values to the {selected} output values where "
+                         "the mask is true")
+    x[positions if x.ndim == 2 else positions[0]] = value
+
+
 def _selected(x: Any) -> Array:
     x = x if isinstance(x, Array) else asarray(x)
     return x if x.dtype.kind == "b" else x != 0

@@ -1,5 +1,6 @@
 """Reads of data-dependent size (API.md 14) against NumPy: x[mask], nonzero, flatnonzero,
-argwhere and one-argument where, through NumPy's functions; the gradient of x[mask]."""
+argwhere and one-argument where, through NumPy's functions; the gradient of x[mask]; and
+writes through a mask (x[mask] = v)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,59 @@ def test_the_gradient_of_a_masked_read_goes_back_to_the_selected_elements(device
     np.testing.assert_allclose(g.to_numpy(), np.where(MATRIX > 0, 2 * MATRIX, 0), rtol=1e-14)
     g = wf.grad(lambda v: v[v > 100].sum())(x)  # nothing selected
     np.testing.assert_array_equal(g.to_numpy(), np.zeros_like(MATRIX))
+
+
+@pytest.mark.parametrize("name", ["matrix", "vector", "int32", "float32"])
+def test_masked_writes_match_numpy(device, name):
+    values = VALUES[name]
+    for mask in (values > 0.3, values > 100, values > -100):  # some, none, all
+        count = int(mask.sum())
+        written = (np.arange(count) * 3 - 1).astype(values.dtype)
+        for value in (-7, np.float64(2.5), written):
+            if values.dtype.kind == "i" and isinstance(value, np.float64):
+                continue
+            expected = values.copy()
+            expected[mask] = value
+            for key in (wf.asarray(mask), mask):
+                x = wf.asarray(values)
+                alias = x.copy()  # value semantics: the copy keeps the old elements
+                x[key] = wf.asarray(value) if isinstance(value, np.ndarray) else value
+                np.testing.assert_array_equal(x.to_numpy(), expected)
+                np.testing.assert_array_equal(alias.to_numpy(), values)
+
+
+def test_masked_writes_select_rows_fuse_and_differentiate(device):
+    x = wf.asarray(MATRIX)
+    x[wf.exp(x) > 2.0] = 0.0  # the mask computed in the writing kernel
+    expected = MATRIX.copy()
+    expected[np.exp(MATRIX) > 2.0] = 0.0
+    np.testing.assert_array_equal(x.to_numpy(), expected)
+    rows = MATRIX[:, 0] > 0
+    for value in (1.5, np.arange(9.0), np.arange(9.0 * rows.sum()).reshape(-1, 9)):
+        x, expected = wf.asarray(MATRIX), MATRIX.copy()
+        x[rows] = wf.asarray(value) if isinstance(value, np.ndarray) else value
+        expected[rows] = value
+        np.testing.assert_array_equal(x.to_numpy(), expected)
+
+    def clipped(v):
+        v = v * 1.0
+        v[v > 0.5] = 0.5
+        return (v ** 2).sum()
+
+    g = wf.grad(clipped)(wf.asarray(MATRIX))
+    np.testing.assert_allclose(g.to_numpy(), np.where(MATRIX > 0.5, 0, 2 * MATRIX),
+                               rtol=1e-14)
+
+
+def test_masked_write_errors_leave_the_array_as_it_was(device):
+    x = wf.asarray(MATRIX)
+    for key, value, error, match in (
+            (MATRIX > 0, wf.asarray([1.0, 2.0]), ValueError, "cannot assign"),
+            (np.ones((2, 2), dtype=bool), 1.0, IndexError, "does not match"),
+            (np.ones(4, dtype=bool), 1.0, IndexError, "rows")):
+        with pytest.raises(error, match=match):
+            x[key] = value
+        np.testing.assert_array_equal(x.to_numpy(), MATRIX)
 
 
 def test_compaction_errors():
