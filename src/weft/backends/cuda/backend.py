@@ -359,7 +359,7 @@ class CUDABackend:
                 arr = cupy.from_dlpack(obj)
             if producer and producer != h.stream().ptr:
                 done = cupy.cuda.Event(disable_timing=True)
-                done.record(cupy.cuda.ExternalStream(producer))
+                driver.record_event(done.ptr, producer)
                 h.stream().wait_event(done)
         if arr.device.id != h.index:
             with h.active():

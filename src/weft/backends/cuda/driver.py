@@ -136,6 +136,14 @@ def stream_handle(address: int) -> Any:
     return driver.CUstream(address)
 
 
+def record_event(event: int, stream: int) -> None:
+    """Record the CUDA event at address ``event`` (a CuPy event's ``ptr``) on the stream at
+    address ``stream``: a stream another library reports as a bare address."""
+    driver, _ = _bindings()
+    _check(driver.cuEventRecord(driver.CUevent(event), driver.CUstream(stream)),
+           "cuEventRecord")
+
+
 def launch(function: Function, grid: int, block: int, stream: int, params: int,
            kernel: str) -> None:
     """``function`` on ``grid`` blocks of ``block`` threads on the stream at address
