@@ -79,6 +79,15 @@ from .rearrange import (
 from .reductions import FUNCTIONS as _REDUCTIONS
 from .reductions import logsumexp, reduce
 from .scans import cummax, cummin, cumprod, cumsum, logcumsumexp
+from .searching import (
+    digitize,
+    searchsorted,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 from .sorting import argsort, median, percentile, quantile, sort
 
 globals().update(_REDUCTIONS)
@@ -98,7 +107,8 @@ __all__ = [
     "median", "quantile", "percentile", "cumsum", "cumprod", "cummax", "cummin",
     "logcumsumexp", "nonzero", "flatnonzero", "argwhere", "linspace", "ravel",
     "flatten", "from_dlpack", "broadcast_arrays", "meshgrid", "moveaxis", "repeat", "roll",
-    "take", "tensordot", "tile", "unstack",
+    "take", "tensordot", "tile", "unstack", "searchsorted", "digitize", "unique",
+    "unique_values", "unique_counts", "unique_inverse", "unique_all",
     *_REDUCTIONS, *_function_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

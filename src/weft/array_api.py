@@ -7,7 +7,7 @@ whose standard signature differs from NumPy's are adapted here: ``astype``, ``co
 (``descending``, ``stable``), ``cumulative_sum`` (``include_initial``), ``vecdot``,
 ``expand_dims``, ``squeeze``, ``flip``, ``isdtype``, ``can_cast``, ``finfo``, ``iinfo``.
 Arrays have at most 2 dimensions until the n-d issue lands; functions the standard has and
-weft does not (sets, FFT, ``searchsorted``, complex numbers) are absent, so
+weft does not (FFT, complex numbers) are absent, so
 ``hasattr(xp, name)`` says what is supported (``real``, ``imag`` and ``conj`` take weft's
 real arrays). ``__array_namespace_info__()`` lists the devices and data types.
 
@@ -47,7 +47,7 @@ _SAME = (
     "arange asarray empty empty_like eye from_dlpack full full_like linspace ones ones_like "
     "tril triu zeros zeros_like broadcast_to stack argmax argmin nonzero where max mean min "
     "prod sum all any result_type broadcast_arrays meshgrid moveaxis repeat roll take "
-    "tensordot tile unstack").split()
+    "tensordot tile unstack unique_all unique_counts unique_inverse unique_values").split()
 globals().update({name: getattr(_wf, name) for name in _SAME})
 matmul = _wf.linalg.matmul
 
@@ -132,6 +132,12 @@ def var(x: Array, /, *, axis: Any = None, correction: float = 0.0,
         keepdims: bool = False) -> Array:
     """The variance, ``correction`` as NumPy's ``ddof``."""
     return _wf.var(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def searchsorted(x1: Array, x2: Array, /, *, side: str = "left", sorter: Any = None
+                 ) -> Array:
+    """Where each value of ``x2`` goes in the sorted 1-D ``x1`` (the standard's names)."""
+    return _wf.searchsorted(x1, x2, side=side, sorter=sorter)
 
 
 def sort(x: Array, /, *, axis: int = -1, descending: bool = False,

@@ -315,6 +315,10 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
             lambda x, axis=None, dtype=None, include_initial=False: weft.array_api.
             cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial),
             ("x", "axis", "dtype", "include_initial")),
+        np.searchsorted: _simple(weft.searchsorted, ("a", "v", "side", "sorter")),
+        np.digitize: _simple(weft.digitize, ("x", "bins", "right")),
+        np.unique: _simple(weft.unique, ("ar", "return_index", "return_inverse",
+                                         "return_counts", "axis", "equal_nan")),
         np.sort: _simple(weft.sort, ("a", "axis", "kind"), {"order": None, "stable": None}),
         np.argsort: _simple(weft.argsort, ("a", "axis", "kind"),
                             {"order": None, "stable": None}),
@@ -325,6 +329,9 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.percentile: _simple(weft.percentile, ("a", "q", "axis", "method", "keepdims"),
                                {"overwrite_input": _READ, "weights": None}),
     }
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+        if hasattr(np, name):  # NumPy 2
+            table[getattr(np, name)] = _simple(getattr(weft, name), ("x",))
     for alias, original in ((getattr(np, "amax", None), np.max),
                             (getattr(np, "amin", None), np.min)):
         if alias is not None and alias not in table:
