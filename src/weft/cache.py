@@ -9,7 +9,9 @@ compiler fingerprint, the build options and the source. Entries are written atom
 file + rename, so several processes can share a directory) and carry a checksum: a corrupt
 or unloadable entry is rebuilt, never run. The directory is bounded (``WEFT_CACHE_SIZE``, 1 GiB
 unless set): past the bound, the entries used longest ago are removed (a disk hit marks its
-entry used), so a long-lived machine does not fill its disk with old kernels.
+entry used), so a long-lived machine does not fill its disk with old kernels. PoCL's own
+cache lives inside it and is bounded with it (``pocl_cache``), unless ``POCL_CACHE_DIR``
+says otherwise.
 
 Compiles are visible: ``WEFT_DEBUG=1`` logs each with why the memory cache missed, whether
 the disk had it and the time it took; a compile still running after a second prints one line
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import config
+from . import config, pocl_cache
 from .ir import PLAIN, KernelIR, Variant
 from .render import render
 
@@ -80,10 +82,13 @@ def cache_size_limit() -> int | None:
 class _DiskUse:
     """The bytes a process believes its cache directory holds: counted once from the
     directory, then kept up to date by its own writes, and counted again before evicting
-    (other processes share the directory)."""
+    (other processes share the directory). PoCL's entries, where weft keeps PoCL's cache
+    (``pocl_cache``), count too: each write is scaled by how much PoCL kept per byte of
+    weft's at the last count, since PoCL writes its entry for the same kernel itself."""
 
     def __init__(self) -> None:
         self._bytes: dict[Path, int] = {}
+        self._scale: dict[Path, float] = {}
         self._lock = threading.Lock()
 
     def wrote(self, directory: Path, nbytes: int) -> None:
@@ -92,10 +97,20 @@ class _DiskUse:
             return
         with self._lock:
             used = self._bytes.get(directory)
-            used = _entries_size(directory) if used is None else used + nbytes
+            if used is None:
+                used = self._count(directory)
+            else:
+                used += int(nbytes * self._scale.get(directory, 1.0))
             if used > limit:
-                used = _evict(directory, int(limit * EVICT_TO))
+                _evict(directory, int(limit * EVICT_TO))
+                used = self._count(directory)
             self._bytes[directory] = used
+
+    def _count(self, directory: Path) -> int:
+        own = sum(size for _, size, _ in _own_entries(directory))
+        total = sum(size for _, size, _ in _entries(directory))
+        self._scale[directory] = total / own if own else 1.0
+        return total
 
     def forget(self) -> None:
         """Count again on the next write (the directory was emptied)."""
@@ -103,7 +118,7 @@ class _DiskUse:
             self._bytes.clear()
 
 
-def _entries(directory: Path) -> list[tuple[float, int, Path]]:
+def _own_entries(directory: Path) -> list[tuple[float, int, Path]]:
     found = []
     try:
         for entry in os.scandir(directory):
@@ -118,8 +133,14 @@ def _entries(directory: Path) -> list[tuple[float, int, Path]]:
     return found
 
 
-def _entries_size(directory: Path) -> int:
-    return sum(size for _, size, _ in _entries(directory))
+def _entries(directory: Path) -> list[tuple[float, int, Path]]:
+    """weft's entries in ``directory`` and PoCL's beside them, where weft keeps PoCL's
+    cache, as ``(last used, bytes, path)``."""
+    found = _own_entries(directory)
+    pocl = pocl_cache.managed_dir()
+    if pocl is not None and pocl.parent == directory.parent:
+        found += pocl_cache.entries(pocl)
+    return found
 
 
 def _evict(directory: Path, target: int) -> int:
@@ -130,10 +151,13 @@ def _evict(directory: Path, target: int) -> int:
     for _, size, path in entries:
         if used <= target:
             break
-        try:
-            path.unlink()
-        except OSError:  # another process removed it first
-            pass
+        if path.suffix == ".bin":
+            try:
+                path.unlink()
+            except OSError:  # another process removed it first
+                pass
+        else:
+            pocl_cache.remove(path)
         used -= size
     config.log.debug("disk cache %s evicted down to %d bytes", directory, used)
     return used
@@ -229,6 +253,7 @@ class KernelCache:
                 self.stats[k] = 0
         if disk:
             shutil.rmtree(cache_dir() / f"kernels-v{CACHE_VERSION}", ignore_errors=True)
+            pocl_cache.clear()
             DISK_USE.forget()
 
 

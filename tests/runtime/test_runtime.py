@@ -82,6 +82,56 @@ def test_the_disk_cache_evicts_the_entries_used_longest_ago(tmp_path, monkeypatc
     assert sorted(p.stem for p in tmp_path.glob("*.bin")) == ["b", "d", "e"]
 
 
+def _pocl_entry_at(root: Path, name: str, size: int, age: float) -> Path:
+    entry = root / name[:2] / name
+    (entry / "kernel" / "0-0-0").mkdir(parents=True)
+    (entry / "kernel" / "0-0-0" / "kernel.so").write_bytes(b"x" * size)
+    (entry / "last_accessed").write_bytes(b"")
+    used = time.time() - age
+    os.utime(entry / "last_accessed", (used, used))
+    return entry
+
+
+def test_pocls_entries_count_and_go_first_when_used_longest_ago(tmp_path, monkeypatch):
+    from weft import pocl_cache
+
+    monkeypatch.setenv("WEFT_CACHE_SIZE", "450")
+    own = tmp_path / "kernels-v1"
+    own.mkdir()
+    monkeypatch.setattr(pocl_cache, "_MANAGED", [tmp_path / "pocl"])
+    old = _pocl_entry_at(tmp_path / "pocl", "AAOLD", 150, 40)
+    recent = _pocl_entry_at(tmp_path / "pocl", "ABNEW", 150, 5)
+    _entries_at(own, {"a": (100, 30), "b": (100, 20)})
+    use = cache._DiskUse()
+    use.wrote(own, 100)  # 500 bytes over 450: down to 360, the oldest first
+    assert not old.exists() and recent.exists()
+    assert sorted(p.stem for p in own.glob("*.bin")) == ["a", "b"]
+    cache.CACHE.clear(disk=False)
+
+
+def test_pocl_keeps_its_cache_inside_weft_s_unless_told_otherwise(tmp_path):
+    if not any(d.kind == "opencl" and "Portable" in d.handle.platform
+               for d in wf.devices()):
+        pytest.skip("PoCL is not among the devices")
+    script = ("import os, pathlib, weft as wf\n"
+              "wf.set_device(next(d for d in wf.devices() if 'Portable' in d.handle.platform))\n"
+              "(wf.exp(wf.asarray([1.0, 2.0])) * 2).eval().to_numpy()\n"
+              "root = pathlib.Path(os.environ['POCL_CACHE_DIR'])\n"
+              "print(root, len(list(root.glob('*/*/program.bc'))))\n"
+              "wf.clear_cache(disk=True)  # PoCL's entries go too; PoCL goes on working\n"
+              "print(len(list(root.glob('*/*/program.bc'))))\n"
+              "print((wf.sin(wf.asarray([0.0])) + 3).tolist())")
+    env = dict(os.environ, WEFT_CACHE_DIR=str(tmp_path))
+    env.pop("POCL_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == [str(tmp_path / "pocl"), "1", "0", "[3.0]"]
+    env["POCL_CACHE_DIR"] = str(tmp_path / "mine")  # the user's choice is left alone
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == [str(tmp_path / "mine"), "1", "1", "[3.0]"]
+
+
 @pytest.mark.parametrize("text, size", [("123", 123), ("4k", 4096), ("1.5M", 3 << 19),
                                         ("2 GiB", 2 << 30), ("1tb", 1 << 40)])
 def test_weft_cache_size_reads_bytes_with_binary_suffixes(monkeypatch, text, size):

@@ -252,6 +252,9 @@ class OpenCLBackend:
         return self._cl
 
     def discover(self) -> list[CLDevice]:
+        from ...pocl_cache import claim
+
+        claim()  # before PoCL starts: its cache goes inside weft's, within weft's bound
         try:
             cl = self._import()
             platforms = cl.get_platforms()
