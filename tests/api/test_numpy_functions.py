@@ -182,6 +182,13 @@ def test_argmax_argmin_of_long_rows_split_across_the_device(device):
     assert int(wf.argmin(wf.asarray(values.astype(np.int64)))) == np.argmin(values)
     got = wf.argmin(wf.asarray(matrix), axis=1, keepdims=True)
     np.testing.assert_array_equal(got.to_numpy(), np.argmin(matrix, axis=1, keepdims=True))
+    # Elements equal to the walk's starting value (the op's identity) are still found, the
+    # first of them; a NaN wins wherever it lies.
+    edges = [np.full(40_001, -np.inf), np.full(40_001, np.iinfo(np.int64).min),
+             np.where(np.arange(40_001) == 39_999, np.nan, -np.inf)]
+    for extreme in edges:
+        assert int(wf.argmax(wf.asarray(extreme))) == np.argmax(extreme)
+        assert int(wf.argmin(wf.asarray(-extreme))) == np.argmin(-extreme)
     # A producer fuses into the pass; a consumer reads its result.
     got = wf.argmax(wf.exp(wf.asarray(values) * 0.1), axis=0) + 1
     assert int(got) == np.argmax(np.exp(values * 0.1)) + 1

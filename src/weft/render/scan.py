@@ -14,9 +14,10 @@ from .text import c_literal, indent
 if TYPE_CHECKING:
     from .frame import Renderer
 
-# Pairs an arg-reduction's CPU walk keeps (skeletons.scan.ARG_LANES). 2 Xeon cores, 2^22
-# elements, interleaved with NumPy's argmax: 8 lanes 1.7-2.2x NumPy's time (float32),
-# 16 1.2x, 32 1.4-1.6x; float64 near 1x with each.
+# Lanes an arg-reduction's CPU walk keeps (skeletons.scan.ARG_LANES). 2 Xeon cores, 2^22
+# elements, interleaved with NumPy's argmax (with pairs of value and position, before lanes
+# kept blocks): 8 lanes 1.7-2.2x NumPy's time (float32), 16 1.2x, 32 1.4-1.6x; float64 near
+# 1x with each.
 ARG_LANES = 16
 
 
@@ -97,10 +98,13 @@ def _render_arg(f: Renderer) -> str:
     cmp = ">" if spec.op == "maximum" else "<"
     if spec.dtype.is_float:
         better = f"(!isnan(best) && (x {cmp} best || isnan(x)))"
+        # The same without NaN tests: x replaces best unless x is no better (not greater for
+        # max; NaN never is) or best is NaN already.
+        replaces = f"(!(x {'<=' if cmp == '>' else '>='} best) && best == best)"
         take = (f"((!isnan(best) && (other {cmp} best || isnan(other))) || ((other == best"
                 " || (isnan(other) && isnan(best))) && other_at < best_at))")
     else:
-        better = f"(x {cmp} best)"
+        better = replaces = f"(x {cmp} best)"
         take = f"(other {cmp} best || (other == best && other_at < best_at))"
     if spec.combining:
         statements, value, position = "", "part[i * cols + j]", "part_at[i * cols + j]"
@@ -123,9 +127,11 @@ def _render_arg(f: Renderer) -> str:
         slots.update(common, body=indent(statements, 3), band=str(f.variant.scan_band),
                      emit_best=indent(emit, 1))
         return f.finish(scan.ARG_BANDS, slots)
-    if f.variant.scan_by_groups:  # CPUs: independent lanes, which vectorize
+    if f.variant.scan_by_groups and not spec.combining:  # CPUs: lanes, which vectorize
+        keep = scan.ARG_KEEP_BLOCK.format(T=t, value=value, replaces=replaces)
         slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
-                     take_other=take, lanes=str(ARG_LANES))
+                     take_other=take, lanes=str(ARG_LANES), keep_lane_block=keep,
+                     keep_tail_block=keep[4:].replace("\n    ", "\n"))
         return f.finish(scan.ARG_LANES, slots)
     slots.update(common, body=indent(statements, 2))
     return f.finish(scan.ARG_SERIAL, slots)

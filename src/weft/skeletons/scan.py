@@ -264,49 +264,57 @@ ARG_SERIAL = """\
 {emit_best}    }}
 }}
 """
-# CPUs: a task's walk keeps ``lanes`` pairs, element ``j`` in lane ``j % lanes``, so the
-# lanes' updates are independent and vectorize; the lanes' pairs are combined at the end.
+# CPUs: a task's walk keeps ``lanes`` best values, element ``j`` in lane ``j % lanes``, so
+# the lanes' updates are independent selects and vectorize. A lane keeps the block of its
+# best element (an int), not its position: each lane starts at its first element (block 0)
+# with the op's identity, so no "none yet" test is needed per element; the positions are
+# made once, when the lanes are combined (2 Xeon cores, 2^22 float32: 2.0 -> 0.96 ms, float64
+# 3.3 -> 1.3, NumPy's argmax 1.3 and 2.9).
 ARG_LANES = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
 {param_locals}{invariants}{task_loop}    {{
 {task_span}        {T} bests[{lanes}];
-        long bests_at[{lanes}];
+        int blocks[{lanes}];
         for (int u = 0; u < {lanes}; ++u) {{
             bests[u] = {identity};
-            bests_at[u] = -1;
+            blocks[u] = 0;
         }}
-        {index_t} j0 = begin;
-        for (; j0 + {lanes} <= end; j0 += {lanes}) {{
+        const int full = (int)((end - begin) / {lanes});
+        for (int block = 0; block < full; ++block) {{
             for (int u = 0; u < {lanes}; ++u) {{
-                const {index_t} j = j0 + u;
+                const {index_t} j = begin + ({index_t})block * {lanes} + u;
                 const {index_t} gid = i * cols + j;
-{body}{keep_lane_best}            }}
+{body}{keep_lane_block}            }}
         }}
-        for (int u = 0; j0 + u < end; ++u) {{
-            const {index_t} j = j0 + u;
+        for (int u = 0; begin + ({index_t})full * {lanes} + u < end; ++u) {{
+            const int block = full;
+            const {index_t} j = begin + ({index_t})block * {lanes} + u;
             const {index_t} gid = i * cols + j;
-{tail_body}            const {T} x = {value};
-            const long at = {position};
-            const {T} best = bests[u];
-            const long best_at = bests_at[u];
-            if (best_at < 0 || {better}) {{
-                bests[u] = x;
-                bests_at[u] = at;
-            }}
-        }}
-        {T} best = bests[0];
-        long best_at = bests_at[0];
-        for (int u = 1; u < {lanes}; ++u) {{
+{tail_body}{keep_tail_block}        }}
+        {T} best = {identity};
+        long best_at = -1;
+        for (int u = 0; u < {lanes}; ++u) {{
+            const {index_t} j = begin + ({index_t})blocks[u] * {lanes} + u;
+            if (j >= end) continue;  /* a lane the task's elements do not reach */
             const {T} other = bests[u];
-            const long other_at = bests_at[u];
-            if (other_at >= 0 && (best_at < 0 || {take_other})) {{
+            const long other_at = {position};
+            if (best_at < 0 || {take_other}) {{
                 best = other;
                 best_at = other_at;
             }}
         }}
 {emit_best}    }}
 }}
+"""
+# A lane's step in ARG_LANES: keep the better of its value and element ``x`` (``replaces``:
+# strictly better, or the first NaN), and the block it came from.
+ARG_KEEP_BLOCK = """\
+                const {T} x = {value};
+                const {T} best = bests[u];
+                const int take = {replaces};
+                bests[u] = take ? x : best;
+                blocks[u] = take ? block : blocks[u];
 """
 # Down columns (``scan_band``, as ``BANDS``): a pair per column of the band.
 ARG_BANDS = """\
@@ -334,8 +342,8 @@ ARG_BANDS = """\
     }}
 }}
 """
-# A lane's step in ARG_LANES and ARG_BANDS: keep the better of its pair and element ``x``
-# (selects, not a branch: the lanes vectorize).
+# A lane's step in ARG_BANDS: keep the better of its pair and element ``x`` (selects, not a
+# branch: the lanes vectorize).
 ARG_KEEP_LANE = """\
                 const {T} x = {value};
                 const long at = {position};
