@@ -121,8 +121,13 @@ def _render_arg(f: Renderer) -> str:
     slots.update(_tasks(f))
     if f.variant.scan_per_thread:
         slots.update(common, body=indent(statements), take_other=take, wg=str(WORK_GROUP),
-                     local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id)
+                     local=d.local_qualifier, barrier=d.barrier, local_id=d.local_id,
+                     replaces=replaces)
         return f.finish(scan.ARG_TILED, slots)
+    if f.variant.scan_band == 1 and not spec.combining:  # GPUs: a column per work-item
+        slots.update(common, body=indent(statements, 3), replaces=replaces,
+                     emit_best=indent(emit, 1))
+        return f.finish(scan.ARG_COLUMN, slots)
     if f.variant.scan_band:
         slots.update(common, body=indent(statements, 3), band=str(f.variant.scan_band),
                      emit_best=indent(emit, 1))

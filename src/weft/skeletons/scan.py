@@ -342,6 +342,35 @@ ARG_BANDS = """\
     }}
 }}
 """
+# Down columns on GPUs (``scan_band`` 1): a column per work-item, its walk counting steps
+# in an int and keeping the step of its best element (the first, until another replaces
+# it), so each element costs a load, a compare and two selects; unrolled, several loads
+# are in flight per work-item.
+ARG_COLUMN = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} bands = rows;
+{task_loop}    {{
+{task_span}        if (i0 < rows) {{
+            const {index_t} i = i0;
+            {T} best = {identity};
+            int best_k = 0;
+            const int steps = (int)(end - begin);
+            #pragma unroll 4
+            for (int k = 0; k < steps; ++k) {{
+                const {index_t} j = begin + k;
+                const {index_t} gid = i * cols + j;
+{body}                const {T} x = {value};
+                const int take = {replaces};
+                best = take ? x : best;
+                best_k = take ? k : best_k;
+            }}
+            const {index_t} j = begin + best_k;
+            const long best_at = steps > 0 ? {position} : -1;
+{emit_best}        }}
+    }}
+}}
+"""
 # A lane's step in ARG_BANDS: keep the better of its pair and element ``x`` (selects, not a
 # branch: the lanes vectorize).
 ARG_KEEP_LANE = """\
@@ -360,15 +389,20 @@ ARG_TILED = """\
     {local} long bests_at[{wg}];
     const int lid = (int){local_id};
 {task_span}    {T} best = {identity};
-    long best_at = -1;
-    for ({index_t} j = begin + lid; j < end; j += {wg}) {{
+    int best_k = 0;  /* the walk's step of the best element: its first, until another */
+    const int steps = begin + lid < end ? (int)((end - begin - lid + {wg} - 1) / {wg}) : 0;
+    for (int k = 0; k < steps; ++k) {{
+        const {index_t} j = begin + lid + ({index_t})k * {wg};
         const {index_t} gid = i * cols + j;
 {body}        const {T} x = {value};
-        const long at = {position};
-        if (best_at < 0 || {better}) {{
-            best = x;
-            best_at = at;
-        }}
+        const int take = {replaces};
+        best = take ? x : best;
+        best_k = take ? k : best_k;
+    }}
+    long best_at = -1;
+    if (steps > 0) {{
+        const {index_t} j = begin + lid + ({index_t})best_k * {wg};
+        best_at = {position};
     }}
     bests[lid] = best;
     bests_at[lid] = best_at;
