@@ -84,8 +84,11 @@ class Dialect:
     global_barrier: str = ""
     group_count: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
-    # per launch instead of twenty; the backend packs it as ``argument_struct`` lays it out).
+    # per launch instead of twenty; PoCL: one clSetKernelArg instead of twenty, each a few
+    # hundred ns; the backend packs it as ``argument_struct`` lays it out), declared by
+    # ``struct_definition`` (``{name}``, ``{fields}``) where the kernel's text begins.
     scalar_struct: bool = False
+    struct_definition: str = "struct {name} {{\n{fields}}};\n\n"
     # Per float dtype name, what adds a value to a global element atomically: ``{0}(&element,
     # value)`` (a scatter-add: a gather's adjoint).
     atomic_add: dict[str, str] = field(default_factory=dict)

@@ -334,9 +334,9 @@ class Renderer:
                 locals_ += f"    {text} = {source};\n"
         if self.d.scalar_struct:
             params.append(f"const {STRUCT} args")
-            self.struct_definition = (f"struct {STRUCT} {{\n"
-                                      + "".join(f"    {f.removeprefix('const ')};\n"
-                                                for f in fields) + "};\n\n")
+            self.struct_definition = self.d.struct_definition.format(
+                name=STRUCT, fields="".join(f"    {f.removeprefix('const ')};\n"
+                                            for f in fields))
         invariants = "".join(self.statement(s) for s in self.once)
         return dict(kernel_qualifier=self.d.kernel_qualifier, name=self.kernel_name(),
                     params="\n    " + ",\n    ".join(params), param_locals=locals_,

@@ -1,19 +1,33 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    double s0;
+    long w0_off;
+    long w1_off;
+    long w1_seg;
+    long w1_split;
+    long rows;
+    long cols;
+    long lanes;
+    long splits;
+    long chunk;
+} weft_args;
+
 __kernel void weft_exp_multiply_subtract_add_reduce(
     __global const double* restrict b0,
     __global double* restrict b1,
-    const double s0,
-    const long w0_off,
-    const long w1_off,
-    const long w1_seg,
-    const long w1_split,
-    const long rows,
-    const long cols,
-    const long lanes,
-    const long splits,
-    const long chunk)
+    const weft_args args)
 {
+    const double s0 = args.s0;
+    const long w0_off = args.w0_off;
+    const long w1_off = args.w1_off;
+    const long w1_seg = args.w1_seg;
+    const long w1_split = args.w1_split;
+    const long rows = args.rows;
+    const long cols = args.cols;
+    const long lanes = args.lanes;
+    const long splits = args.splits;
+    const long chunk = args.chunk;
     __local double red0[256];
     const double v2 = s0;
     const long lid = get_local_id(0);

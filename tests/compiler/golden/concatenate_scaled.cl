@@ -1,44 +1,49 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    double s0;
+    long w0_0;
+    long w0_i;
+    long w0_j;
+    long w0_n;
+    long w1_0;
+    long w1_i;
+    long w1_j;
+    long w2_off;
+    long w3_0;
+    long w3_i;
+    long w3_j;
+    long w3_n;
+    long w4_off;
+    long w4_s1;
+    long w5_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_logical_and_where_multiply(
     __global const double* restrict b0,
     __global double* restrict b1,
-    const double s0,
-    const long w0_0_64,
-    const long w0_i_64,
-    const long w0_j_64,
-    const long w0_n_64,
-    const long w1_0_64,
-    const long w1_i_64,
-    const long w1_j_64,
-    const long w2_off_64,
-    const long w3_0_64,
-    const long w3_i_64,
-    const long w3_j_64,
-    const long w3_n_64,
-    const long w4_off_64,
-    const long w4_s1_64,
-    const long w5_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_0 = (int)w0_0_64;
-    const int w0_i = (int)w0_i_64;
-    const int w0_j = (int)w0_j_64;
-    const int w0_n = (int)w0_n_64;
-    const int w1_0 = (int)w1_0_64;
-    const int w1_i = (int)w1_i_64;
-    const int w1_j = (int)w1_j_64;
-    const int w2_off = (int)w2_off_64;
-    const int w3_0 = (int)w3_0_64;
-    const int w3_i = (int)w3_i_64;
-    const int w3_j = (int)w3_j_64;
-    const int w3_n = (int)w3_n_64;
-    const int w4_off = (int)w4_off_64;
-    const int w4_s1 = (int)w4_s1_64;
-    const int w5_off = (int)w5_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const double s0 = args.s0;
+    const int w0_0 = (int)args.w0_0;
+    const int w0_i = (int)args.w0_i;
+    const int w0_j = (int)args.w0_j;
+    const int w0_n = (int)args.w0_n;
+    const int w1_0 = (int)args.w1_0;
+    const int w1_i = (int)args.w1_i;
+    const int w1_j = (int)args.w1_j;
+    const int w2_off = (int)args.w2_off;
+    const int w3_0 = (int)args.w3_0;
+    const int w3_i = (int)args.w3_i;
+    const int w3_j = (int)args.w3_j;
+    const int w3_n = (int)args.w3_n;
+    const int w4_off = (int)args.w4_off;
+    const int w4_s1 = (int)args.w4_s1;
+    const int w5_off = (int)args.w5_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const double v8 = s0;
     const int gid = get_global_id(0);
     if (gid >= n) return;

@@ -1,21 +1,25 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long w0_off;
+    long w0_s1;
+    long w1_off;
+    long w2_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_exp_add(
     __global const double* restrict b0,
     __global double* restrict b1,
-    const long w0_off_64,
-    const long w0_s1_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w0_s1 = (int)w0_s1_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const int first = (int)get_group_id(0) * 1024 + get_local_id(0);
 #pragma unroll
     for (int k = 0; k < 4; ++k) {

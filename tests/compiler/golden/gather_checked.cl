@@ -1,36 +1,41 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long err_off;
+    double s0;
+    long w0_off;
+    long w1_off;
+    long w1_s0;
+    long w1_s1;
+    long w1_rows;
+    long w1_cols;
+    long w2_off;
+    long w3_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_greater_multiply(
     __global const int* restrict b0,
     __global const double* restrict b1,
     __global const double* restrict b2,
     __global double* restrict b3,
     __global long* restrict err,
-    const long err_off_64,
     __global int* restrict err_seen,
-    const double s0,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w1_s0_64,
-    const long w1_s1_64,
-    const long w1_rows_64,
-    const long w1_cols_64,
-    const long w2_off_64,
-    const long w3_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int err_off = (int)err_off_64;
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w1_s0 = (int)w1_s0_64;
-    const int w1_s1 = (int)w1_s1_64;
-    const int w1_rows = (int)w1_rows_64;
-    const int w1_cols = (int)w1_cols_64;
-    const int w2_off = (int)w2_off_64;
-    const int w3_off = (int)w3_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const int err_off = (int)args.err_off;
+    const double s0 = args.s0;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w1_s0 = (int)args.w1_s0;
+    const int w1_s1 = (int)args.w1_s1;
+    const int w1_rows = (int)args.w1_rows;
+    const int w1_cols = (int)args.w1_cols;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const double v4 = s0;
     const long v6 = (long)0;
     const int gid = get_global_id(0);

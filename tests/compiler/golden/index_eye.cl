@@ -1,15 +1,20 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long s0;
+    long w0_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_subtract_equal(
     __global double* restrict b0,
-    const long s0,
-    const long w0_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const long s0 = args.s0;
+    const int w0_off = (int)args.w0_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const long v3 = s0;
     const int gid = get_global_id(0);
     if (gid >= n) return;

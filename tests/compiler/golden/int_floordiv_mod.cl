@@ -1,3 +1,13 @@
+typedef struct {
+    int s0;
+    int s1;
+    long w0_off;
+    long w1_off;
+    long w2_off;
+    long n;
+    long cols;
+} weft_args;
+
 int weft_floordiv_i32(int a, int b) {
     if (b == 0) return 0;
     if (b == -1) return (int)((uint)0 - (uint)a);
@@ -17,19 +27,15 @@ __kernel void weft_floor_divide_remainder(
     __global const int* restrict b0,
     __global int* restrict b1,
     __global int* restrict b2,
-    const int s0,
-    const int s1,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const int s0 = args.s0;
+    const int s1 = args.s1;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const int v1 = s0;
     const int v3 = s1;
     const int gid = get_global_id(0);

@@ -1,41 +1,47 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long err_off;
+    double s0;
+    double s1;
+    long w0_off;
+    long w1_off;
+    long w2_off;
+    long w2_seg;
+    long w2_split;
+    long w3_off;
+    long rows;
+    long cols;
+    long lanes;
+    long splits;
+    long chunk;
+    long contiguous;
+} weft_args;
+
 __kernel void weft_greater_subtract_add_reduce(
     __global const double* restrict b0,
     __global const double* restrict b1,
     __global double* restrict b2,
     __global double* restrict b3,
     __global long* restrict err,
-    const long err_off_64,
     __global int* restrict err_seen,
     __global int* restrict done_groups,
-    const double s0,
-    const double s1,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long w2_seg_64,
-    const long w2_split_64,
-    const long w3_off_64,
-    const long rows_64,
-    const long cols_64,
-    const long lanes_argument,
-    const long splits_64,
-    const long chunk_64,
-    const long contiguous_argument)
+    const weft_args args)
 {
-    const int err_off = (int)err_off_64;
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int w2_seg = (int)w2_seg_64;
-    const int w2_split = (int)w2_split_64;
-    const int w3_off = (int)w3_off_64;
-    const int rows = (int)rows_64;
-    const int cols = (int)cols_64;
+    const int err_off = (int)args.err_off;
+    const double s0 = args.s0;
+    const double s1 = args.s1;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w2_seg = (int)args.w2_seg;
+    const int w2_split = (int)args.w2_split;
+    const int w3_off = (int)args.w3_off;
+    const int rows = (int)args.rows;
+    const int cols = (int)args.cols;
     const int lanes = 256;
-    const int splits = (int)splits_64;
-    const int chunk = (int)chunk_64;
+    const int splits = (int)args.splits;
+    const int chunk = (int)args.chunk;
     const int contiguous = 0;
     __local double red0[256];
     const double v1 = s0;

@@ -1,29 +1,33 @@
+typedef struct {
+    long w0_off;
+    long w0_s0;
+    long w0_s1;
+    long w0_rows;
+    long w0_cols;
+    long w1_off;
+    long w2_off;
+    long w3_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_mask_word_mask_bit_add(
     __global const uint* restrict b0,
     __global const float* restrict b1,
     __global const float* restrict b2,
     __global float* restrict b3,
-    const long w0_off_64,
-    const long w0_s0_64,
-    const long w0_s1_64,
-    const long w0_rows_64,
-    const long w0_cols_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long w3_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w0_s0 = (int)w0_s0_64;
-    const int w0_s1 = (int)w0_s1_64;
-    const int w0_rows = (int)w0_rows_64;
-    const int w0_cols = (int)w0_cols_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int w3_off = (int)w3_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s0 = (int)args.w0_s0;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w0_rows = (int)args.w0_rows;
+    const int w0_cols = (int)args.w0_cols;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const int first = (int)(get_global_id(0)) * 4;
     if (first >= n) return;
     if (first + 4 <= n && ((ulong)(b1 + w1_off) & 15) == 0 &&

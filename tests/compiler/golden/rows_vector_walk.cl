@@ -1,27 +1,41 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long err_off;
+    double s0;
+    long w0_off;
+    long w1_off;
+    long w2_off;
+    long w2_seg;
+    long w2_split;
+    long rows;
+    long cols;
+    long lanes;
+    long splits;
+    long chunk;
+    long contiguous;
+} weft_args;
+
 __kernel void weft_greater_multiply_add_reduce(
     __global const double* restrict b0,
     __global const double* restrict b1,
     __global double* restrict b2,
     __global long* restrict err,
-    const long err_off,
     __global int* restrict err_seen,
-    const double s0,
-    const long w0_off,
-    const long w1_off,
-    const long w2_off,
-    const long w2_seg,
-    const long w2_split,
-    const long rows,
-    const long cols,
-    const long lanes_argument,
-    const long splits_argument,
-    const long chunk,
-    const long contiguous_argument)
+    const weft_args args)
 {
+    const long err_off = args.err_off;
+    const double s0 = args.s0;
+    const long w0_off = args.w0_off;
+    const long w1_off = args.w1_off;
+    const long w2_off = args.w2_off;
+    const long w2_seg = args.w2_seg;
+    const long w2_split = args.w2_split;
+    const long rows = args.rows;
+    const long cols = args.cols;
     const long lanes = 32;
     const long splits = 1;
+    const long chunk = args.chunk;
     const long contiguous = 0;
     __local double red0[256];
     const double v1 = s0;

@@ -1,28 +1,32 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long w0_off;
+    long w1_off;
+    long w1_seg;
+    long w1_split;
+    long rows;
+    long cols;
+    long lanes;
+    long splits;
+    long chunk;
+    long contiguous;
+} weft_args;
+
 __kernel void weft_maximum_reduce(
     __global const double* restrict b0,
     __global double* restrict b1,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w1_seg_64,
-    const long w1_split_64,
-    const long rows_64,
-    const long cols_64,
-    const long lanes_argument,
-    const long splits_argument,
-    const long chunk_64,
-    const long contiguous_argument)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w1_seg = (int)w1_seg_64;
-    const int w1_split = (int)w1_split_64;
-    const int rows = (int)rows_64;
-    const int cols = (int)cols_64;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w1_seg = (int)args.w1_seg;
+    const int w1_split = (int)args.w1_split;
+    const int rows = (int)args.rows;
+    const int cols = (int)args.cols;
     const int lanes = 1;
     const int splits = 1;
-    const int chunk = (int)chunk_64;
+    const int chunk = (int)args.chunk;
     const int contiguous = 0;
     __local double red0[256];
     const int lid = get_local_id(0);

@@ -1,19 +1,24 @@
+typedef struct {
+    float s0;
+    long w0_off;
+    long w1_off;
+    long w2_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_add_multiply(
     __global const float* restrict b0,
     __global const float* restrict b1,
     __global float* restrict b2,
-    const float s0,
-    const long w0_off_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const float s0 = args.s0;
+    const int w0_off = (int)args.w0_off;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const float v0 = s0;
     const int gid = get_global_id(0);
     if (gid >= n) return;

@@ -1,27 +1,31 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long w0_off;
+    long w0_s1;
+    long w1_0;
+    long w1_i;
+    long w1_j;
+    long w2_off;
+    long w3_off;
+    long n;
+    long cols;
+} weft_args;
+
 __kernel void weft_exp_add(
     __global const double* restrict b0,
     __global double* restrict b1,
-    const long w0_off_64,
-    const long w0_s1_64,
-    const long w1_0_64,
-    const long w1_i_64,
-    const long w1_j_64,
-    const long w2_off_64,
-    const long w3_off_64,
-    const long n_64,
-    const long cols_64)
+    const weft_args args)
 {
-    const int w0_off = (int)w0_off_64;
-    const int w0_s1 = (int)w0_s1_64;
-    const int w1_0 = (int)w1_0_64;
-    const int w1_i = (int)w1_i_64;
-    const int w1_j = (int)w1_j_64;
-    const int w2_off = (int)w2_off_64;
-    const int w3_off = (int)w3_off_64;
-    const int n = (int)n_64;
-    const int cols = (int)cols_64;
+    const int w0_off = (int)args.w0_off;
+    const int w0_s1 = (int)args.w0_s1;
+    const int w1_0 = (int)args.w1_0;
+    const int w1_i = (int)args.w1_i;
+    const int w1_j = (int)args.w1_j;
+    const int w2_off = (int)args.w2_off;
+    const int w3_off = (int)args.w3_off;
+    const int n = (int)args.n;
+    const int cols = (int)args.cols;
     const int gid = get_global_id(0);
     if (gid >= n) return;
     const int i = (int)((uint)gid / (uint)cols);

@@ -1,34 +1,38 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+typedef struct {
+    long w0_0;
+    long w0_i;
+    long w0_j;
+    long w1_off;
+    long w2_off;
+    long w2_seg;
+    long w2_split;
+    long rows;
+    long cols;
+    long lanes;
+    long splits;
+    long chunk;
+    long contiguous;
+} weft_args;
+
 __kernel void weft_add_reduce(
     __global const float* restrict b0,
     __global float* restrict b1,
-    const long w0_0_64,
-    const long w0_i_64,
-    const long w0_j_64,
-    const long w1_off_64,
-    const long w2_off_64,
-    const long w2_seg_64,
-    const long w2_split_64,
-    const long rows_64,
-    const long cols_64,
-    const long lanes_argument,
-    const long splits_argument,
-    const long chunk_64,
-    const long contiguous_argument)
+    const weft_args args)
 {
-    const int w0_0 = (int)w0_0_64;
-    const int w0_i = (int)w0_i_64;
-    const int w0_j = (int)w0_j_64;
-    const int w1_off = (int)w1_off_64;
-    const int w2_off = (int)w2_off_64;
-    const int w2_seg = (int)w2_seg_64;
-    const int w2_split = (int)w2_split_64;
-    const int rows = (int)rows_64;
-    const int cols = (int)cols_64;
+    const int w0_0 = (int)args.w0_0;
+    const int w0_i = (int)args.w0_i;
+    const int w0_j = (int)args.w0_j;
+    const int w1_off = (int)args.w1_off;
+    const int w2_off = (int)args.w2_off;
+    const int w2_seg = (int)args.w2_seg;
+    const int w2_split = (int)args.w2_split;
+    const int rows = (int)args.rows;
+    const int cols = (int)args.cols;
     const int lanes = 1;
     const int splits = 1;
-    const int chunk = (int)chunk_64;
+    const int chunk = (int)args.chunk;
     const int contiguous = 0;
     __local double red0[256];
     const int lid = get_local_id(0);

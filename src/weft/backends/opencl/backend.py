@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import threading
 import warnings
 from collections.abc import Callable
@@ -16,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
-from ...ir import BufferParam, ScalarParam
+from ...dialect import argument_struct
+from ...ir import BufferParam
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
@@ -120,10 +122,9 @@ class _Kernel:
         self._layout: _Layout | None = None  # from the kernel's parameters, at its first launch
 
     def bind(self, cl: Any, params: tuple[Any, ...], args: list[Any]) -> tuple[Any, list[Any]]:
-        """This thread's kernel object and ``args`` as it takes them. The object is told its
-        arguments' types once, from the kernel's ``params``: PyOpenCL then packs every scalar
-        in one precompiled call (about 100x faster for a kernel with 30 arguments than
-        converting each one)."""
+        """This thread's kernel object and ``args`` as it takes them (``_Layout``). The
+        object is told its arguments' types once: PyOpenCL then sets them all in one
+        precompiled call."""
         layout = self._layout
         if layout is None:
             layout = self._layout = _Layout(params)
@@ -135,41 +136,42 @@ class _Kernel:
 
 
 class _Layout:
-    """How a kernel's arguments reach PyOpenCL: a buffer's storage as its memory object, a
-    bool as its byte, and every other scalar (Python or NumPy) as it is, packed by the type
-    its parameter declares."""
+    """How a kernel's arguments reach PyOpenCL: each buffer's storage as its memory object,
+    then every other argument packed into the one struct the dialect declares
+    (``dialect.argument_struct``: C's layout, a bool as its byte), set as raw bytes. On PoCL
+    each argument set costs a few hundred ns: a density's 24 arguments took 6-9 us a call,
+    its 5 buffers and one struct about 1.5."""
 
-    __slots__ = ("buffers", "bools", "dtypes")
+    __slots__ = ("buffers", "slot", "scalars", "bools", "pack", "dtypes")
 
     def __init__(self, params: tuple[Any, ...]) -> None:
         self.buffers = tuple(k for k, p in enumerate(params) if isinstance(p, BufferParam))
-        self.bools = tuple(k for k, p in enumerate(params)
-                           if isinstance(p, ScalarParam) and p.dtype.name == "bool")
-        # A bool travels as the byte it is stored in; an index as a 64-bit integer.
-        self.dtypes = [None if isinstance(p, BufferParam)
-                       else np.dtype(np.uint8) if k in self.bools
-                       else p.dtype.numpy if isinstance(p, ScalarParam)
-                       else np.dtype(np.int64)
-                       for k, p in enumerate(params)]
+        self.slot = {k: j for j, k in enumerate(self.buffers)}  # param -> kernel argument
+        fmt, scalars, bools = argument_struct(params)
+        self.scalars = tuple(scalars)
+        self.bools = frozenset(bools)
+        self.pack = struct.Struct(fmt).pack
+        self.dtypes = [None] * len(self.buffers) + [np.dtype(f"V{struct.calcsize(fmt)}")]
+
+    def fields(self, args: list[Any]) -> list[Any]:
+        """The struct's fields of ``args`` (a bool as its byte)."""
+        bools = self.bools
+        return [int(args[k]) if j in bools else args[k] for j, k in enumerate(self.scalars)]
 
     def values(self, args: list[Any]) -> list[Any]:
-        values = list(args)
-        for k in self.buffers:
-            values[k] = values[k].buffer.mem
-        for k in self.bools:
-            values[k] = int(values[k])
-        return values
+        return [*(args[k].buffer.mem for k in self.buffers), self.pack(*self.fields(args))]
 
 
 class _Bound:
     """One launch made ready to repeat on the calling thread (``Backend.bind``): a kernel
-    object of its own whose constant arguments are set once (OpenCL arguments are state), so
-    a call sets only its holes: buffers one by one, and where a scalar hole changes, every
-    argument through the typed ``set_args`` (setting one scalar alone costs PyOpenCL ten
-    times as much). ``source`` writes that call as lines of a replay's generated runner."""
+    object of its own whose arguments are set once (OpenCL arguments are state), so a call
+    sets only its holes: a buffer one by one, and where a scalar hole changes, the struct
+    packed again and every argument through the typed ``set_args`` (setting one struct
+    alone costs PyOpenCL ten times as much). ``source`` writes that call as lines of a
+    replay's generated runner."""
 
-    __slots__ = ("kernel", "queue", "args", "holes", "buffers", "bools", "scalar_holes",
-                 "global_size", "local_size")
+    __slots__ = ("kernel", "queue", "args", "layout", "fields", "buffer_holes",
+                 "scalar_holes", "global_size", "local_size")
 
     def __init__(self, h: CLDevice, program: _Kernel, ir: Any, args: list[Any],
                  holes: tuple[int, ...], n: int, groups: int | None) -> None:
@@ -177,23 +179,21 @@ class _Bound:
         layout = program._layout
         if layout is None:
             layout = program._layout = _Layout(ir.params)
+        self.layout = layout
         self.kernel = cl.Kernel(program.program, program.name)
         self.kernel.set_scalar_arg_dtypes(layout.dtypes)
         self.queue = h.queue()
-        self.holes, self.buffers, self.bools = holes, layout.buffers, layout.bools
-        self.scalar_holes = any(k not in layout.buffers for k in holes)
-        values = []
-        for k, a in enumerate(args):
-            if k in holes:
-                a = None  # set by every call
-            elif k in layout.buffers:
-                a = a.buffer.mem
-            elif k in layout.bools:
-                a = int(a)
-            values.append(a)
-        self.args = values
-        if not self.scalar_holes:  # the constants once; a null buffer in each hole for now
-            self.kernel.set_args(*values)
+        field = {k: j for j, k in enumerate(layout.scalars)}
+        self.buffer_holes = tuple((j, layout.slot[k]) for j, k in enumerate(holes)
+                                  if k in layout.slot)
+        self.scalar_holes = tuple((j, field[k]) for j, k in enumerate(holes) if k in field)
+        known = [0 if k in holes else a for k, a in enumerate(args)]
+        self.fields = layout.fields(known)
+        # The constants once; a hole holds a null buffer until its call sets it.
+        self.args = [None if k in holes else args[k].buffer.mem for k in layout.buffers]
+        self.args.append(layout.pack(*self.fields))
+        if not self.scalar_holes:
+            self.kernel.set_args(*self.args)
         if groups is None:
             self.local_size = (h.local_size,)
             self.global_size = ((n + h.local_size - 1) // h.local_size * h.local_size,)
@@ -212,17 +212,18 @@ class _Bound:
                  f"{name}_enqueue": cl.enqueue_nd_range_kernel}
         lines = []
         if self.scalar_holes:
-            names[f"{name}_args"] = self.args
-            for k, value in zip(self.holes, values):
-                if k in self.buffers:
-                    value = f"{value}.buffer.mem"
-                elif k in self.bools:
-                    value = f"int({value})"
-                lines.append(f"{name}_args[{k}] = {value}")
-            lines.append(f"{name}_kernel.set_args(*{name}_args)")
+            names.update({f"{name}_args": self.args, f"{name}_fields": self.fields,
+                          f"{name}_pack": self.layout.pack})
+            for j, slot in self.buffer_holes:
+                lines.append(f"{name}_args[{slot}] = {values[j]}.buffer.mem")
+            for j, k in self.scalar_holes:
+                value = f"int({values[j]})" if k in self.layout.bools else values[j]
+                lines.append(f"{name}_fields[{k}] = {value}")
+            lines += [f"{name}_args[-1] = {name}_pack(*{name}_fields)",
+                      f"{name}_kernel.set_args(*{name}_args)"]
         else:
-            lines += [f"{name}_kernel.set_arg({k}, {value}.buffer.mem)"
-                      for k, value in zip(self.holes, values)]
+            lines += [f"{name}_kernel.set_arg({slot}, {values[j]}.buffer.mem)"
+                      for j, slot in self.buffer_holes]
         names[f"{name}_out_of_memory"] = cl.MemoryError
         names[f"{name}_failed"] = self.out_of_memory
         lines += ["try:",

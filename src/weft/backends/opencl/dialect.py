@@ -32,6 +32,10 @@ OPENCL = Dialect(
     local_id="get_local_id(0)",
     group_id="get_group_id(0)",
     claim="atomic_cmpxchg((volatile __global int*){0}, 0, 1) == 0",
+    # OpenCL C names a struct type by a typedef (a kernel argument's struct holds no bool:
+    # its fields are the storage types, a bool's a uchar).
+    scalar_struct=True,
+    struct_definition="typedef struct {{\n{fields}}} {name};\n\n",
     storage_types={"bool": "uchar", "uint32": "uint", "int32": "int", "int64": "long",
                    "float32": "float", "float64": "double"},
     compute_types={"bool": "bool", "uint32": "uint", "int32": "int", "int64": "long",
