@@ -119,7 +119,9 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
     """The sorted distinct values of ``ar`` (flattened), as ``numpy.unique``: with
     ``return_index`` the position of each one's first occurrence, ``return_inverse`` each
     element's place among them (of ``ar``'s shape, as NumPy 2), ``return_counts`` how many
-    times each occurs; NaNs count as one value unless ``equal_nan=False``.
+    times each occurs; NaNs count as one value unless ``equal_nan=False`` (then which of
+    the NaN places each NaN's position and place name is the library's: CuPy's and NumPy's
+    differ).
 
     >>> import weft as wf
     >>> values, counts = wf.unique(wf.asarray([3, 1, 3, 2, 3]), return_counts=True)
