@@ -293,6 +293,12 @@ class Array:
         return kind(self.item())
 
     def __float__(self) -> float:
+        if self._deferred is None:  # (a template's array is evaluated by its plan, below)
+            node = self._node
+            if node.kind is ex.BUFFER and node.shape == ():
+                # A 0-d result straight to its element: an MCMC loop's float(lp(theta)).
+                view = node.attrs
+                return float(pending.observe_element(view.storage, view.offset))
         return self._scalar(float)
 
     def __int__(self) -> int:
