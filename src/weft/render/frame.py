@@ -351,7 +351,11 @@ class Renderer:
         if used:
             preamble += "".join(used) + "\n"
         if self.d.own_math:  # (what the definitions call too: WEFT_SQRT's sqrt)
-            preamble += own_math_source(self.d.own_math, filled + "".join(used))
+            own = own_math_source(self.d.own_math, filled + "".join(used))
+            pragma = self.d.fp64_preamble.strip()
+            if pragma and pragma in preamble:  # the helpers' own fp64 line, said once
+                own = own.replace(pragma + "\n", "", 1)
+            preamble += own
         preamble += self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
