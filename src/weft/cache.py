@@ -107,8 +107,9 @@ class _DiskUse:
             self._bytes[directory] = used
 
     def _count(self, directory: Path) -> int:
-        own = sum(size for _, size, _ in _own_entries(directory))
-        total = sum(size for _, size, _ in _entries(directory))
+        entries = _entries(directory)
+        own = sum(size for _, size, path in entries if path.suffix == ".bin")
+        total = sum(size for _, size, _ in entries)
         self._scale[directory] = total / own if own else 1.0
         return total
 
