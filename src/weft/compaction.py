@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import dtypes as dt
 from .array import Array
 from .creation import arange, asarray, col_index, row_index, zeros
@@ -101,6 +103,8 @@ def masked_write(x: Array, mask: Any, value: Any) -> None:
         raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
                          f"array's shape {x.shape} (weft selects with a mask of the array's "
                          "own shape, or of its rows for a 2-D array)")
+    if not isinstance(value, Array) and np.ndim(value) > 0:  # a list, a NumPy array
+        value = asarray(value, device=x.device)
     if not isinstance(value, Array) or value.ndim == 0:
         assign(x, value, mask=mask[:, None] if rows else mask)
         return

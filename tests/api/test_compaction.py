@@ -88,6 +88,10 @@ def test_masked_writes_match_numpy(device, name):
                 x[key] = wf.asarray(value) if isinstance(value, np.ndarray) else value
                 np.testing.assert_array_equal(x.to_numpy(), expected)
                 np.testing.assert_array_equal(alias.to_numpy(), values)
+            y, listed = wf.asarray(values), values.copy()
+            y[mask] = written.tolist()  # a list (or a NumPy array) as NumPy takes it
+            listed[mask] = written
+            np.testing.assert_array_equal(y.to_numpy(), listed)
 
 
 def test_masked_writes_select_rows_fuse_and_differentiate(device):
