@@ -25,7 +25,7 @@ from . import expr as ex
 from . import pending, realize
 from .devices import Device
 from .dtypes import DType
-from .indexing import IDENTITY, AffineMap, as_2d, basic_map, transpose_map
+from .indexing import IDENTITY, AffineMap, as_2d, basic_map, reshaped_shape, transpose_map
 from .tape import RECORDING, keep_alias, keep_reshape, keep_value
 
 
@@ -391,7 +391,7 @@ class Array:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         sizes = tuple(dt.as_int(s, "reshape: a size in the shape") for s in shape)
-        new = _infer_shape(sizes, self.size)
+        new = reshaped_shape(sizes, self.size)
         if self.is_lazy and as_2d(new) == as_2d(self.shape):
             # (n,) and (1, n) are one padded 2-D shape: the same elements, lazily.
             return Array(ex.view(self._node, new, IDENTITY), self._device)
@@ -509,21 +509,6 @@ _install_dunders()
 
 
 # Building expressions ------------------------------------------------------------------
-
-
-def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
-    if shape.count(-1) > 1:
-        raise ValueError("reshape: only one dimension can be -1")
-    if -1 in shape:
-        known = int(np.prod([s for s in shape if s != -1])) if len(shape) > 1 else 1
-        if known == 0 or size % known:
-            raise ValueError(f"reshape: cannot reshape an array of size {size} into {shape}")
-        shape = tuple(size // known if s == -1 else s for s in shape)
-    if int(np.prod(shape)) != size:
-        raise ValueError(f"reshape: cannot reshape an array of size {size} into shape {shape}")
-    if len(shape) > 2:
-        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
-    return shape
 
 
 def transpose(x: Any) -> Array:

@@ -205,3 +205,24 @@ def basic_map(shape: Shape, key: Any) -> tuple[Shape, AffineMap]:
             coef[padded][slot] = steps[padded]
     return out_shape, AffineMap(starts[0], coef[0][0], coef[0][1], starts[1], coef[1][0],
                                 coef[1][1])
+
+
+def reshaped_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """``shape`` for ``size`` elements with its one ``-1`` filled in, as NumPy's reshape;
+    ValueError where the sizes disagree or it has more than 2 dimensions.
+
+    >>> reshaped_shape((-1, 2), 6)
+    (3, 2)
+    """
+    if shape.count(-1) > 1:
+        raise ValueError("reshape: only one dimension can be -1")
+    if -1 in shape:
+        known = int(np.prod([s for s in shape if s != -1])) if len(shape) > 1 else 1
+        if known == 0 or size % known:
+            raise ValueError(f"reshape: cannot reshape an array of size {size} into {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if int(np.prod(shape)) != size:
+        raise ValueError(f"reshape: cannot reshape an array of size {size} into shape {shape}")
+    if len(shape) > 2:
+        raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
+    return shape
