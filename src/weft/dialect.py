@@ -39,6 +39,28 @@ def argument_struct(params: tuple[ir.Param, ...]) -> tuple[str, list[int], list[
     return fmt + "x" * (-offset % widest), positions, bools
 
 
+class ArgumentLayout:
+    """Where a kernel's arguments go when its dialect passes every argument that is not a
+    buffer in one struct (``argument_struct``): the buffers' positions among the parameters
+    (``slot``: a buffer parameter's place among the kernel's buffer arguments), and the
+    struct's format, fields and bools. Each backend adds how it hands them over."""
+
+    __slots__ = ("buffers", "slot", "scalars", "bools", "fmt", "size")
+
+    def __init__(self, params: tuple[ir.Param, ...]) -> None:
+        self.buffers = tuple(k for k, p in enumerate(params) if isinstance(p, ir.BufferParam))
+        self.slot = {k: j for j, k in enumerate(self.buffers)}
+        self.fmt, scalars, bools = argument_struct(params)
+        self.scalars = tuple(scalars)
+        self.bools = frozenset(bools)
+        self.size = struct.calcsize(self.fmt)
+
+    def fields(self, args: list) -> list:
+        """The struct's fields of ``args`` (a bool as its byte)."""
+        bools = self.bools
+        return [int(args[k]) if j in bools else args[k] for j, k in enumerate(self.scalars)]
+
+
 @dataclass(frozen=True)
 class Dialect:
     """The strings that make kernel source OpenCL C or CUDA C."""

@@ -343,20 +343,18 @@ class Renderer:
                     invariants=invariants, index_t=self.index_t)
 
     def finish(self, template: str, slots: dict[str, str]) -> str:
-        preamble = self.d.fp64_preamble if self.uses_fp64 else ""
         helpers = "".join(h + "\n" for h in self.helpers.values())
         filled = helpers + "\n".join(slots.values())  # (apart: a name ends at its slot's end)
         used = [text for name, text in self.d.definitions.items()
                 if re.search(rf"\b{name}\b", filled)]
+        # weft's own math (what the definitions call too: WEFT_SQRT's sqrt) defines double
+        # versions beside the float ones: a kernel that has them needs the fp64 preamble.
+        own = (own_math_source(self.d.own_math, filled + "".join(used))
+               if self.d.own_math else "")
+        preamble = self.d.fp64_preamble if self.uses_fp64 or own else ""
         if used:
             preamble += "".join(used) + "\n"
-        if self.d.own_math:  # (what the definitions call too: WEFT_SQRT's sqrt)
-            own = own_math_source(self.d.own_math, filled + "".join(used))
-            pragma = self.d.fp64_preamble.strip()
-            if pragma and pragma in preamble:  # the helpers' own fp64 line, said once
-                own = own.replace(pragma + "\n", "", 1)
-            preamble += own
-        preamble += self.struct_definition
+        preamble += own + self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
     def render_elementwise(self) -> str:

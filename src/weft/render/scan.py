@@ -135,8 +135,8 @@ def _render_arg(f: Renderer) -> str:
     if f.variant.scan_by_groups and not spec.combining:  # CPUs: lanes, which vectorize
         keep = scan.ARG_KEEP_BLOCK.format(T=t, value=value, replaces=replaces)
         slots.update(common, body=indent(statements, 3), tail_body=indent(statements, 2),
-                     take_other=take, lanes=str(ARG_LANES), keep_lane_block=keep,
-                     keep_tail_block=keep[4:].replace("\n    ", "\n"))
+                     take_other=take, lanes=str(ARG_LANES), keep_block=keep,
+                     keep_block_in_loop=indent(keep))
         return f.finish(scan.ARG_LANES, slots)
     slots.update(common, body=indent(statements, 2))
     return f.finish(scan.ARG_SERIAL, slots)

@@ -257,8 +257,8 @@ def own_math_source(names: frozenset[str], used: str) -> str:
         wanted.update(_NEEDS.get(name, ()))
     if not wanted:
         return ""
-    text = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-            "#define OVERLOADABLE __attribute__((overloadable, always_inline))\n")
+    # (their double versions need the dialect's fp64 preamble, which the kernel then has)
+    text = "#define OVERLOADABLE __attribute__((overloadable, always_inline))\n"
     for name in _ORDER:
         if name in wanted:
             text += "".join(_VERSIONS[name].values())

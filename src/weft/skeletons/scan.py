@@ -285,13 +285,13 @@ ARG_LANES = """\
             for (int u = 0; u < {lanes}; ++u) {{
                 const {index_t} j = begin + ({index_t})block * {lanes} + u;
                 const {index_t} gid = i * cols + j;
-{body}{keep_lane_block}            }}
+{body}{keep_block_in_loop}            }}
         }}
         for (int u = 0; begin + ({index_t})full * {lanes} + u < end; ++u) {{
             const int block = full;
             const {index_t} j = begin + ({index_t})block * {lanes} + u;
             const {index_t} gid = i * cols + j;
-{tail_body}{keep_tail_block}        }}
+{tail_body}{keep_block}        }}
         {T} best = {identity};
         long best_at = -1;
         for (int u = 0; u < {lanes}; ++u) {{
@@ -310,11 +310,11 @@ ARG_LANES = """\
 # A lane's step in ARG_LANES: keep the better of its value and element ``x`` (``replaces``:
 # strictly better, or the first NaN), and the block it came from.
 ARG_KEEP_BLOCK = """\
-                const {T} x = {value};
-                const {T} best = bests[u];
-                const int take = {replaces};
-                bests[u] = take ? x : best;
-                blocks[u] = take ? block : blocks[u];
+            const {T} x = {value};
+            const {T} best = bests[u];
+            const int take = {replaces};
+            bests[u] = take ? x : best;
+            blocks[u] = take ? block : blocks[u];
 """
 # Down columns (``scan_band``, as ``BANDS``): a pair per column of the band.
 ARG_BANDS = """\

@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...dialect import argument_struct
-from ...ir import BufferParam
+from ...dialect import ArgumentLayout
 from ...skeletons.reduce import WORK_GROUP
 from . import driver
 
@@ -47,34 +46,26 @@ class _Kernel:
         self.resident = 0  # blocks of WORK_GROUP threads per SM, once asked
 
 
-class _Layout:
+class _Layout(ArgumentLayout):
     """How a kernel's arguments travel: buffers as pointers, the rest packed into the one
     struct the CUDA dialect declares (``dialect.argument_struct``), all in one block whose
     parts' addresses are ``cuLaunchKernel``'s parameter array. Converting each argument
     apart cost about 0.5 us apiece on the GPU machine; the struct makes a launch of a
     30-argument kernel 11 us faster there (docs/tuning-notes.md, 9)."""
 
-    __slots__ = ("buffers", "scalars", "bools", "fmt", "struct_at", "words", "offsets")
+    __slots__ = ("struct_at", "words", "offsets")
 
     def __init__(self, params: tuple[Any, ...]) -> None:
-        self.fmt, scalars, self.bools = argument_struct(params)
-        buffers = [k for k, p in enumerate(params) if isinstance(p, BufferParam)]
-        self.buffers = tuple(buffers)
-        self.scalars = tuple(scalars)
-        self.struct_at = 8 * len(buffers)
-        self.words = -(-(self.struct_at + max(struct.calcsize(self.fmt), 1)) // 8)
-        self.offsets = np.array([8 * k for k in range(len(buffers))] + [self.struct_at],
+        super().__init__(params)
+        self.struct_at = 8 * len(self.buffers)
+        self.words = -(-(self.struct_at + max(self.size, 1)) // 8)
+        self.offsets = np.array([8 * k for k in range(len(self.buffers))] + [self.struct_at],
                                 dtype=np.uint64)
 
     def block(self) -> tuple[np.ndarray, np.ndarray]:
         """A new parameter block and the array of its parts' addresses."""
         memory = np.zeros(self.words, dtype=np.uint64)
         return memory, self.offsets + np.uint64(memory.ctypes.data)
-
-    def fields(self, args: list[Any]) -> list[Any]:
-        """The struct's fields of ``args`` (a bool as its byte)."""
-        bools = self.bools
-        return [int(args[k]) if j in bools else args[k] for j, k in enumerate(self.scalars)]
 
     def fill(self, memory: np.ndarray, args: list[Any]) -> None:
         """``args`` written into the block ``memory``."""
@@ -114,7 +105,7 @@ class _Bound:
         self.layout = layout
         self.memory, self.params = layout.block()
         self.pointers = self.memory[:len(layout.buffers)]  # a view: writes land in the block
-        slot = {k: j for j, k in enumerate(layout.buffers)}
+        slot = layout.slot
         self.pointer_holes = tuple((j, slot[k]) for j, k in enumerate(holes) if k in slot)
         for k, j in slot.items():
             if k not in holes:

@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
-from ...dialect import argument_struct
-from ...ir import BufferParam
+from ...dialect import ArgumentLayout
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
@@ -135,28 +134,19 @@ class _Kernel:
         return k, layout.values(args)
 
 
-class _Layout:
+class _Layout(ArgumentLayout):
     """How a kernel's arguments reach PyOpenCL: each buffer's storage as its memory object,
     then every other argument packed into the one struct the dialect declares
     (``dialect.argument_struct``: C's layout, a bool as its byte), set as raw bytes. On PoCL
     each argument set costs a few hundred ns: a density's 24 arguments took 6-9 us a call,
     its 5 buffers and one struct about 1.5."""
 
-    __slots__ = ("buffers", "slot", "scalars", "bools", "pack", "dtypes")
+    __slots__ = ("pack", "dtypes")
 
     def __init__(self, params: tuple[Any, ...]) -> None:
-        self.buffers = tuple(k for k, p in enumerate(params) if isinstance(p, BufferParam))
-        self.slot = {k: j for j, k in enumerate(self.buffers)}  # param -> kernel argument
-        fmt, scalars, bools = argument_struct(params)
-        self.scalars = tuple(scalars)
-        self.bools = frozenset(bools)
-        self.pack = struct.Struct(fmt).pack
-        self.dtypes = [None] * len(self.buffers) + [np.dtype(f"V{struct.calcsize(fmt)}")]
-
-    def fields(self, args: list[Any]) -> list[Any]:
-        """The struct's fields of ``args`` (a bool as its byte)."""
-        bools = self.bools
-        return [int(args[k]) if j in bools else args[k] for j, k in enumerate(self.scalars)]
+        super().__init__(params)
+        self.pack = struct.Struct(self.fmt).pack
+        self.dtypes = [None] * len(self.buffers) + [np.dtype(f"V{self.size}")]
 
     def values(self, args: list[Any]) -> list[Any]:
         return [*(args[k].buffer.mem for k in self.buffers), self.pack(*self.fields(args))]
