@@ -13,6 +13,8 @@ from .array import Array, apply_op, transpose
 from .bitmask import BitMask, bitmask
 from .cache import cache_info, clear_cache
 from .compaction import argwhere, flatnonzero, nonzero
+from .composites import *  # noqa: F403 - NumPy's element-wise composites
+from .composites import __all__ as _composite_names
 from .config import config
 from .creation import (
     arange,
@@ -33,6 +35,7 @@ from .creation import (
     zeros_like,
 )
 from .devices import Device, current_device, device, devices, get_device, set_device
+from .differences import convolve, diff, ediff1d, gradient, interp, trapezoid, unwrap
 from .dtypes import (
     DType,
     bool_,
@@ -50,6 +53,7 @@ from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
 from .grad import grad, value_and_grad, vjp
+from .linalg import matmul
 from .matrix import (
     assign,
     check,
@@ -78,7 +82,17 @@ from .rearrange import (
 )
 from .reductions import FUNCTIONS as _REDUCTIONS
 from .reductions import logsumexp, reduce
-from .scans import cummax, cummin, cumprod, cumsum, logcumsumexp
+from .scans import (
+    cummax,
+    cummin,
+    cumprod,
+    cumsum,
+    cumulative_prod,
+    cumulative_sum,
+    logcumsumexp,
+    nancumprod,
+    nancumsum,
+)
 from .searching import (
     digitize,
     searchsorted,
@@ -88,7 +102,9 @@ from .searching import (
     unique_inverse,
     unique_values,
 )
+from .sets import intersect1d, isin, setdiff1d, setxor1d, union1d
 from .sorting import argsort, median, percentile, quantile, sort
+from .windows import bartlett, blackman, hamming, hanning
 
 globals().update(_REDUCTIONS)
 
@@ -109,7 +125,10 @@ __all__ = [
     "flatten", "from_dlpack", "broadcast_arrays", "meshgrid", "moveaxis", "repeat", "roll",
     "take", "tensordot", "tile", "unstack", "searchsorted", "digitize", "unique",
     "unique_values", "unique_counts", "unique_inverse", "unique_all",
-    *_REDUCTIONS, *_function_names,
+    "convolve", "diff", "ediff1d", "gradient", "interp", "trapezoid", "unwrap", "matmul",
+    "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
+    "setdiff1d", "setxor1d", "union1d", "bartlett", "blackman", "hamming", "hanning",
+    *_REDUCTIONS, *_function_names, *_composite_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

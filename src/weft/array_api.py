@@ -157,19 +157,8 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False,
     return size - 1 - flip(_wf.argsort(flip(x, axis=axis), axis=axis), axis=axis)
 
 
-def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,
-                   include_initial: bool = False) -> Array:
-    """Cumulative sums along ``axis`` (required for a matrix), a leading 0 if asked."""
-    if axis is None and x.ndim > 1:
-        raise ValueError("cumulative_sum: give the axis of a matrix")
-    axis = 0 if axis is None else axis
-    out = _wf.cumsum(x, axis=axis, dtype=dtype)
-    if not include_initial:
-        return out
-    shape = list(out.shape)
-    shape[int(axis) % out.ndim] = 1
-    return _wf.concatenate([_wf.zeros(tuple(shape), dtype=out.dtype, device=out.device), out],
-                           axis=axis)
+cumulative_sum = _wf.cumulative_sum
+cumulative_prod = _wf.cumulative_prod
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:

@@ -24,11 +24,24 @@ _EXAMPLES = {1: "wf.{name}(wf.asarray([0.5, 1.0]))", 2: "wf.{name}(wf.asarray([0
              3: "wf.{name}(wf.asarray([True, False]), 1.0, 2.0)"}
 
 
+def _into(out: Any, result: Array, name: str) -> Array:
+    """``result`` written into ``out`` (NumPy's ``out=``), which is returned."""
+    if not isinstance(out, Array):
+        raise TypeError(f"{name}: out must be a wf.Array, not {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"{name}: out has shape {out.shape}, the result {result.shape}")
+    from .writes import write
+
+    write(out, result)
+    return out
+
+
 def _make(name: str) -> Callable[..., Array]:
     op = OPS[name]
 
-    def function(*args: Any, dtype: Any = None) -> Array:
-        return apply_op(name, *args, dtype=dtype)
+    def function(*args: Any, dtype: Any = None, out: Array | None = None) -> Array:
+        result = apply_op(name, *args, dtype=dtype)
+        return result if out is None else _into(out, result, name)
 
     function.__name__ = function.__qualname__ = name
     # NumPy's parameter names (x; x1, x2...), so help() and signature() show them.
@@ -37,13 +50,16 @@ def _make(name: str) -> Callable[..., Array]:
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY, annotation=Any)
          for n in names]
         + [inspect.Parameter("dtype", inspect.Parameter.KEYWORD_ONLY, default=None,
-                             annotation=Any)],
+                             annotation=Any),
+           inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation="Array | None")],
         return_annotation=Array)
     examples = _EXAMPLES if "f" in op.accepts else _INTEGER_EXAMPLES
     example = examples[op.arity].format(name=name)
     function.__doc__ = (
         f"Element-wise ``{name}`` (NumPy semantics), lazy and fused.\n\n"
-        f"``dtype=`` is the result type and the computation type.\n\n"
+        f"``dtype=`` is the result type and the computation type; with ``out=`` (a weft "
+        f"array of the result's shape) the result is written there and ``out`` returned.\n\n"
         f"    >>> import weft as wf\n    >>> y = {example}\n"
     )
     return function
@@ -129,12 +145,7 @@ def round(x: Any, decimals: int = 0, out: Array | None = None, *,  # noqa: A001 
     except TypeError:
         raise TypeError(f"round: decimals must be an integer, not {decimals!r}") from None
     if out is not None:
-        if not isinstance(out, Array):
-            raise TypeError(f"round: out must be a wf.Array, not {type(out).__name__}")
-        from .writes import write
-
-        write(out, round(x, decimals, dtype=dtype))
-        return out
+        return _into(out, round(x, decimals, dtype=dtype), "round")
     if decimals == 0:
         return apply_op("round", x, dtype=dtype)
     x = x if isinstance(x, Array) else asarray(x)

@@ -148,7 +148,8 @@ def checked_axis(name: str, axis: Any, ndim: int, zero_d_has_one: bool = False) 
         raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
     bound = max(ndim, 1) if zero_d_has_one else ndim
     if not -bound <= axis < bound:
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+        raise np.exceptions.AxisError(
+            f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
     return int(axis) % bound
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import dtypes as dt
 from . import expr as ex
 from .array import Array, apply_op, view_of
@@ -165,7 +167,8 @@ def concatenate(xs: Any, axis: int | None = 0) -> Array:
         raise ValueError(f"concatenate: all arrays need the same number of dimensions, got "
                          f"shapes {listed}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"concatenate: axis {axis} is out of bounds for {ndim}-d arrays")
+        raise np.exceptions.AxisError(
+            f"concatenate: axis {axis} is out of bounds for {ndim}-d arrays")
     axis %= ndim
     for a in arrays[1:]:
         for d in range(ndim):
@@ -203,7 +206,8 @@ def stack(xs: Any, axis: int = 0) -> Array:
     if ndim >= 2:
         raise ValueError("stack of 2-d arrays would give 3 dimensions; weft has at most 2")
     if not -(ndim + 1) <= axis <= ndim:
-        raise ValueError(f"stack: axis {axis} is out of bounds for {ndim + 1}-d results")
+        raise np.exceptions.AxisError(
+            f"stack: axis {axis} is out of bounds for {ndim + 1}-d results")
     axis %= ndim + 1
     if ndim == 0:
         return concatenate([_as_row(a, (1,)) for a in arrays], 0)

@@ -1,6 +1,6 @@
 """NumPy's ``ndarray`` methods and attributes that weft's functions already compute, on
 ``wf.Array``: ``clip``, ``round``, ``dot``, ``trace``, ``diagonal``, ``squeeze``,
-``swapaxes``, ``take``, ``fill``, ``conj``/``conjugate``, ``tobytes``, ``itemsize``,
+``swapaxes``, ``take``, ``fill``, ``conj``/``conjugate``, ``real``/``imag``, ``tobytes``, ``itemsize``,
 ``nbytes``, ``item`` with an index, and ``divmod``. Each is a thin alias with NumPy's
 parameter names (the reductions, scans, sorts and ``nonzero`` attach theirs in their own
 modules).
@@ -118,6 +118,12 @@ def rdivmod(self: Array, other: Any) -> tuple[Array, Array]:
     return other // self, other % self
 
 
+def _zeros_like(self: Array) -> Array:
+    from .creation import zeros_like
+
+    return zeros_like(self)
+
+
 _read_one = Array.item  # the one-element read that item() with an index ends in
 for _name, _method in (("clip", clip), ("round", round), ("dot", dot), ("trace", trace),
                        ("diagonal", diagonal), ("squeeze", squeeze), ("swapaxes", swapaxes),
@@ -127,5 +133,9 @@ for _name, _method in (("clip", clip), ("round", round), ("dot", dot), ("trace",
     setattr(Array, _name, _method)
 Array.itemsize = property(lambda self: self.dtype.itemsize,  # type: ignore[attr-defined]
                           doc="Bytes per element, as ``ndarray.itemsize``.")
+Array.real = property(lambda self: self,  # type: ignore[attr-defined]
+                      doc="The real part: the array itself (weft's arrays are real).")
+Array.imag = property(_zeros_like,  # type: ignore[attr-defined]
+                      doc="The imaginary part: zeros of the array's shape and dtype.")
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize,  # type: ignore
                         doc="Bytes of the elements, as ``ndarray.nbytes``.")

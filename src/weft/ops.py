@@ -180,6 +180,16 @@ _add(Op("logaddexp", 2, REAL,
                      " : fmax({0}, {1}) + log1p(exp(-fabs({0} - {1}))))"}, np.logaddexp,
         identity="lowest", adjoint=lambda w, g, y, a, b: (g * w.exp(a - y), g * w.exp(b - y))))
 
+_add(Op("logaddexp2", 2, REAL,
+        {FLOAT_ONLY: "({0} == {1} ? {0} + 1"
+                     " : fmax({0}, {1}) + log1p(exp2(-fabs({0} - {1}))) * 1.4426950408889634{F})"},
+        np.logaddexp2, identity="lowest",
+        adjoint=lambda w, g, y, a, b: (g * w.exp2(a - y), g * w.exp2(b - y))))
+# The next representable value after x1 towards x2: a step of one ulp, so its derivative
+# with respect to x1 is 1 (and 0 with respect to x2) wherever it is defined.
+_add(Op("nextafter", 2, REAL, {FLOAT_ONLY: "nextafter({0}, {1})"}, np.nextafter, GENERAL,
+        adjoint=lambda w, g, y, a, b: (g, None)))
+
 # Special functions (device code in skeletons/special.py; SciPy is the reference, imported
 # only when a reference is computed: the reference device and the tests).
 

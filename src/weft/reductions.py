@@ -30,8 +30,8 @@ def _axis(name: str, axis: Any, ndim: int) -> int | None:
         # builtins.any: this module defines weft's any, max... (a tuple axis once met them).
         if builtins.any(not isinstance(a, int) or isinstance(a, bool) or not -ndim <= a < ndim
                         for a in axis):
-            raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} "
-                             "dims")
+            raise np.exceptions.AxisError(
+                f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
         if sorted(a % ndim for a in axis) == list(range(ndim)):
             return None
         if len(axis) == 1:
@@ -43,7 +43,8 @@ def _axis(name: str, axis: Any, ndim: int) -> int | None:
     if not isinstance(axis, int) or isinstance(axis, bool):
         raise TypeError(f"{name}: axis must be None or an integer, not {type(axis).__name__}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+        raise np.exceptions.AxisError(
+            f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
     axis %= ndim
     if ndim == 1:
         return None

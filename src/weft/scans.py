@@ -114,6 +114,81 @@ def logcumsumexp(x: Any, axis: int | None = None) -> Array:
     return _scan("logcumsumexp", x, axis, None)
 
 
+def _nan_filled(x: Any, fill: float) -> Array:
+    x = x if isinstance(x, Array) else asarray(x)
+    if not x.dtype.is_float:
+        return x
+    from .functions import isnan, where
+
+    return where(isnan(x), fill, x)
+
+
+def nancumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+    """``cumsum`` with NaNs counted as zero, as ``numpy.nancumsum``.
+
+    >>> import weft as wf
+    >>> wf.nancumsum(wf.asarray([1.0, float("nan"), 2.0])).tolist()
+    [1.0, 1.0, 3.0]
+    """
+    return cumsum(_nan_filled(x, 0.0), axis=axis, dtype=dtype)
+
+
+def nancumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+    """``cumprod`` with NaNs counted as one, as ``numpy.nancumprod``.
+
+    >>> import weft as wf
+    >>> wf.nancumprod(wf.asarray([2.0, float("nan"), 3.0])).tolist()
+    [2.0, 2.0, 6.0]
+    """
+    return cumprod(_nan_filled(x, 1.0), axis=axis, dtype=dtype)
+
+
+def _cumulative(name: str, x: Any, axis: int | None, dtype: Any,
+                include_initial: bool) -> Array:
+    from .creation import full
+    from .matrix import concatenate
+
+    x = x if isinstance(x, Array) else asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"cumulative_{name[3:]}: give axis for a {x.ndim}-d array (the "
+                             "array API's rule; cumsum flattens)")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"cumulative_{name[3:]}: needs at least 1 dimension")
+    out = _scan(name, x, axis, dtype)
+    if not include_initial:
+        return out
+    axis = checked_axis(name, axis, x.ndim)
+    shape = tuple(1 if k == axis else n for k, n in enumerate(out.shape))
+    start = full(shape, 0 if name == "cumsum" else 1, dtype=out.dtype, device=out.device)
+    return concatenate([start, out], axis=axis)
+
+
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Array:
+    """The array API's (and NumPy 2.1's) ``cumulative_sum``: ``cumsum`` along ``axis``
+    (required beyond 1-D), starting with 0 when ``include_initial``.
+
+    >>> import weft as wf
+    >>> wf.cumulative_sum(wf.asarray([1, 2, 3]), include_initial=True).tolist()
+    [0, 1, 3, 6]
+    """
+    return _cumulative("cumsum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Array:
+    """The array API's (and NumPy 2.1's) ``cumulative_prod``: ``cumprod`` along ``axis``,
+    starting with 1 when ``include_initial``.
+
+    >>> import weft as wf
+    >>> wf.cumulative_prod(wf.asarray([1.0, 2.0, 3.0])).tolist()
+    [1.0, 2.0, 6.0]
+    """
+    return _cumulative("cumprod", x, axis, dtype, include_initial)
+
+
 def _reversed(name: str, x: Array) -> Array:
     """The scan ``name`` of each row of ``x`` from its end (each element combines those
     after it)."""

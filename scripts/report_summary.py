@@ -1,7 +1,7 @@
-"""Counts of an array API test-suite run (its pytest-json-report file): per test module,
-then the commonest first lines of the failures, numbers masked.
+"""Counts of a test-suite run from its pytest-json-report file (the array API tests, CuPy's
+tests): per test module, then the commonest first lines of the failures, numbers masked.
 
-    python scripts/array_api_summary.py report.json
+    python scripts/report_summary.py report.json
 """
 
 from __future__ import annotations

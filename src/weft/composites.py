@@ -1,0 +1,327 @@
+"""NumPy's element-wise functions that are compositions of the op table's ops, and NumPy's
+complex-number functions on weft's real arrays.
+
+Each is lazy and fuses with its neighbours like any op (``sinc`` is a ``where`` over a
+``sin``), and its gradient is the composition's. Names, dtypes and special values follow
+NumPy: ``fabs`` and ``deg2rad`` of integers are reals, ``float_power`` computes in float64,
+``heaviside(0, h)`` is ``h``, ``nan_to_num`` swaps infinities for the dtype's extremes. weft
+holds no complex numbers, so ``real`` is the array, ``imag`` zeros, ``angle`` 0 or π.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from .array import Array, apply_op
+from .creation import asarray, zeros_like
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray(x)
+
+
+def _real(x: Array) -> dt.DType:
+    return dt.real_of(x.dtype)
+
+
+def float_power(x1: Any, x2: Any) -> Array:
+    """``x1 ** x2`` computed in float64 whatever the arguments' dtypes (NumPy's
+    ``float_power``: negative integer powers of integers are exact reals).
+
+    >>> import weft as wf
+    >>> wf.float_power(wf.asarray([2, 4]), -1).tolist()
+    [0.5, 0.25]
+    """
+    return apply_op("power", x1, x2, dtype=dt.float64)
+
+
+def fabs(x: Any) -> Array:
+    """``|x|`` as a real (integers give the default real, as NumPy's ``fabs``).
+
+    >>> import weft as wf
+    >>> wf.fabs(wf.asarray([-2, 3])).tolist()
+    [2.0, 3.0]
+    """
+    x = _array(x)
+    return apply_op("abs", x, dtype=_real(x))
+
+
+def deg2rad(x: Any) -> Array:
+    """Degrees to radians (``radians``).
+
+    >>> import weft as wf
+    >>> wf.deg2rad(wf.asarray([180.0])).tolist() == [3.141592653589793]
+    True
+    """
+    x = _array(x)
+    return apply_op("multiply", x, math.pi / 180, dtype=_real(x))
+
+
+def rad2deg(x: Any) -> Array:
+    """Radians to degrees (``degrees``).
+
+    >>> import weft as wf
+    >>> wf.rad2deg(wf.asarray([3.141592653589793])).tolist()
+    [180.0]
+    """
+    x = _array(x)
+    return apply_op("multiply", x, 180 / math.pi, dtype=_real(x))
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def sinc(x: Any) -> Array:
+    """The normalized sinc, sin(πx)/(πx), 1 at 0 (NumPy's ``sinc``).
+
+    >>> import weft as wf
+    >>> wf.sinc(wf.asarray([0.0, 1.0, 0.5])).to_numpy().round(6).tolist()
+    [1.0, 0.0, 0.63662]
+    """
+    x = _array(x)
+    real = _real(x)
+    scaled = apply_op("multiply", x, math.pi, dtype=real)
+    quotient = apply_op("divide", apply_op("sin", scaled), scaled)
+    return apply_op("where", apply_op("equal", x, 0), 1, quotient, dtype=real)
+
+
+def heaviside(x1: Any, x2: Any) -> Array:
+    """The Heaviside step: 0 where ``x1 < 0``, ``x2`` where it is 0, 1 where positive,
+    NaN where ``x1`` is NaN.
+
+    >>> import weft as wf
+    >>> wf.heaviside(wf.asarray([-1.0, 0.0, 2.0]), 0.5).tolist()
+    [0.0, 0.5, 1.0]
+    """
+    x1 = _array(x1)
+    real = dt.real_of(apply_op("add", x1, x2).dtype)
+    step = apply_op("where", apply_op("greater", x1, 0), 1, apply_op("where", apply_op(
+        "equal", x1, 0), x2, 0, dtype=real), dtype=real)
+    return apply_op("where", apply_op("isnan", x1), x1, step, dtype=real)
+
+
+def reciprocal(x: Any) -> Array:
+    """``1 / x`` in ``x``'s dtype: for integers NumPy's integer quotient (1 for 1, -1 for
+    -1, 0 for any other nonzero value).
+
+    >>> import weft as wf
+    >>> wf.reciprocal(wf.asarray([2.0, 4.0])).tolist(), wf.reciprocal(wf.asarray([1, 2])).tolist()
+    ([0.5, 0.25], [1, 0])
+    """
+    x = _array(x)
+    if x.dtype.is_float:
+        return apply_op("divide", 1, x)
+    unit = apply_op("logical_or", apply_op("equal", x, 1), apply_op("equal", x, -1))
+    return apply_op("where", unit, x, 0, dtype=x.dtype)
+
+
+def isposinf(x: Any) -> Array:
+    """Where ``x`` is +∞.
+
+    >>> import weft as wf
+    >>> wf.isposinf(wf.asarray([float("inf"), -float("inf"), 1.0])).tolist()
+    [True, False, False]
+    """
+    return apply_op("logical_and", apply_op("isinf", x), apply_op("greater", x, 0))
+
+
+def isneginf(x: Any) -> Array:
+    """Where ``x`` is -∞.
+
+    >>> import weft as wf
+    >>> wf.isneginf(wf.asarray([float("inf"), -float("inf"), 1.0])).tolist()
+    [False, True, False]
+    """
+    return apply_op("logical_and", apply_op("isinf", x), apply_op("less", x, 0))
+
+
+def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Array:
+    """NaN to ``nan``, +∞ to ``posinf`` and -∞ to ``neginf`` (by default the dtype's largest
+    and smallest finite values), as NumPy's; integers are unchanged. ``copy=False`` (NumPy's
+    in-place form) is refused: weft's results are new arrays.
+
+    >>> import weft as wf
+    >>> wf.nan_to_num(wf.asarray([float("nan"), float("inf"), 1.0])).tolist()
+    [0.0, 1.7976931348623157e+308, 1.0]
+    """
+    if not copy:
+        raise ValueError("nan_to_num: copy=False writes into x in NumPy; weft returns a new "
+                         "array (assign it back with x[...] = wf.nan_to_num(x))")
+    x = _array(x)
+    if not x.dtype.is_float:
+        return x.copy()
+    info = np.finfo(x.dtype.numpy)
+    high = float(info.max) if posinf is None else posinf
+    low = float(info.min) if neginf is None else neginf
+    out = apply_op("where", isposinf(x), high, x, dtype=x.dtype)
+    out = apply_op("where", isneginf(x), low, out, dtype=x.dtype)
+    return apply_op("where", apply_op("isnan", x), nan, out, dtype=x.dtype)
+
+
+def modf(x: Any) -> tuple[Array, Array]:
+    """The fractional and integral parts, each with ``x``'s sign (NumPy's ``modf``; ±∞ has
+    fractional part ±0).
+
+    >>> import weft as wf
+    >>> [p.tolist() for p in wf.modf(wf.asarray([1.5, -2.25]))]
+    [[0.5, -0.25], [1.0, -2.0]]
+    """
+    x = _array(x)
+    real = _real(x)
+    whole = apply_op("trunc", x, dtype=real)
+    fraction = apply_op("where", apply_op("isinf", x), 0, apply_op("subtract", x, whole,
+                                                                    dtype=real), dtype=real)
+    fraction = apply_op("copysign", fraction, x, dtype=real)
+    return fraction, whole
+
+
+def real(val: Any) -> Array:
+    """The real part: weft's arrays are real, so the array itself.
+
+    >>> import weft as wf
+    >>> wf.real(wf.asarray([1.5])).tolist()
+    [1.5]
+    """
+    return _array(val)
+
+
+def imag(val: Any) -> Array:
+    """The imaginary part: zeros of ``val``'s shape and dtype (weft's arrays are real).
+
+    >>> import weft as wf
+    >>> wf.imag(wf.asarray([1.5])).tolist()
+    [0.0]
+    """
+    return zeros_like(_array(val))
+
+
+def conj(x: Any) -> Array:
+    """The complex conjugate: of a real array, its values (``conjugate``).
+
+    >>> import weft as wf
+    >>> wf.conj(wf.asarray([-2])).tolist()
+    [-2]
+    """
+    return _array(x).copy()
+
+
+conjugate = conj
+
+
+def angle(z: Any, deg: bool = False) -> Array:
+    """The argument of ``z`` as a complex number: π where ``z`` is negative (or -0.0), 0
+    elsewhere, NaN for NaN (NumPy's ``angle`` of reals); in degrees with ``deg``.
+
+    >>> import weft as wf
+    >>> wf.angle(wf.asarray([-2.0, 3.0]), deg=True).tolist()
+    [180.0, 0.0]
+    """
+    z = _array(z)
+    radians_ = apply_op("atan2", 0, z, dtype=_real(z))
+    return apply_op("multiply", radians_, 180 / math.pi) if deg else radians_
+
+
+def isreal(x: Any) -> Array:
+    """Where ``x`` has no imaginary part: everywhere, for weft's real arrays.
+
+    >>> import weft as wf
+    >>> wf.isreal(wf.asarray([1.0, 2.0])).tolist()
+    [True, True]
+    """
+    return apply_op("equal", imag(x), 0)
+
+
+def iscomplex(x: Any) -> Array:
+    """Where ``x`` has a nonzero imaginary part: nowhere, for weft's real arrays.
+
+    >>> import weft as wf
+    >>> wf.iscomplex(wf.asarray([1.0])).tolist()
+    [False]
+    """
+    return apply_op("not_equal", imag(x), 0)
+
+
+def isrealobj(x: Any) -> bool:
+    """Whether ``x``'s dtype is not complex: always, for weft arrays (as NumPy's, for any
+    object that is not complex).
+
+    >>> import weft as wf
+    >>> wf.isrealobj(wf.asarray([1.0]))
+    True
+    """
+    return not iscomplexobj(x)
+
+
+def iscomplexobj(x: Any) -> bool:
+    """Whether ``x``'s dtype is complex: never for weft arrays; NumPy's answer otherwise.
+
+    >>> import weft as wf
+    >>> wf.iscomplexobj(wf.asarray([1.0])), wf.iscomplexobj(1j)
+    (False, True)
+    """
+    return False if isinstance(x, Array) else bool(np.iscomplexobj(x))
+
+
+def real_if_close(a: Any, tol: float = 100) -> Array:
+    """``a`` without its imaginary part if that is small: weft's arrays are real, so ``a``.
+
+    >>> import weft as wf
+    >>> wf.real_if_close(wf.asarray([2.0])).tolist()
+    [2.0]
+    """
+    return _array(a)
+
+
+def isscalar(element: Any) -> bool:
+    """NumPy's ``isscalar``: whether ``element`` is a scalar (a weft array, even 0-d, is not).
+
+    >>> import weft as wf
+    >>> wf.isscalar(3.0), wf.isscalar(wf.asarray(3.0))
+    (True, False)
+    """
+    return bool(np.isscalar(element))
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    """Whether ``a1`` and ``a2`` have one shape and equal elements (NaNs equal with
+    ``equal_nan``): a Python bool, as NumPy's (one read-back).
+
+    >>> import weft as wf
+    >>> wf.array_equal(wf.asarray([1, 2]), [1, 2]), wf.array_equal(wf.asarray([1]), [1, 2])
+    (True, False)
+    """
+    a1, a2 = _array(a1), _array(a2)
+    if a1.shape != a2.shape:
+        return False
+    same = apply_op("equal", a1, a2)
+    if equal_nan:
+        same = apply_op("logical_or", same, apply_op("logical_and", apply_op("isnan", a1),
+                                                     apply_op("isnan", a2)))
+    return bool(same.all())
+
+
+def array_equiv(a1: Any, a2: Any) -> bool:
+    """Whether ``a1`` and ``a2`` broadcast to one shape with equal elements (NumPy's
+    ``array_equiv``): a Python bool.
+
+    >>> import weft as wf
+    >>> wf.array_equiv(wf.asarray([[1, 2], [1, 2]]), [1, 2])
+    True
+    """
+    a1, a2 = _array(a1), _array(a2)
+    try:
+        np.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return bool(apply_op("equal", a1, a2).all())
+
+
+__all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
+           "heaviside", "reciprocal", "isposinf", "isneginf", "nan_to_num", "modf", "real",
+           "imag", "conj", "conjugate", "angle", "isreal", "iscomplex", "isrealobj",
+           "iscomplexobj", "real_if_close", "isscalar", "array_equal", "array_equiv"]

@@ -1,0 +1,210 @@
+"""NumPy's further functions (issue 38, found missing by CuPy's own tests): element-wise
+composites, complex-number functions on reals, differences and integrals, convolution,
+interpolation, set operations, windows and ``out=``, against NumPy on every device."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+RNG = np.random.default_rng(11)
+V = np.array([-2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, np.inf, -np.inf, np.nan])
+M = RNG.standard_normal((4, 5))
+I = np.array([[3, -1, 0], [2, 7, -4]], dtype=np.int32)
+
+ELEMENTWISE = [
+    ("float_power", lambda m: m.float_power(m.abs(V) + 1, -1.5)),
+    ("float_power of ints", lambda m: m.float_power(I, 2)),
+    ("fabs", lambda m: m.fabs(I)), ("deg2rad", lambda m: m.deg2rad(V)),
+    ("rad2deg", lambda m: m.rad2deg(I)), ("sinc", lambda m: m.sinc(V)),
+    ("heaviside", lambda m: m.heaviside(V, 0.5)), ("reciprocal", lambda m: m.reciprocal(V)),
+    ("reciprocal of ints", lambda m: m.reciprocal(np.array([1, -1, 2, -3], np.int64))),
+    ("isposinf", lambda m: m.isposinf(V)), ("isneginf", lambda m: m.isneginf(V)),
+    ("nan_to_num", lambda m: m.nan_to_num(V)),
+    ("nan_to_num given", lambda m: m.nan_to_num(V.astype(np.float32), nan=-1.0, posinf=9.0)),
+    ("modf", lambda m: m.modf(V)), ("angle", lambda m: m.angle(V, deg=True)),
+    ("real", lambda m: m.real(I)), ("imag", lambda m: m.imag(I)), ("conj", lambda m: m.conj(V)),
+    ("isreal", lambda m: m.isreal(V)), ("iscomplex", lambda m: m.iscomplex(V)),
+    ("logaddexp2", lambda m: m.logaddexp2(M, M.T[:1].T)),
+    ("nextafter", lambda m: m.nextafter(V, 0.0)),
+]
+
+
+def _on(m, f):
+    """``f`` with NumPy's arrays as weft arrays when ``m`` is weft."""
+    if m is np:
+        return f(np)
+
+    class Weft:
+        def __getattr__(self, name):
+            fn = getattr(wf, name)
+            return lambda *a, **k: fn(*[wf.asarray(x) if isinstance(x, np.ndarray) else x
+                                         for x in a], **k)
+    return f(Weft())
+
+
+def _same(got, expected, rtol=1e-12):
+    got = got if isinstance(got, tuple) else (got,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got, expected):
+        assert isinstance(g, wf.Array)
+        assert np.dtype(g.dtype) == np.asarray(e).dtype, (g.dtype, np.asarray(e).dtype)
+        np.testing.assert_allclose(g.to_numpy(), e, rtol=rtol, atol=1e-300)
+        if np.asarray(e).dtype.kind == "f":
+            assert np.array_equal(np.signbit(g.to_numpy()), np.signbit(e))
+
+
+@pytest.mark.parametrize("case", ELEMENTWISE, ids=[c[0] for c in ELEMENTWISE])
+def test_elementwise_composites_match_numpy(device, case):
+    _, f = case
+    with np.errstate(all="ignore"):
+        _same(_on(wf, f), f(np))
+
+
+def test_predicates_and_equality_answer_as_numpy(device):
+    x = wf.asarray(I)
+    assert wf.isrealobj(x) and not wf.iscomplexobj(x) and wf.iscomplexobj(1j)
+    assert wf.isscalar(2.0) and not wf.isscalar(x)
+    assert wf.array_equal(x, I) is True and wf.array_equal(x, I[:1]) is False
+    assert wf.array_equal(wf.asarray([np.nan]), [np.nan]) is False
+    assert wf.array_equal(wf.asarray([np.nan]), [np.nan], equal_nan=True) is True
+    assert wf.array_equiv(wf.asarray([[1, 2], [1, 2]]), [1, 2]) is True
+    assert wf.array_equiv(x, [1, 2]) is False
+    np.testing.assert_array_equal(x.imag.to_numpy(), np.zeros_like(I))
+    assert x.real is x
+
+
+GRADIENTS = [
+    ("1-d", (RNG.standard_normal(7),), {}),
+    ("spacing", (RNG.standard_normal(7), 0.5), {"edge_order": 2}),
+    ("coordinates", (RNG.standard_normal(6), np.cumsum(RNG.uniform(0.2, 1.0, 6))),
+     {"edge_order": 2}),
+    ("matrix", (M,), {}),
+    ("matrix per axis", (M, 2.0, np.cumsum(RNG.uniform(0.2, 1.0, 5))), {}),
+    ("one axis", (M,), {"axis": -1, "edge_order": 2}),
+    ("ints", (I,), {}),
+]
+
+
+@pytest.mark.parametrize("case", GRADIENTS, ids=[c[0] for c in GRADIENTS])
+def test_gradient_matches_numpy(device, case):
+    _, args, kwargs = case
+    got = wf.gradient(wf.asarray(args[0]), *args[1:], **kwargs)
+    expected = np.gradient(*args, **kwargs)
+    got = got if isinstance(got, list) else [got]
+    expected = expected if isinstance(expected, (list, tuple)) else [expected]
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert np.dtype(g.dtype) == e.dtype
+        np.testing.assert_allclose(g.to_numpy(), e, rtol=1e-12, atol=1e-12)
+
+
+def test_gradient_refuses_what_numpy_refuses(device):
+    with pytest.raises(ValueError, match="edge_order 2 needs at least 3"):
+        wf.gradient(wf.asarray([1.0, 2.0]), edge_order=2)
+    with pytest.raises(ValueError, match="coordinates of length 3"):
+        wf.gradient(wf.asarray(M), 1.0, [0.0, 1.0, 2.0])
+    with pytest.raises(np.exceptions.AxisError):
+        wf.gradient(wf.asarray(M), axis=2)
+
+
+def test_differences_and_integrals_match_numpy(device):
+    x = wf.asarray(M)
+    np.testing.assert_allclose(wf.diff(x, n=2, axis=0).to_numpy(), np.diff(M, n=2, axis=0))
+    np.testing.assert_array_equal(wf.diff(wf.asarray(I), prepend=0, append=[[1], [2]])
+                                  .to_numpy(), np.diff(I, prepend=0, append=[[1], [2]]))
+    np.testing.assert_array_equal(wf.diff(wf.asarray([True, True, False])).to_numpy(),
+                                  np.diff([True, True, False]))
+    np.testing.assert_array_equal(wf.ediff1d(wf.asarray(I), to_end=[7], to_begin=-1)
+                                  .to_numpy(), np.ediff1d(I, to_end=[7], to_begin=-1))
+    t = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
+    np.testing.assert_allclose(wf.trapezoid(x, x=t).to_numpy(), np.trapezoid(M, x=t))
+    np.testing.assert_allclose(wf.trapezoid(x, dx=0.1, axis=0).to_numpy(),
+                               np.trapezoid(M, dx=0.1, axis=0))
+    p = np.cumsum(RNG.uniform(-4, 4, 30))
+    np.testing.assert_allclose(wf.unwrap(wf.asarray(p)).to_numpy(), np.unwrap(p), rtol=1e-12)
+    np.testing.assert_allclose(wf.unwrap(wf.asarray(M * 4), axis=0).to_numpy(),
+                               np.unwrap(M * 4, axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolve_matches_numpy_in_one_kernel(device, mode):
+    a, v = RNG.standard_normal(9), RNG.standard_normal(4)
+    got = wf.convolve(wf.asarray(a), wf.asarray(v), mode)
+    if device.kind != "reference":
+        assert wf.kernel_source(got).count("__kernel") + wf.kernel_source(got).count(
+            "__global__") == 1
+    np.testing.assert_allclose(got.to_numpy(), np.convolve(a, v, mode), rtol=1e-12)
+    np.testing.assert_allclose(wf.convolve(wf.asarray(v), wf.asarray(a), mode).to_numpy(),
+                               np.convolve(v, a, mode), rtol=1e-12)
+    with pytest.raises(ValueError, match="mode"):
+        wf.convolve(wf.asarray(a), wf.asarray(v), "circular")
+
+
+def test_interp_matches_numpy(device):
+    xp = np.array([0.0, 1.0, 1.0, 3.0, 4.5])
+    fp = np.array([0.0, 2.0, 3.0, 6.0, -1.0])
+    x = np.array([-1.0, 0.0, 0.5, 1.0, 2.5, 3.0, 4.5, 9.0, np.nan])
+    np.testing.assert_allclose(wf.interp(wf.asarray(x), xp, fp).to_numpy(),
+                               np.interp(x, xp, fp))
+    np.testing.assert_allclose(wf.interp(wf.asarray(x), xp, fp, left=-9, right=9).to_numpy(),
+                               np.interp(x, xp, fp, left=-9, right=9))
+    xq = np.array([-1.0, 0.5, 2.5, 7.0])
+    np.testing.assert_allclose(wf.interp(wf.asarray(xq), [0.0, 1.0, 3.0], [0.0, 2.0, 6.0],
+                                         period=4).to_numpy(),
+                               np.interp(xq, [0.0, 1.0, 3.0], [0.0, 2.0, 6.0], period=4))
+
+
+def test_set_operations_match_numpy(device):
+    a = np.array([[5, 1, 3], [3, 9, 1]])
+    b = np.array([3, 4, 5, 5])
+    x = wf.asarray(a)
+    np.testing.assert_array_equal(wf.isin(x, b).to_numpy(), np.isin(a, b))
+    np.testing.assert_array_equal(wf.isin(x, b, invert=True).to_numpy(),
+                                  np.isin(a, b, invert=True))
+    for name in ("intersect1d", "union1d", "setdiff1d", "setxor1d"):
+        got = getattr(wf, name)(x, b)
+        assert got.device is x.device
+        np.testing.assert_array_equal(got.to_numpy(), getattr(np, name)(a, b))
+    values, first_a, first_b = wf.intersect1d(x, b, return_indices=True)
+    expected = np.intersect1d(a, b, return_indices=True)
+    for g, e in zip((values, first_a, first_b), expected):
+        np.testing.assert_array_equal(g.to_numpy(), e)
+
+
+@pytest.mark.parametrize("name", ["bartlett", "blackman", "hamming", "hanning"])
+def test_windows_match_numpy(device, name):
+    for m in (0, 1, 6, 7):
+        got = getattr(wf, name)(m)
+        assert got.dtype == wf.float64
+        np.testing.assert_allclose(got.to_numpy(), getattr(np, name)(m), atol=1e-15)
+
+
+def test_scan_variants_match_numpy(device):
+    v = np.array([[1.0, np.nan, 2.0], [np.nan, 3.0, 4.0]])
+    x = wf.asarray(v)
+    np.testing.assert_array_equal(wf.nancumsum(x, axis=1).to_numpy(), np.nancumsum(v, axis=1))
+    np.testing.assert_array_equal(wf.nancumprod(x).to_numpy(), np.nancumprod(v))
+    y = wf.asarray(I)
+    np.testing.assert_array_equal(
+        wf.cumulative_sum(y, axis=0, include_initial=True).to_numpy(),
+        np.concatenate([np.zeros((1, 3), np.int64), np.cumsum(I, axis=0)]))
+    np.testing.assert_array_equal(wf.cumulative_prod(wf.asarray([1, 2, 3])).to_numpy(),
+                                  [1, 2, 6])
+    with pytest.raises(ValueError, match="give axis"):
+        wf.cumulative_sum(y)
+
+
+def test_out_writes_the_result_and_leaves_it_alone_on_error(device):
+    out = wf.zeros((2, 3))
+    got = wf.multiply(wf.asarray(I), 2.0, out=out)
+    assert got is out
+    np.testing.assert_array_equal(out.to_numpy(), I * 2.0)
+    with pytest.raises(ValueError, match="out has shape"):
+        wf.add(wf.asarray(I), 1.0, out=wf.zeros(3))
+    with pytest.raises(TypeError, match="out must be a wf.Array"):
+        wf.add(wf.asarray(I), 1.0, out=np.zeros((2, 3)))
+    np.testing.assert_array_equal(out.to_numpy(), I * 2.0)
+    assert wf.matmul(wf.asarray(M), wf.asarray(M.T)).shape == (4, 4)

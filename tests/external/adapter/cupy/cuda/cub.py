@@ -1,0 +1,3 @@
+"""CuPy's CUB routines are not weft's: the tests that force them skip."""
+
+available = False

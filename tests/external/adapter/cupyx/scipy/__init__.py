@@ -1,0 +1,3 @@
+"""``cupyx.scipy`` for CuPy's tests: only ``special``."""
+
+from . import special  # noqa: F401
