@@ -28,7 +28,7 @@ def _real(x: Array) -> dt.DType:
     return dt.real_of(x.dtype)
 
 
-def float_power(x1: Any, x2: Any) -> Array:
+def float_power(x1: Any, x2: Any, dtype: Any = None) -> Array:
     """``x1 ** x2`` computed in float64 whatever the arguments' dtypes (NumPy's
     ``float_power``: negative integer powers of integers are exact reals).
 
@@ -36,6 +36,9 @@ def float_power(x1: Any, x2: Any) -> Array:
     >>> wf.float_power(wf.asarray([2, 4]), -1).tolist()
     [0.5, 0.25]
     """
+    if dtype is not None and dt.to_dtype(dtype) != dt.float64:
+        raise TypeError(f"float_power: computes in float64, not {dt.to_dtype(dtype)} (weft "
+                        "has no wider real)")
     return apply_op("power", x1, x2, dtype=dt.float64)
 
 

@@ -236,6 +236,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     [0.0, 1.0, 2.5, 4.0, 1.5]
     """
     a, v = _array(a), _array(v)
+    a, v = (x.reshape((1,)) if x.ndim == 0 else x for x in (a, v))  # NumPy's ndmin=1
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError(f"convolve: a and v must be 1-D, not of shapes {a.shape}, {v.shape}")
     if a.shape[0] == 0 or v.shape[0] == 0:
@@ -252,8 +253,10 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     inside = apply_op("logical_and", apply_op("greater_equal", position, 0),
                       apply_op("less", position, n))
     gathered = a.take(apply_op("where", inside, position, 0))
-    terms = apply_op("where", inside, gathered * v.reshape(1, m), 0)
-    return terms.sum(axis=1)
+    dtype = apply_op("multiply", a[:1], v[:1]).dtype
+    terms = apply_op("where", inside, apply_op("multiply", gathered, v.reshape(1, m)), 0,
+                     dtype=dtype)
+    return terms.sum(axis=1, dtype=dtype)
 
 
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
@@ -293,8 +296,17 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     upper = apply_op("minimum", apply_op("maximum", after, 1), n - 1) if n > 1 else after * 0
     lower = upper - 1 if n > 1 else upper
     x0, x1, f0, f1 = xp.take(lower), xp.take(upper), fp.take(lower), fp.take(upper)
-    slope = apply_op("where", apply_op("equal", x1, x0), 0.0, (f1 - f0) / (x1 - x0))
-    inner = apply_op("where", apply_op("equal", x, x1), f1, f0 + slope * (x - x0))
+    # NumPy's rules: a knot gives its own value; a NaN from an infinite value at one end is
+    # retried from the other end, then taken as that value where both ends are equal.
+    slope = (f1 - f0) / (x1 - x0)
+    forward = slope * (x - x0) + f0
+    backward = slope * (x - x1) + f1
+    isnan = apply_op("isnan", forward)
+    retried = apply_op("where", isnan, backward, forward)
+    retried = apply_op("where", apply_op("logical_and", apply_op("isnan", retried),
+                                         apply_op("equal", f0, f1)), f0, retried)
+    inner = apply_op("where", apply_op("equal", x, x0), f0, retried)
+    inner = apply_op("where", apply_op("equal", x, x1), f1, inner)
     low = fp[0] if left is None else left
     high = fp[n - 1] if right is None else right
     out = apply_op("where", apply_op("less", x, xp[0]), low, inner)

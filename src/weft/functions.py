@@ -273,6 +273,10 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
     def op(name: str, *xs: Any) -> Array:
         return apply_op(name, *xs)
 
+    # In reals, as NumPy's: |a - b| of integers would overflow at the ends of their range.
+    real = dt.real_of(result_type(a, b))
+    a, b = (x.astype(real) if isinstance(x, Array) else asarray(x, dtype=real) for x in (a, b))
+
     finite = op("logical_and", op("isfinite", a), op("isfinite", b))
     near = op("less_equal", op("abs", op("subtract", a, b)),
               op("add", atol, op("multiply", rtol, op("abs", b))))

@@ -1,7 +1,7 @@
 """NumPy's ``ndarray`` methods and attributes that weft's functions already compute, on
 ``wf.Array``: ``clip``, ``round``, ``dot``, ``trace``, ``diagonal``, ``squeeze``,
-``swapaxes``, ``take``, ``fill``, ``conj``/``conjugate``, ``real``/``imag``, ``tobytes``, ``itemsize``,
-``nbytes``, ``item`` with an index, and ``divmod``. Each is a thin alias with NumPy's
+``swapaxes``, ``take``, ``fill``, ``conj``/``conjugate``, ``real``/``imag``, ``tobytes``,
+``itemsize``, ``nbytes``, ``item`` with an index, and ``divmod``. Each is a thin alias with NumPy's
 parameter names (the reductions, scans, sorts and ``nonzero`` attach theirs in their own
 modules).
 

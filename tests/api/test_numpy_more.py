@@ -12,20 +12,21 @@ import weft as wf
 RNG = np.random.default_rng(11)
 V = np.array([-2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, np.inf, -np.inf, np.nan])
 M = RNG.standard_normal((4, 5))
-I = np.array([[3, -1, 0], [2, 7, -4]], dtype=np.int32)
+INTS = np.array([[3, -1, 0], [2, 7, -4]], dtype=np.int32)
 
 ELEMENTWISE = [
     ("float_power", lambda m: m.float_power(m.abs(V) + 1, -1.5)),
-    ("float_power of ints", lambda m: m.float_power(I, 2)),
-    ("fabs", lambda m: m.fabs(I)), ("deg2rad", lambda m: m.deg2rad(V)),
-    ("rad2deg", lambda m: m.rad2deg(I)), ("sinc", lambda m: m.sinc(V)),
+    ("float_power of ints", lambda m: m.float_power(INTS, 2)),
+    ("fabs", lambda m: m.fabs(INTS)), ("deg2rad", lambda m: m.deg2rad(V)),
+    ("rad2deg", lambda m: m.rad2deg(INTS)), ("sinc", lambda m: m.sinc(V)),
     ("heaviside", lambda m: m.heaviside(V, 0.5)), ("reciprocal", lambda m: m.reciprocal(V)),
     ("reciprocal of ints", lambda m: m.reciprocal(np.array([1, -1, 2, -3], np.int64))),
     ("isposinf", lambda m: m.isposinf(V)), ("isneginf", lambda m: m.isneginf(V)),
     ("nan_to_num", lambda m: m.nan_to_num(V)),
     ("nan_to_num given", lambda m: m.nan_to_num(V.astype(np.float32), nan=-1.0, posinf=9.0)),
     ("modf", lambda m: m.modf(V)), ("angle", lambda m: m.angle(V, deg=True)),
-    ("real", lambda m: m.real(I)), ("imag", lambda m: m.imag(I)), ("conj", lambda m: m.conj(V)),
+    ("real", lambda m: m.real(INTS)), ("imag", lambda m: m.imag(INTS)),
+    ("conj", lambda m: m.conj(V)),
     ("isreal", lambda m: m.isreal(V)), ("iscomplex", lambda m: m.iscomplex(V)),
     ("logaddexp2", lambda m: m.logaddexp2(M, M.T[:1].T)),
     ("nextafter", lambda m: m.nextafter(V, 0.0)),
@@ -64,15 +65,15 @@ def test_elementwise_composites_match_numpy(device, case):
 
 
 def test_predicates_and_equality_answer_as_numpy(device):
-    x = wf.asarray(I)
+    x = wf.asarray(INTS)
     assert wf.isrealobj(x) and not wf.iscomplexobj(x) and wf.iscomplexobj(1j)
     assert wf.isscalar(2.0) and not wf.isscalar(x)
-    assert wf.array_equal(x, I) is True and wf.array_equal(x, I[:1]) is False
+    assert wf.array_equal(x, INTS) is True and wf.array_equal(x, INTS[:1]) is False
     assert wf.array_equal(wf.asarray([np.nan]), [np.nan]) is False
     assert wf.array_equal(wf.asarray([np.nan]), [np.nan], equal_nan=True) is True
     assert wf.array_equiv(wf.asarray([[1, 2], [1, 2]]), [1, 2]) is True
     assert wf.array_equiv(x, [1, 2]) is False
-    np.testing.assert_array_equal(x.imag.to_numpy(), np.zeros_like(I))
+    np.testing.assert_array_equal(x.imag.to_numpy(), np.zeros_like(INTS))
     assert x.real is x
 
 
@@ -84,7 +85,7 @@ GRADIENTS = [
     ("matrix", (M,), {}),
     ("matrix per axis", (M, 2.0, np.cumsum(RNG.uniform(0.2, 1.0, 5))), {}),
     ("one axis", (M,), {"axis": -1, "edge_order": 2}),
-    ("ints", (I,), {}),
+    ("ints", (INTS,), {}),
 ]
 
 
@@ -113,12 +114,12 @@ def test_gradient_refuses_what_numpy_refuses(device):
 def test_differences_and_integrals_match_numpy(device):
     x = wf.asarray(M)
     np.testing.assert_allclose(wf.diff(x, n=2, axis=0).to_numpy(), np.diff(M, n=2, axis=0))
-    np.testing.assert_array_equal(wf.diff(wf.asarray(I), prepend=0, append=[[1], [2]])
-                                  .to_numpy(), np.diff(I, prepend=0, append=[[1], [2]]))
+    np.testing.assert_array_equal(wf.diff(wf.asarray(INTS), prepend=0, append=[[1], [2]])
+                                  .to_numpy(), np.diff(INTS, prepend=0, append=[[1], [2]]))
     np.testing.assert_array_equal(wf.diff(wf.asarray([True, True, False])).to_numpy(),
                                   np.diff([True, True, False]))
-    np.testing.assert_array_equal(wf.ediff1d(wf.asarray(I), to_end=[7], to_begin=-1)
-                                  .to_numpy(), np.ediff1d(I, to_end=[7], to_begin=-1))
+    np.testing.assert_array_equal(wf.ediff1d(wf.asarray(INTS), to_end=[7], to_begin=-1)
+                                  .to_numpy(), np.ediff1d(INTS, to_end=[7], to_begin=-1))
     t = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
     np.testing.assert_allclose(wf.trapezoid(x, x=t).to_numpy(), np.trapezoid(M, x=t))
     np.testing.assert_allclose(wf.trapezoid(x, dx=0.1, axis=0).to_numpy(),
@@ -187,10 +188,10 @@ def test_scan_variants_match_numpy(device):
     x = wf.asarray(v)
     np.testing.assert_array_equal(wf.nancumsum(x, axis=1).to_numpy(), np.nancumsum(v, axis=1))
     np.testing.assert_array_equal(wf.nancumprod(x).to_numpy(), np.nancumprod(v))
-    y = wf.asarray(I)
+    y = wf.asarray(INTS)
     np.testing.assert_array_equal(
         wf.cumulative_sum(y, axis=0, include_initial=True).to_numpy(),
-        np.concatenate([np.zeros((1, 3), np.int64), np.cumsum(I, axis=0)]))
+        np.concatenate([np.zeros((1, 3), np.int64), np.cumsum(INTS, axis=0)]))
     np.testing.assert_array_equal(wf.cumulative_prod(wf.asarray([1, 2, 3])).to_numpy(),
                                   [1, 2, 6])
     with pytest.raises(ValueError, match="give axis"):
@@ -199,12 +200,12 @@ def test_scan_variants_match_numpy(device):
 
 def test_out_writes_the_result_and_leaves_it_alone_on_error(device):
     out = wf.zeros((2, 3))
-    got = wf.multiply(wf.asarray(I), 2.0, out=out)
+    got = wf.multiply(wf.asarray(INTS), 2.0, out=out)
     assert got is out
-    np.testing.assert_array_equal(out.to_numpy(), I * 2.0)
+    np.testing.assert_array_equal(out.to_numpy(), INTS * 2.0)
     with pytest.raises(ValueError, match="out has shape"):
-        wf.add(wf.asarray(I), 1.0, out=wf.zeros(3))
+        wf.add(wf.asarray(INTS), 1.0, out=wf.zeros(3))
     with pytest.raises(TypeError, match="out must be a wf.Array"):
-        wf.add(wf.asarray(I), 1.0, out=np.zeros((2, 3)))
-    np.testing.assert_array_equal(out.to_numpy(), I * 2.0)
+        wf.add(wf.asarray(INTS), 1.0, out=np.zeros((2, 3)))
+    np.testing.assert_array_equal(out.to_numpy(), INTS * 2.0)
     assert wf.matmul(wf.asarray(M), wf.asarray(M.T)).shape == (4, 4)
