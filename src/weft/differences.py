@@ -329,10 +329,10 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: float = 2 * m
     p = _array(p)
     axis = _axis(axis, p.ndim, "unwrap")
     real = dt.real_of(p.dtype)
-    p = p.astype(real) if p.dtype != real else p
     half = period / 2
     discont = half if discont is None else max(discont, half)
-    steps = diff(p, axis=axis)
+    steps = diff(p, axis=axis).astype(real)  # in p's dtype first, as NumPy's (uint32 wraps)
+    p = p.astype(real) if p.dtype != real else p
     wrapped = apply_op("remainder", steps + half, period) - half
     wrapped = apply_op("where", apply_op("logical_and", apply_op("equal", wrapped, -half),
                                          apply_op("greater", steps, 0)), half, wrapped)

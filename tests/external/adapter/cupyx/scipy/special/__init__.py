@@ -10,9 +10,9 @@ from typing import Any
 
 import weft
 
-# SciPy's names where weft's differ.
-_WEFT_NAMES = {"gamma": "tgamma", "psi": "digamma", "erfinv": "erfinv", "betaln": "betaln",
-               "loggamma": "lgamma"}
+# SciPy's names where weft's differ (SciPy's loggamma is not weft's lgamma: it is NaN for
+# negative reals, lgamma the log of |Γ|).
+_WEFT_NAMES = {"gamma": "tgamma", "psi": "digamma"}
 
 
 def multigammaln(a: Any, d: int) -> Any:
