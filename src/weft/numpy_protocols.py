@@ -248,6 +248,15 @@ def _einsum(name: str, given: dict[str, Any]) -> Any:
     return _into(out, weft.einsum(*operands), name)
 
 
+def _gradient(name: str, given: dict[str, Any]) -> Any:
+    import weft
+
+    spacing = given.pop("varargs", ())
+    _refuse(name, given, {"f": _READ, "axis": _READ, "edge_order": _READ})
+    return weft.gradient(given["f"], *spacing, axis=given.get("axis"),
+                         edge_order=given.get("edge_order", 1))
+
+
 def _attribute(read: Callable[[Any], Any]) -> Callable[[str, dict], Any]:
     def translate(name: str, given: dict[str, Any]) -> Any:
         _refuse(name, given, {"a": _READ})
@@ -311,9 +320,32 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.argwhere: _simple(weft.argwhere, ("a",)),
         np.cumsum: _simple(weft.cumsum, ("a", "axis", "dtype")),
         np.cumprod: _simple(weft.cumprod, ("a", "axis", "dtype")),
+        np.diff: _simple(weft.diff, ("a", "n", "axis", "prepend", "append")),
+        np.ediff1d: _simple(weft.ediff1d, ("ary", "to_end", "to_begin")),
+        np.gradient: _gradient,
+        np.convolve: _simple(weft.convolve, ("a", "v", "mode")),
+        np.interp: _simple(weft.interp, ("x", "xp", "fp", "left", "right", "period")),
+        np.unwrap: _simple(weft.unwrap, ("p", "discont", "axis", "period")),
+        np.isin: _simple(weft.isin, ("element", "test_elements", "assume_unique", "invert"),
+                         {"kind": None}),
+        np.intersect1d: _simple(weft.intersect1d, ("ar1", "ar2", "assume_unique",
+                                                   "return_indices")),
+        np.union1d: _simple(weft.union1d, ("ar1", "ar2")),
+        np.setdiff1d: _simple(weft.setdiff1d, ("ar1", "ar2", "assume_unique")),
+        np.setxor1d: _simple(weft.setxor1d, ("ar1", "ar2", "assume_unique")),
+        np.nan_to_num: _simple(weft.nan_to_num, ("x", "copy", "nan", "posinf", "neginf")),
+        np.sinc: _simple(weft.sinc, ("x",)),
+        np.real: _simple(weft.real, ("val",)), np.imag: _simple(weft.imag, ("val",)),
+        np.angle: _simple(weft.angle, ("z", "deg")),
+        np.isreal: _simple(weft.isreal, ("x",)), np.iscomplex: _simple(weft.iscomplex, ("x",)),
+        np.real_if_close: _simple(weft.real_if_close, ("a", "tol")),
+        np.array_equal: _simple(weft.array_equal, ("a1", "a2", "equal_nan")),
+        np.array_equiv: _simple(weft.array_equiv, ("a1", "a2")),
+        np.nancumsum: _simple(weft.nancumsum, ("a", "axis", "dtype")),
+        np.nancumprod: _simple(weft.nancumprod, ("a", "axis", "dtype")),
         np.cumulative_sum: _simple(
-            lambda x, axis=None, dtype=None, include_initial=False: weft.array_api.
-            cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial),
+            lambda x, axis=None, dtype=None, include_initial=False: weft.cumulative_sum(
+                x, axis=axis, dtype=dtype, include_initial=include_initial),
             ("x", "axis", "dtype", "include_initial")),
         np.searchsorted: _simple(weft.searchsorted, ("a", "v", "side", "sorter")),
         np.digitize: _simple(weft.digitize, ("x", "bins", "right")),
@@ -329,6 +361,11 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.percentile: _simple(weft.percentile, ("a", "q", "axis", "method", "keepdims"),
                                {"overwrite_input": _READ, "weights": None}),
     }
+    for name in ("trapezoid", "cumulative_prod"):
+        if hasattr(np, name):  # NumPy 2 / 2.1
+            table[getattr(np, name)] = _simple(getattr(weft, name), (
+                ("y", "x", "dx", "axis") if name == "trapezoid"
+                else ("x", "axis", "dtype", "include_initial")))
     for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
         if hasattr(np, name):  # NumPy 2
             table[getattr(np, name)] = _simple(getattr(weft, name), ("x",))

@@ -209,3 +209,21 @@ def test_out_writes_the_result_and_leaves_it_alone_on_error(device):
         wf.add(wf.asarray(INTS), 1.0, out=np.zeros((2, 3)))
     np.testing.assert_array_equal(out.to_numpy(), INTS * 2.0)
     assert wf.matmul(wf.asarray(M), wf.asarray(M.T)).shape == (4, 4)
+
+
+def test_numpys_functions_stay_on_the_device(device):
+    v = np.array([1.0, 2.0, 4.0, 7.0, 11.0])
+    x = wf.asarray(v)
+    calls = [
+        lambda m, a: m.gradient(a, 0.5, edge_order=2), lambda m, a: m.diff(a, n=2),
+        lambda m, a: m.ediff1d(a), lambda m, a: m.convolve(a, [1.0, -1.0]),
+        lambda m, a: m.interp(a, [0.0, 5.0], [0.0, 10.0]), lambda m, a: m.unwrap(a),
+        lambda m, a: m.isin(a, [2.0, 7.0]), lambda m, a: m.setdiff1d(a, [2.0]),
+        lambda m, a: m.trapezoid(a), lambda m, a: m.nan_to_num(a), lambda m, a: m.sinc(a),
+        lambda m, a: m.angle(a), lambda m, a: m.nancumsum(a), lambda m, a: m.imag(a),
+    ]
+    for call in calls:
+        got, expected = call(np, x), call(np, v)
+        assert isinstance(got, wf.Array) and got.device is device
+        np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-12, atol=1e-15)
+    assert np.array_equal(x, v) is True
