@@ -19,6 +19,7 @@ from .config import config
 from .creation import (
     arange,
     asarray,
+    ascontiguousarray,
     broadcast_to,
     col_index,
     empty,
@@ -27,6 +28,7 @@ from .creation import (
     from_dlpack,
     full,
     full_like,
+    isfortran,
     linspace,
     ones,
     ones_like,
@@ -81,7 +83,7 @@ from .rearrange import (
     unstack,
 )
 from .reductions import FUNCTIONS as _REDUCTIONS
-from .reductions import logsumexp, reduce
+from .reductions import log_softmax, logsumexp, reduce, softmax
 from .scans import (
     cummax,
     cummin,
@@ -127,7 +129,8 @@ __all__ = [
     "unique_values", "unique_counts", "unique_inverse", "unique_all",
     "convolve", "diff", "ediff1d", "gradient", "interp", "trapezoid", "unwrap", "matmul",
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
-    "setdiff1d", "setxor1d", "union1d", "bartlett", "blackman", "hamming", "hanning",
+    "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
+    "isfortran", "bartlett", "blackman", "hamming", "hanning",
     *_REDUCTIONS, *_function_names, *_composite_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

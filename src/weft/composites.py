@@ -183,6 +183,49 @@ def modf(x: Any) -> tuple[Array, Array]:
     return fraction, whole
 
 
+def exprel(x: Any) -> Array:
+    """``(exp(x) - 1) / x``, 1 at 0 (SciPy's ``exprel``), accurate near 0 through ``expm1``.
+
+    >>> import weft as wf
+    >>> wf.exprel(wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
+    [1.0, 1.718282]
+    """
+    x = _array(x)
+    real = _real(x)
+    quotient = apply_op("divide", apply_op("expm1", x, dtype=real), x)
+    quotient = apply_op("where", isposinf(x), x, quotient)  # inf / inf is NaN
+    return apply_op("where", apply_op("equal", x, 0), 1, quotient, dtype=real)
+
+
+def rgamma(x: Any) -> Array:
+    """``1 / Γ(x)``, 0 at the poles (0 and the negative integers), as SciPy's ``rgamma``.
+
+    >>> import weft as wf
+    >>> wf.rgamma(wf.asarray([4.0, 0.0, -2.0])).to_numpy().round(6).tolist()
+    [0.166667, 0.0, 0.0]
+    """
+    x = _array(x)
+    real = _real(x)
+    pole = apply_op("logical_and", apply_op("less_equal", x, 0),
+                    apply_op("equal", apply_op("floor", x, dtype=real), x))
+    return apply_op("where", pole, 0, apply_op("divide", 1, apply_op("tgamma", x, dtype=real)),
+                    dtype=real)
+
+
+def loggamma(x: Any) -> Array:
+    """SciPy's ``loggamma`` of reals: ``log Γ(x)`` for ``x >= 0`` (+∞ at 0), NaN for negative
+    ``x`` (where Γ may be negative; ``lgamma`` is ``log|Γ(x)|`` everywhere).
+
+    >>> import weft as wf
+    >>> wf.loggamma(wf.asarray([1.0, -0.5])).tolist()
+    [0.0, nan]
+    """
+    x = _array(x)
+    real = _real(x)
+    return apply_op("where", apply_op("less", x, 0), np.nan, apply_op("lgamma", x, dtype=real),
+                    dtype=real)
+
+
 def real(val: Any) -> Array:
     """The real part: weft's arrays are real, so the array itself.
 
@@ -325,6 +368,7 @@ def array_equiv(a1: Any, a2: Any) -> bool:
 
 
 __all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
-           "heaviside", "reciprocal", "isposinf", "isneginf", "nan_to_num", "modf", "real",
-           "imag", "conj", "conjugate", "angle", "isreal", "iscomplex", "isrealobj",
-           "iscomplexobj", "real_if_close", "isscalar", "array_equal", "array_equiv"]
+           "heaviside", "reciprocal", "exprel", "rgamma", "loggamma", "isposinf", "isneginf",
+           "nan_to_num", "modf", "real", "imag", "conj", "conjugate", "angle", "isreal",
+           "iscomplex", "isrealobj", "iscomplexobj", "real_if_close", "isscalar",
+           "array_equal", "array_equiv"]

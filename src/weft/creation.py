@@ -360,3 +360,28 @@ def broadcast_to(x: Any, shape: Any) -> Array:
         raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")
     return Array(ex.broadcast(x._node, shape), x.device)
 
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> Array:
+    """``a`` as a weft array of at least one dimension, as NumPy's ``ascontiguousarray``
+    (weft's arrays are row-major; a 0-d one gets the shape (1,)).
+
+    >>> import weft as wf
+    >>> wf.ascontiguousarray(3.0).tolist()
+    [3.0]
+    """
+    out = asarray(a, dtype=dtype)
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+def isfortran(a: Any) -> bool:
+    """NumPy's ``isfortran``: whether ``a`` is column-major and not row-major; weft's
+    arrays are row-major (a view's elements are read through its strides), so False.
+
+    >>> import weft as wf
+    >>> wf.isfortran(wf.asarray([[1, 2], [3, 4]]).T)
+    False
+    """
+    if not isinstance(a, Array):
+        raise TypeError(f"isfortran: takes a weft array, not {type(a).__name__}")
+    return False

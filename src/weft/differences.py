@@ -170,7 +170,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     """The gradient of ``f`` by second-order central differences inside and first- or
     second-order (``edge_order``) one-sided differences at the ends, as NumPy's: ``varargs``
     are the spacing (one scalar, or one scalar or coordinate array per axis). One array per
-    axis (a list), or one array for one axis.
+    axis (a tuple), or one array for one axis.
 
     >>> import weft as wf
     >>> wf.gradient(wf.asarray([1.0, 2.0, 4.0, 7.0])).tolist()
@@ -179,8 +179,8 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     [[[3.0, 6.0], [3.0, 6.0]], [[1.0, 1.0], [4.0, 4.0]]]
     """
     f = _array(f)
-    if f.ndim == 0:
-        raise ValueError("gradient: needs at least 1 dimension, not a 0-d array")
+    if f.ndim == 0 and axis is None:
+        return ()  # NumPy's: no axes, no derivatives
     if axis is None:
         axes = list(range(f.ndim))
     else:
@@ -200,7 +200,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
         if isinstance(spacing, Array):
             spacing = spacing.astype(real)
         results.append(_gradient_axis(f, ax, spacing, edge_order).astype(real))
-    return results[0] if len(results) == 1 else results
+    return results[0] if len(results) == 1 else tuple(results)
 
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:

@@ -96,14 +96,18 @@ def _with_structure(x: Array, structure: str) -> Array:
 
 
 @recorded("matmul")
-def matmul(a: Any, b: Any) -> Array:
+def matmul(a: Any, b: Any, out: Array | None = None) -> Array:
     """Matrix product as NumPy's ``matmul`` (``a @ b``): matrix-matrix, matrix-vector,
-    vector-matrix and vector-vector (a 0-d result).
+    vector-matrix and vector-vector (a 0-d result); with ``out``, written there.
 
     >>> import weft as wf
     >>> (wf.asarray([[1.0, 2.0], [3.0, 4.0]]) @ wf.asarray([1.0, 1.0])).tolist()
     [3.0, 7.0]
     """
+    if out is not None:
+        from .functions import _into
+
+        return _into(out, matmul(a, b), "matmul")
     a, b = _pair(a, b, "matmul", evaluate=False)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: operands of shapes {a.shape} and {b.shape}: a 0-d operand "

@@ -136,26 +136,68 @@ def squeeze(x: Array, keep_shape: tuple[int, ...], shape: tuple[int, ...]) -> Ar
     return Array(ex.view(x._node, shape, m), x.device)
 
 
-def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """``log(sum(exp(x)))`` without overflow: the maximum is taken out first.
+def logsumexp(x: Any, axis: Any = None, keepdims: bool = False, b: Any = None,
+              return_sign: bool = False) -> Any:
+    """``log(sum(b * exp(x)))`` without overflow (the maximum is taken out first), as
+    SciPy's: ``b`` weights the terms (broadcast against ``x``); a negative weighted sum is
+    NaN, or with ``return_sign`` the pair ``(log|sum|, sign)``.
 
     >>> import weft as wf
     >>> round(wf.logsumexp(wf.asarray([0.0, 0.0])).item(), 6)
     0.693147
+    >>> value, sign = wf.logsumexp(wf.asarray([0.0, 1.0]), b=[2.0, -1.0], return_sign=True)
+    >>> round(value.item(), 6), sign.item()
+    (-0.330893, -1.0)
     """
     x = x if isinstance(x, Array) else asarray(x)
     if not x.dtype.is_float:
         x = x.astype(dt.default_real())
+    if b is not None:
+        b = b if isinstance(b, Array) else asarray(b, dtype=x.dtype, device=x.device)
+        x = apply_op("add", x, apply_op("multiply", b, 0))  # x broadcast to b's shape
     red_axis = _axis("logsumexp", axis, x.ndim)
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     if count == 0:  # the log of an empty sum, as SciPy
-        return full(keep_shape if keepdims else shape, -np.inf, dtype=x.dtype,
-                    device=x.device)
+        empty = full(keep_shape if keepdims else shape, -np.inf, dtype=x.dtype,
+                     device=x.device)
+        return (empty, full(empty.shape, 1.0, dtype=x.dtype, device=x.device)
+                ) if return_sign else empty
     top = reduce("max", x, axis, keepdims=True)
     top = apply_op("where", apply_op("isfinite", top), top, 0)
-    total = reduce("sum", apply_op("exp", x - top), axis, keepdims=True)
-    out = apply_op("log", total) + top
-    return out if keepdims else squeeze(out, keep_shape, shape)
+    terms = apply_op("exp", x - top)
+    total = reduce("sum", terms if b is None else apply_op("multiply", b, terms), axis,
+                   keepdims=True)
+    out = apply_op("log", apply_op("abs", total) if return_sign else total) + top
+    out = out if keepdims else squeeze(out, keep_shape, shape)
+    if not return_sign:
+        return out
+    sign = apply_op("sign", total)
+    return out, sign if keepdims else squeeze(sign, keep_shape, shape)
+
+
+def softmax(x: Any, axis: Any = None) -> Array:
+    """``exp(x) / sum(exp(x))`` along ``axis`` (all elements for None), without overflow,
+    as SciPy's ``softmax``.
+
+    >>> import weft as wf
+    >>> [round(v, 6) for v in wf.softmax(wf.asarray([0.0, 1.0])).tolist()]
+    [0.268941, 0.731059]
+    """
+    return apply_op("exp", log_softmax(x, axis))
+
+
+def log_softmax(x: Any, axis: Any = None) -> Array:
+    """``x - logsumexp(x)`` along ``axis`` (all elements for None), as SciPy's
+    ``log_softmax``.
+
+    >>> import weft as wf
+    >>> [round(v, 6) for v in wf.log_softmax(wf.asarray([0.0, 1.0])).tolist()]
+    [-1.313262, -0.313262]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    if not x.dtype.is_float:
+        x = x.astype(dt.default_real())
+    return x - logsumexp(x, axis, keepdims=True)
 
 
 def _method(name: str):

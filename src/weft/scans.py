@@ -53,6 +53,15 @@ def _result_type(name: str, x: Array, dtype: Any) -> dt.DType:
     return x.dtype
 
 
+def _written(result: Array, out: Array | None, name: str) -> Array:
+    """``result``, or written into ``out`` (NumPy's ``out=``) and that."""
+    if out is None:
+        return result
+    from .functions import _into
+
+    return _into(out, result, name)
+
+
 def _scan_along(x: Array, name: str, axis: int) -> Array:
     """The scan ``name`` along ``axis`` of the padded 2-D ``x`` (1: each row; a vector is
     one row), bools running in int32 (a work-group's memory holds no C bool). Its gradient
@@ -62,7 +71,8 @@ def _scan_along(x: Array, name: str, axis: int) -> Array:
     return out.astype(dt.bool_) if x.dtype.kind == "b" else out
 
 
-def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Array | None = None
+           ) -> Array:
     """Cumulative sums along ``axis`` (the flattened array for None), as ``numpy.cumsum``;
     integers and bools sum in int64.
 
@@ -70,17 +80,18 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
     >>> wf.cumsum(wf.asarray([[1, 2, 3], [4, 5, 6]]), axis=1).tolist()
     [[1, 3, 6], [4, 9, 15]]
     """
-    return _scan("cumsum", x, axis, dtype)
+    return _written(_scan("cumsum", x, axis, dtype), out, "cumsum")
 
 
-def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Array | None = None
+           ) -> Array:
     """Cumulative products along ``axis``, as ``numpy.cumprod``.
 
     >>> import weft as wf
     >>> wf.cumprod(wf.asarray([1.0, 2.0, 3.0, 4.0])).tolist()
     [1.0, 2.0, 6.0, 24.0]
     """
-    return _scan("cumprod", x, axis, dtype)
+    return _written(_scan("cumprod", x, axis, dtype), out, "cumprod")
 
 
 def cummax(x: Any, axis: int | None = None) -> Array:
@@ -123,24 +134,26 @@ def _nan_filled(x: Any, fill: float) -> Array:
     return where(isnan(x), fill, x)
 
 
-def nancumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def nancumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Array | None = None
+              ) -> Array:
     """``cumsum`` with NaNs counted as zero, as ``numpy.nancumsum``.
 
     >>> import weft as wf
     >>> wf.nancumsum(wf.asarray([1.0, float("nan"), 2.0])).tolist()
     [1.0, 1.0, 3.0]
     """
-    return cumsum(_nan_filled(x, 0.0), axis=axis, dtype=dtype)
+    return cumsum(_nan_filled(x, 0.0), axis=axis, dtype=dtype, out=out)
 
 
-def nancumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def nancumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Array | None = None
+              ) -> Array:
     """``cumprod`` with NaNs counted as one, as ``numpy.nancumprod``.
 
     >>> import weft as wf
     >>> wf.nancumprod(wf.asarray([2.0, float("nan"), 3.0])).tolist()
     [2.0, 2.0, 6.0]
     """
-    return cumprod(_nan_filled(x, 1.0), axis=axis, dtype=dtype)
+    return cumprod(_nan_filled(x, 1.0), axis=axis, dtype=dtype, out=out)
 
 
 def _cumulative(name: str, x: Any, axis: int | None, dtype: Any,

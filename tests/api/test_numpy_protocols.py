@@ -73,7 +73,7 @@ def test_out_takes_weft_arrays_and_nothing_else(device):
 
 def test_what_weft_lacks_raises_naming_it(device):
     x = wf.asarray(A)
-    for call, name in ((lambda: np.diff(x), "numpy.diff"),
+    for call, name in ((lambda: np.polyfit(x[0], x[1], 1), "numpy.polyfit"),
                        (lambda: np.subtract.accumulate(x), "numpy.subtract.accumulate"),
                        (lambda: np.extract(x > 0.5, x), "numpy.extract"),
                        (lambda: np.sum(x, initial=1.0), "initial"),
