@@ -106,7 +106,7 @@ from .searching import (
 )
 from .sets import intersect1d, isin, setdiff1d, setxor1d, union1d
 from .sorting import argsort, median, percentile, quantile, sort
-from .windows import bartlett, blackman, hamming, hanning
+from .windows import bartlett, blackman, hamming, hanning, kaiser
 
 globals().update(_REDUCTIONS)
 
@@ -130,7 +130,7 @@ __all__ = [
     "convolve", "diff", "ediff1d", "gradient", "interp", "trapezoid", "unwrap", "matmul",
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
-    "isfortran", "bartlett", "blackman", "hamming", "hanning",
+    "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser",
     *_REDUCTIONS, *_function_names, *_composite_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

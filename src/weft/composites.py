@@ -226,6 +226,65 @@ def loggamma(x: Any) -> Array:
                     dtype=real)
 
 
+# The modified Bessel function I0: its power series Σ (x²/4)^k / (k!)² (positive terms, no
+# cancellation) up to |x| = 20, its asymptotic series e^|x| / sqrt(2π|x|) Σ c_k / |x|^k
+# beyond (c_{k+1} = c_k (2k+1)² / (8(k+1))). Against mpmath on [0, 700]: at most 1.5e-15
+# relative (float64); float32 within 1.2e-6 (about 10 ulp). Both in Horner form.
+_I0_SPLIT, _I0_SERIES_TERMS, _I0_ASYMPTOTIC_TERMS = 20.0, 50, 30
+_I0_ASYMPTOTIC = [1.0]
+for _k in range(_I0_ASYMPTOTIC_TERMS):
+    _I0_ASYMPTOTIC.append(_I0_ASYMPTOTIC[-1] * (2 * _k + 1) ** 2 / (8 * (_k + 1)))
+
+
+def _i0_parts(x: Any) -> tuple[Array, Array, Array, Array]:
+    """|x|, where the series applies, the series' sum, and the asymptotic sum over
+    sqrt(2π|x|) (each branch on arguments clamped to its own range)."""
+    x = _array(x)
+    real = _real(x)
+    size = apply_op("abs", x, dtype=real)
+    near = apply_op("less_equal", size, _I0_SPLIT)
+    small = apply_op("fmin", size, _I0_SPLIT)
+    quarter_square = small * small * 0.25
+    series = apply_op("add", quarter_square * 0, 1.0)
+    for k in range(_I0_SERIES_TERMS, 0, -1):
+        series = series * quarter_square * (1.0 / (k * k)) + 1.0
+    large = apply_op("fmax", size, _I0_SPLIT)
+    inverse = 1.0 / large
+    tail = apply_op("add", inverse * 0, _I0_ASYMPTOTIC[-1])
+    for c in reversed(_I0_ASYMPTOTIC[:-1]):
+        tail = tail * inverse + c
+    tail = tail * apply_op("rsqrt", large * (2 * math.pi))
+    return size, near, series, tail
+
+
+def i0(x: Any) -> Array:
+    """The modified Bessel function of the first kind of order 0 (NumPy's ``i0``, SciPy's
+    ``special.i0``), real for real ``x``; +∞ at ±∞ and finite up to |x| ≈ 713.9 (SciPy's
+    gives NaN at ∞ and ∞ from about 709.8).
+
+    >>> import weft as wf
+    >>> wf.i0(wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
+    [1.0, 1.266066]
+    """
+    size, near, series, tail = _i0_parts(x)
+    half = apply_op("exp", size * 0.5)
+    value = apply_op("where", near, series, half * (half * tail))
+    # NaN stays NaN and ±∞ gives +∞ (the clamped branches would give NaN and 0 · ∞).
+    return apply_op("where", apply_op("isnan", size) | apply_op("isinf", size), size, value)
+
+
+def i0e(x: Any) -> Array:
+    """``exp(-|x|) * i0(x)``: I0 scaled so it does not overflow (SciPy's ``i0e``).
+
+    >>> import weft as wf
+    >>> wf.i0e(wf.asarray([0.0, 1000.0])).to_numpy().round(6).tolist()
+    [1.0, 0.012617]
+    """
+    size, near, series, tail = _i0_parts(x)
+    value = apply_op("where", near, series * apply_op("exp", -size), tail)
+    return apply_op("where", apply_op("isnan", size), size, value)
+
+
 def real(val: Any) -> Array:
     """The real part: weft's arrays are real, so the array itself.
 
@@ -368,7 +427,8 @@ def array_equiv(a1: Any, a2: Any) -> bool:
 
 
 __all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
-           "heaviside", "reciprocal", "exprel", "rgamma", "loggamma", "isposinf", "isneginf",
+           "heaviside", "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "isposinf",
+           "isneginf",
            "nan_to_num", "modf", "real", "imag", "conj", "conjugate", "angle", "isreal",
            "iscomplex", "isrealobj", "iscomplexobj", "real_if_close", "isscalar",
            "array_equal", "array_equiv"]

@@ -24,24 +24,54 @@ _EXAMPLES = {1: "wf.{name}(wf.asarray([0.5, 1.0]))", 2: "wf.{name}(wf.asarray([0
              3: "wf.{name}(wf.asarray([True, False]), 1.0, 2.0)"}
 
 
-def _into(out: Any, result: Array, name: str) -> Array:
-    """``result`` written into ``out`` (NumPy's ``out=``), which is returned."""
+def _into(out: Any, result: Array, name: str, casting: str = "unsafe") -> Array:
+    """``result`` written into ``out`` (NumPy's ``out=``), which is returned; ``casting``:
+    NumPy's rule for the result's dtype becoming ``out``'s."""
     if not isinstance(out, Array):
         raise TypeError(f"{name}: out must be a wf.Array, not {type(out).__name__}")
     if out.shape != result.shape:
         raise ValueError(f"{name}: out has shape {out.shape}, the result {result.shape}")
+    _check_cast(name, result.dtype, out, casting, "the result")
     from .writes import write
 
     write(out, result)
     return out
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def _check_cast(name: str, source: Any, target: Any, casting: str, what: str) -> None:
+    """``TypeError`` where NumPy's ``casting`` rule forbids ``source`` becoming ``target``'s
+    dtype (NumPy's ufuncs refuse a lossy ``dtype=`` or ``out=`` unless told ``unsafe``)."""
+    target = target.dtype if isinstance(target, Array) else target
+    have, want = (np.dtype(getattr(d, "numpy", d)) for d in (source, target))
+    if not np.can_cast(have, want, casting):
+        raise TypeError(f"{name}: cannot cast {what} from {have} to {want} with casting="
+                        f"{casting!r} (pass casting='unsafe' to allow it)")
+
+
+def _check_casting(name: str, args: tuple, dtype: Any, casting: str) -> None:
+    if casting not in _CASTINGS:
+        raise ValueError(f"{name}: casting must be one of {', '.join(_CASTINGS)}, not "
+                         f"{casting!r}")
+    if dtype is None:
+        return
+    target = dt.to_dtype(dtype)
+    for k, arg in enumerate(args):
+        if isinstance(arg, Array):
+            _check_cast(name, arg.dtype, target, casting, f"argument {k + 1}")
+
+
 def _make(name: str) -> Callable[..., Array]:
     op = OPS[name]
 
-    def function(*args: Any, dtype: Any = None, out: Array | None = None) -> Array:
+    def function(*args: Any, dtype: Any = None, out: Array | None = None,
+                 casting: str | None = None) -> Array:
+        if casting is not None:
+            _check_casting(name, args, dtype, casting)
         result = apply_op(name, *args, dtype=dtype)
-        return result if out is None else _into(out, result, name)
+        return result if out is None else _into(out, result, name, casting or "same_kind")
 
     function.__name__ = function.__qualname__ = name
     # NumPy's parameter names (x; x1, x2...), so help() and signature() show them.
@@ -52,14 +82,19 @@ def _make(name: str) -> Callable[..., Array]:
         + [inspect.Parameter("dtype", inspect.Parameter.KEYWORD_ONLY, default=None,
                              annotation=Any),
            inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
-                             annotation="Array | None")],
+                             annotation="Array | None"),
+           inspect.Parameter("casting", inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation="str | None")],
         return_annotation=Array)
     examples = _EXAMPLES if "f" in op.accepts else _INTEGER_EXAMPLES
     example = examples[op.arity].format(name=name)
     function.__doc__ = (
         f"Element-wise ``{name}`` (NumPy semantics), lazy and fused.\n\n"
         f"``dtype=`` is the result type and the computation type; with ``out=`` (a weft "
-        f"array of the result's shape) the result is written there and ``out`` returned.\n\n"
+        f"array of the result's shape) the result is written there and ``out`` returned; "
+        f"``casting=`` is NumPy's rule for ``out=`` (``same_kind`` unless given) and, when "
+        f"given, for ``dtype=`` (which otherwise converts the arguments, as weft's API "
+        f"says).\n\n"
         f"    >>> import weft as wf\n    >>> y = {example}\n"
     )
     return function

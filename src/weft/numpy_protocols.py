@@ -58,17 +58,21 @@ def _same(value: Any, default: Any) -> bool:
                                 and value == default)
 
 
-def _into(out: Any, result: Any, name: str) -> Any:
-    """``result``, or assigned into ``out`` (a weft array, or a 1-tuple of one) and that."""
+def _into(out: Any, result: Any, name: str, casting: str = "unsafe") -> Any:
+    """``result``, or assigned into ``out`` (a weft array, or a 1-tuple of one) and that;
+    ``casting``: NumPy's rule for the result's dtype becoming ``out``'s."""
     if out is None:
         return result
     from .array import Array
+    from .functions import _check_cast
     from .matrix import assign
 
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if not isinstance(target, Array):
         raise TypeError(f"numpy.{name}: out= must be a weft array for weft operands, not "
                         f"{type(target).__name__}")
+    if isinstance(result, Array):
+        _check_cast(f"numpy.{name}", result.dtype, target, casting, "the result")
     assign(target, result)
     return target
 
@@ -87,8 +91,11 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         if op is None:
             raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a "
                             "NumPy array)")
-        _refuse(name, kwargs, {"dtype": _READ, "casting": "same_kind", "where": True})
-        return _into(out, weft.apply_op(op, *inputs, dtype=kwargs.get("dtype")), name)
+        _refuse(name, kwargs, {"dtype": _READ, "casting": _READ, "where": True})
+        # NumPy's own rule (same_kind) for dtype= and out=, as np.add would apply it.
+        casting = kwargs.get("casting", "same_kind")
+        result = getattr(weft, op)(*inputs, dtype=kwargs.get("dtype"), casting=casting)
+        return _into(out, result, name, casting)
     if method == "reduce" and ufunc in _UFUNC_REDUCTIONS:
         _refuse(f"{name}.reduce", kwargs, {"axis": _READ, "dtype": _READ, "keepdims": _READ,
                                            "where": True})

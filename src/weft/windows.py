@@ -1,8 +1,6 @@
-"""NumPy's window functions (``bartlett``, ``blackman``, ``hamming``, ``hanning``): float64
-arrays of ``M`` points made on the current device by one fused kernel each.
-
-``kaiser`` is not here yet: it needs the modified Bessel function I0, which weft's special
-functions do not have.
+"""NumPy's window functions (``bartlett``, ``blackman``, ``hamming``, ``hanning``,
+``kaiser``): float64 arrays of ``M`` points made on the current device by one fused kernel
+each.
 """
 
 from __future__ import annotations
@@ -86,4 +84,21 @@ def hanning(M: Any) -> Array:  # noqa: N803 (NumPy's name)
     return _cosine_sum(M, "hanning", 0.5, 0.5)
 
 
-__all__ = ["bartlett", "blackman", "hamming", "hanning"]
+def kaiser(M: Any, beta: float) -> Array:  # noqa: N803 (NumPy's name)
+    """The Kaiser window of ``M`` points with shape ``beta``:
+    ``I0(beta * sqrt(1 - x²)) / I0(beta)`` over the symmetric positions x.
+
+    >>> import weft as wf
+    >>> [round(v, 6) for v in wf.kaiser(3, 5.0).tolist()]
+    [0.036711, 1.0, 0.036711]
+    """
+    from .composites import i0
+
+    m, x = _points(M, "kaiser")
+    if x is None:
+        return _trivial(m)
+    inside = apply_op("sqrt", apply_op("fmax", 1 - x * x, 0.0))
+    return i0(inside * float(beta)) / i0(apply_op("add", x[:1] * 0, float(beta)))
+
+
+__all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

@@ -33,7 +33,9 @@ ELEMENTWISE = [
 ]
 SCIPY = [("exprel", (V,)), ("rgamma", (np.array([4.0, 0.0, -2.0, -2.5, 0.5, np.inf]),)),
          ("loggamma", (np.array([4.0, 0.0, -2.5, 0.5, np.inf, -np.inf]),)),
-         ("softmax", (M,)), ("log_softmax", (M,))]
+         ("softmax", (M,)), ("log_softmax", (M,)),
+         ("i0", (np.concatenate([np.linspace(-30, 30, 61), [100.0, 700.0, np.nan]]),)),
+         ("i0e", (np.concatenate([np.linspace(-30, 30, 61), [1e3, -np.inf, np.nan]]),))]
 
 
 def _on(m, f):
@@ -74,6 +76,14 @@ def test_scipy_composites_match_scipy(device, name, args):
     with np.errstate(all="ignore"):
         expected = getattr(special, name)(*args)
     _same(getattr(wf, name)(*[wf.asarray(a) for a in args]), expected)
+
+
+def test_i0_is_finite_to_its_overflow_and_infinite_at_infinity(device):
+    import mpmath
+
+    got = wf.i0(wf.asarray([713.0, -np.inf, np.inf])).to_numpy()
+    np.testing.assert_allclose(got[0], float(mpmath.besseli(0, 713)), rtol=1e-14)
+    assert got[1] == got[2] == np.inf
 
 
 def test_logsumexp_takes_scipys_weights_and_sign(device):
@@ -205,12 +215,13 @@ def test_set_operations_match_numpy(device):
         np.testing.assert_array_equal(g.to_numpy(), e)
 
 
-@pytest.mark.parametrize("name", ["bartlett", "blackman", "hamming", "hanning"])
+@pytest.mark.parametrize("name", ["bartlett", "blackman", "hamming", "hanning", "kaiser"])
 def test_windows_match_numpy(device, name):
+    extra = (8.6,) if name == "kaiser" else ()
     for m in (0, 1, 6, 7):
-        got = getattr(wf, name)(m)
+        got = getattr(wf, name)(m, *extra)
         assert got.dtype == wf.float64
-        np.testing.assert_allclose(got.to_numpy(), getattr(np, name)(m), atol=1e-15)
+        np.testing.assert_allclose(got.to_numpy(), getattr(np, name)(m, *extra), atol=1e-15)
 
 
 def test_scan_variants_match_numpy(device):
@@ -262,3 +273,24 @@ def test_numpys_functions_stay_on_the_device(device):
         assert isinstance(got, wf.Array) and got.device is device
         np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-12, atol=1e-15)
     assert np.array_equal(x, v) is True
+
+
+def test_casting_follows_numpys_rule_and_loses_nothing(device):
+    x = wf.asarray([1.5, 2.5])
+    out = wf.full(2, 7, dtype=wf.int32)
+    with pytest.raises(TypeError, match="cannot cast the result from float64 to int32"):
+        wf.add(x, 1.0, out=out)
+    with pytest.raises(TypeError, match="cannot cast the result"):
+        np.add(x, 1.0, out=out)
+    with pytest.raises(TypeError, match="cannot cast argument 1 from float64 to int32"):
+        wf.multiply(x, 2.0, dtype=wf.int32, casting="same_kind")
+    with pytest.raises(TypeError, match="cannot cast"):
+        np.multiply(x, 2.0, dtype=np.int32)
+    # weft's own dtype= converts its arguments first (API.md), NumPy's rule only when asked
+    assert wf.multiply(x, 2.0, dtype=wf.int32).tolist() == [2, 4]
+    with pytest.raises(ValueError, match="casting must be one of"):
+        wf.add(x, 1.0, out=wf.zeros(2), casting="lossy")
+    np.testing.assert_array_equal(out.to_numpy(), [7, 7])
+    assert wf.add(x, 1.0, out=out, casting="unsafe") is out
+    np.testing.assert_array_equal(out.to_numpy(), np.add([1.5, 2.5], 1.0).astype(np.int32))
+    assert wf.exp(wf.asarray([1, 2]), dtype=wf.float32).dtype == wf.float32

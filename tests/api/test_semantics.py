@@ -427,6 +427,6 @@ def test_public_namespaces_list_each_name_once_and_no_modules():
 def test_op_functions_show_numpy_parameter_names():
     import inspect
 
-    assert list(inspect.signature(wf.exp).parameters) == ["x", "dtype", "out"]
-    assert list(inspect.signature(wf.add).parameters) == ["x1", "x2", "dtype", "out"]
+    assert list(inspect.signature(wf.exp).parameters) == ["x", "dtype", "out", "casting"]
+    assert list(inspect.signature(wf.add).parameters) == ["x1", "x2", "dtype", "out", "casting"]
     assert float(wf.exp(wf.asarray(0.0), dtype=wf.float32)) == 1.0
