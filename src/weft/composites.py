@@ -156,6 +156,11 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
         raise ValueError("nan_to_num: copy=False writes into x in NumPy; weft returns a new "
                          "array (assign it back with x[...] = wf.nan_to_num(x))")
     x = _array(x)
+    for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        shape = np.shape(value) if not isinstance(value, Array) else value.shape
+        if np.broadcast_shapes(x.shape, shape) != x.shape:
+            raise ValueError(f"nan_to_num: {name} of shape {shape} does not broadcast to "
+                             f"x's shape {x.shape}")
     if not x.dtype.is_float:
         return x.copy()
     info = np.finfo(x.dtype.numpy)
@@ -195,6 +200,33 @@ def exprel(x: Any) -> Array:
     quotient = apply_op("divide", apply_op("expm1", x, dtype=real), x)
     quotient = apply_op("where", isposinf(x), x, quotient)  # inf / inf is NaN
     return apply_op("where", apply_op("equal", x, 0), 1, quotient, dtype=real)
+
+
+def xlog1py(x: Any, y: Any) -> Array:
+    """``x * log1p(y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as SciPy's ``xlog1py``.
+
+    >>> import weft as wf
+    >>> wf.xlog1py(wf.asarray([0.0, 2.0]), -1.0).tolist()
+    [0.0, -inf]
+    """
+    x = _array(x)
+    real = dt.real_of(apply_op("add", x, y).dtype)
+    product = apply_op("multiply", x, apply_op("log1p", y, dtype=real), dtype=real)
+    zero = apply_op("logical_and", apply_op("equal", x, 0),
+                    apply_op("logical_not", apply_op("isnan", y)))
+    return apply_op("where", zero, 0, product, dtype=real)
+
+
+def cosm1(x: Any) -> Array:
+    """``cos(x) - 1`` without cancellation near 0: ``-2 sin²(x/2)`` (SciPy's ``cosm1``).
+
+    >>> import weft as wf
+    >>> round(wf.cosm1(wf.asarray([1e-8])).item() * 1e17, 9)
+    -5.0
+    """
+    x = _array(x)
+    half = apply_op("sin", apply_op("multiply", x, 0.5, dtype=_real(x)))
+    return 0.0 - 2.0 * half * half  # +0 at 0, as SciPy's (-2 · 0 would be -0)
 
 
 def rgamma(x: Any) -> Array:
@@ -382,6 +414,21 @@ def real_if_close(a: Any, tol: float = 100) -> Array:
     return _array(a)
 
 
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    """NumPy's ``can_cast``: whether ``from_`` (a dtype, or an array's dtype) converts to
+    ``to`` under ``casting``.
+
+    >>> import weft as wf
+    >>> wf.can_cast(wf.asarray([1], dtype=wf.int32), wf.float64), wf.can_cast(wf.float64,
+    ...                                                                        wf.int32)
+    (True, False)
+    """
+    if isinstance(from_, Array):
+        from_ = from_.dtype
+    return bool(np.can_cast(np.dtype(getattr(from_, "numpy", from_)),
+                            np.dtype(getattr(to, "numpy", to)), casting))
+
+
 def isscalar(element: Any) -> bool:
     """NumPy's ``isscalar``: whether ``element`` is a scalar (a weft array, even 0-d, is not).
 
@@ -426,9 +473,8 @@ def array_equiv(a1: Any, a2: Any) -> bool:
     return bool(apply_op("equal", a1, a2).all())
 
 
-__all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
-           "heaviside", "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "isposinf",
-           "isneginf",
-           "nan_to_num", "modf", "real", "imag", "conj", "conjugate", "angle", "isreal",
-           "iscomplex", "isrealobj", "iscomplexobj", "real_if_close", "isscalar",
-           "array_equal", "array_equiv"]
+__all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc", "heaviside",
+           "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "xlog1py", "cosm1",
+           "isposinf", "isneginf", "nan_to_num", "modf", "real", "imag", "conj", "conjugate",
+           "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",
+           "can_cast", "isscalar", "array_equal", "array_equiv"]

@@ -154,7 +154,8 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False, b: Any = None,
         x = x.astype(dt.default_real())
     if b is not None:
         b = b if isinstance(b, Array) else asarray(b, dtype=x.dtype, device=x.device)
-        x = apply_op("add", x, apply_op("multiply", b, 0))  # x broadcast to b's shape
+        # SciPy's: a term weighted 0 is left out, even from the maximum taken out first.
+        x = apply_op("where", apply_op("equal", b, 0), -np.inf, x)
     red_axis = _axis("logsumexp", axis, x.ndim)
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     if count == 0:  # the log of an empty sum, as SciPy

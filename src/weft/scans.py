@@ -167,8 +167,8 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any,
             raise ValueError(f"cumulative_{name[3:]}: give axis for a {x.ndim}-d array (the "
                              "array API's rule; cumsum flattens)")
         axis = 0
-    if x.ndim == 0:
-        raise ValueError(f"cumulative_{name[3:]}: needs at least 1 dimension")
+    if x.ndim == 0:  # NumPy's: a 0-d array scans as one element
+        x = x.reshape((1,))
     out = _scan(name, x, axis, dtype)
     if not include_initial:
         return out
@@ -179,7 +179,7 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any,
 
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
-                   include_initial: bool = False) -> Array:
+                   include_initial: bool = False, out: Array | None = None) -> Array:
     """The array API's (and NumPy 2.1's) ``cumulative_sum``: ``cumsum`` along ``axis``
     (required beyond 1-D), starting with 0 when ``include_initial``.
 
@@ -187,11 +187,12 @@ def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     >>> wf.cumulative_sum(wf.asarray([1, 2, 3]), include_initial=True).tolist()
     [0, 1, 3, 6]
     """
-    return _cumulative("cumsum", x, axis, dtype, include_initial)
+    return _written(_cumulative("cumsum", x, axis, dtype, include_initial),
+                    out, "cumulative_sum")
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
-                    include_initial: bool = False) -> Array:
+                    include_initial: bool = False, out: Array | None = None) -> Array:
     """The array API's (and NumPy 2.1's) ``cumulative_prod``: ``cumprod`` along ``axis``,
     starting with 1 when ``include_initial``.
 
@@ -199,7 +200,8 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     >>> wf.cumulative_prod(wf.asarray([1.0, 2.0, 3.0])).tolist()
     [1.0, 2.0, 6.0]
     """
-    return _cumulative("cumprod", x, axis, dtype, include_initial)
+    return _written(_cumulative("cumprod", x, axis, dtype, include_initial),
+                    out, "cumulative_prod")
 
 
 def _reversed(name: str, x: Array) -> Array:

@@ -33,7 +33,9 @@ ELEMENTWISE = [
 ]
 SCIPY = [("exprel", (V,)), ("rgamma", (np.array([4.0, 0.0, -2.0, -2.5, 0.5, np.inf]),)),
          ("loggamma", (np.array([4.0, 0.0, -2.5, 0.5, np.inf, -np.inf]),)),
-         ("softmax", (M,)), ("log_softmax", (M,)),
+         ("softmax", (M,)), ("log_softmax", (M,)), ("cosm1", (V,)),
+         ("xlog1py", (np.array([0.0, 0.0, 2.0, -1.5, 3.0]), np.array([5.0, np.nan, -1.0, 0.5,
+                                                                      np.inf]))),
          ("i0", (np.concatenate([np.linspace(-30, 30, 61), [100.0, 700.0, np.nan]]),)),
          ("i0e", (np.concatenate([np.linspace(-30, 30, 61), [1e3, -np.inf, np.nan]]),))]
 
@@ -97,6 +99,9 @@ def test_logsumexp_takes_scipys_weights_and_sign(device):
     np.testing.assert_allclose(wf.logsumexp(wf.asarray(M), b=np.abs(weights), keepdims=True)
                                .to_numpy(), special.logsumexp(M, b=np.abs(weights),
                                                               keepdims=True), rtol=1e-12)
+    zeroed = np.where(weights > 0.5, 0.0, np.abs(weights))  # SciPy leaves 0-weighted terms out
+    np.testing.assert_allclose(wf.logsumexp(wf.asarray(M * 50), b=zeroed).to_numpy(),
+                               special.logsumexp(M * 50, b=zeroed), rtol=1e-12)
     np.testing.assert_allclose(wf.softmax(wf.asarray(M), axis=1).to_numpy(),
                                special.softmax(M, axis=1), rtol=1e-12)
 
@@ -113,6 +118,14 @@ def test_predicates_and_equality_answer_as_numpy(device):
     np.testing.assert_array_equal(x.imag.to_numpy(), np.zeros_like(INTS))
     assert x.real is x
     assert wf.ascontiguousarray(2.0).shape == (1,) and not wf.isfortran(x.T)
+    assert wf.can_cast(x, wf.float64) and not wf.can_cast(wf.float64, wf.int32)
+    assert wf.can_cast(wf.int64, wf.float32, "same_kind") == np.can_cast(np.int64, np.float32,
+                                                                         "same_kind")
+    np.testing.assert_array_equal(
+        wf.cumulative_sum(wf.asarray(5.0), include_initial=True).to_numpy(),
+        np.cumulative_sum(np.array(5.0), include_initial=True))
+    with pytest.raises(ValueError, match="does not broadcast to x's shape"):
+        wf.nan_to_num(wf.asarray([1.0, np.nan]), nan=np.zeros((2, 2)))
     assert wf.gradient(wf.asarray(2.0)) == np.gradient(np.array(2.0)) == ()
 
 
