@@ -235,14 +235,18 @@ def test_nvrtc_errors_carry_the_compiler_log_and_launch_errors_name_the_kernel(g
     cubin = driver.compile_cubin(
         'extern "C" __global__ void fill(double* out) { out[threadIdx.x] = threadIdx.x; }',
         "fill", options)
-    fill = driver.Module(cubin).function("fill")
-    assert fill.resident_blocks(256) >= 1
-    out = cp.zeros(8, cp.float64)
-    pointer = np.array([out.data.ptr], np.uint64)
-    params = np.array([pointer.ctypes.data], np.uint64)
-    stream = cp.cuda.Stream(non_blocking=True)
-    driver.launch(fill, 1, 8, stream.ptr, params.ctypes.data, "fill")
-    stream.synchronize()
-    np.testing.assert_array_equal(out.get(), np.arange(8.0))
-    with pytest.raises(RuntimeError, match=r"cuLaunchKernel\(fill\) failed: CUDA_ERROR_INVALID"):
-        driver.launch(fill, 1, 4096, stream.ptr, params.ctypes.data, "fill")  # too many threads
+    # A module loads into the current context: the device's, as weft's backend makes it
+    # (a process whose default device is another may not have made it current yet).
+    with gpu.handle.active():
+        fill = driver.Module(cubin).function("fill")
+        assert fill.resident_blocks(256) >= 1
+        out = cp.zeros(8, cp.float64)
+        pointer = np.array([out.data.ptr], np.uint64)
+        params = np.array([pointer.ctypes.data], np.uint64)
+        stream = cp.cuda.Stream(non_blocking=True)
+        driver.launch(fill, 1, 8, stream.ptr, params.ctypes.data, "fill")
+        stream.synchronize()
+        np.testing.assert_array_equal(out.get(), np.arange(8.0))
+        with pytest.raises(RuntimeError,
+                           match=r"cuLaunchKernel\(fill\) failed: CUDA_ERROR_INVALID"):
+            driver.launch(fill, 1, 4096, stream.ptr, params.ctypes.data, "fill")
