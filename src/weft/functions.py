@@ -309,8 +309,11 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
         return apply_op(name, *xs)
 
     # In reals, as NumPy's: |a - b| of integers would overflow at the ends of their range.
-    real = dt.real_of(result_type(a, b))
-    a, b = (x.astype(real) if isinstance(x, Array) else asarray(x, dtype=real) for x in (a, b))
+    # (Python scalars stay weak scalars: converting them would also pick a device.)
+    plain = (Array, bool, int, float, np.generic, np.ndarray)
+    real = dt.real_of(result_type(*(x if isinstance(x, plain) else np.asarray(x)
+                                    for x in (a, b))))
+    a, b = (x.astype(real) if isinstance(x, Array) and x.dtype != real else x for x in (a, b))
 
     finite = op("logical_and", op("isfinite", a), op("isfinite", b))
     near = op("less_equal", op("abs", op("subtract", a, b)),

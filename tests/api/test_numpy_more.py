@@ -119,6 +119,10 @@ def test_predicates_and_equality_answer_as_numpy(device):
     assert x.real is x
     assert wf.ascontiguousarray(2.0).shape == (1,) and not wf.isfortran(x.T)
     assert wf.can_cast(x, wf.float64) and not wf.can_cast(wf.float64, wf.int32)
+    extreme = np.array([np.iinfo(np.int32).min, 5], np.int32)  # |a - b| in reals, as NumPy
+    np.testing.assert_array_equal(wf.isclose(wf.asarray(extreme), 0).to_numpy(),
+                                  np.isclose(extreme, 0))
+    assert bool(wf.allclose(wf.asarray([1, 2]), [1, 2])) and not wf.allclose(x, [[0, 0, 0]])
     assert wf.can_cast(wf.int64, wf.float32, "same_kind") == np.can_cast(np.int64, np.float32,
                                                                          "same_kind")
     np.testing.assert_array_equal(
