@@ -1,4 +1,5 @@
-"""What is outside weft's scope for CuPy's tests, and the skip that says so."""
+"""What is outside weft's scope for CuPy's tests: weft's dtypes, and the words of weft's
+errors that say a case needs another dtype or more dimensions."""
 
 from __future__ import annotations
 
@@ -32,6 +33,3 @@ def outside_scope(error: BaseException) -> str | None:
             return f"outside weft's scope: {text}"
     return None
 
-
-def skip_outside(reason: str) -> None:
-    pytest.skip(reason)
