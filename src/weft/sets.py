@@ -33,7 +33,8 @@ def _pair(name: str, a: Any, b: Any) -> tuple[Array, Array]:
 def isin(element: Any, test_elements: Any, assume_unique: bool = False,
          invert: bool = False, *, kind: str | None = None) -> Array:
     """Where each element of ``element`` is (or, with ``invert``, is not) among
-    ``test_elements``: a bool array of ``element``'s shape.
+    ``test_elements``: a bool array of ``element``'s shape. ``kind`` (NumPy's choice of
+    algorithm) is accepted; the library chooses, and the answer is the same.
 
     >>> import weft as wf
     >>> wf.isin(wf.asarray([1, 2, 3, 4]), [2, 4]).tolist()
