@@ -80,6 +80,15 @@ def test_scipy_composites_match_scipy(device, name, args):
     _same(getattr(wf, name)(*[wf.asarray(a) for a in args]), expected)
 
 
+def test_i0_in_float32_is_rounded_once(device):
+    from scipy import special
+
+    x = np.linspace(-30, 30, 121).astype(np.float32)
+    got = wf.i0(wf.asarray(x))
+    assert got.dtype == wf.float32
+    np.testing.assert_allclose(got.to_numpy(), special.i0(x.astype(np.float64)), rtol=1.2e-7)
+
+
 def test_i0_is_finite_to_its_overflow_and_infinite_at_infinity(device):
     import mpmath
 
