@@ -20,10 +20,6 @@ from .array import Array, apply_op
 from .creation import asarray, zeros_like
 
 
-def _array(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
-
 def _real(x: Array) -> dt.DType:
     return dt.real_of(x.dtype)
 
@@ -49,7 +45,7 @@ def fabs(x: Any) -> Array:
     >>> wf.fabs(wf.asarray([-2, 3])).tolist()
     [2.0, 3.0]
     """
-    x = _array(x)
+    x = asarray(x)
     return apply_op("abs", x, dtype=_real(x))
 
 
@@ -60,7 +56,7 @@ def deg2rad(x: Any) -> Array:
     >>> wf.deg2rad(wf.asarray([180.0])).tolist() == [3.141592653589793]
     True
     """
-    x = _array(x)
+    x = asarray(x)
     return apply_op("multiply", x, math.pi / 180, dtype=_real(x))
 
 
@@ -71,7 +67,7 @@ def rad2deg(x: Any) -> Array:
     >>> wf.rad2deg(wf.asarray([3.141592653589793])).tolist()
     [180.0]
     """
-    x = _array(x)
+    x = asarray(x)
     return apply_op("multiply", x, 180 / math.pi, dtype=_real(x))
 
 
@@ -85,7 +81,7 @@ def sinc(x: Any) -> Array:
     >>> wf.sinc(wf.asarray([0.0, 1.0, 0.5])).to_numpy().round(6).tolist()
     [1.0, 0.0, 0.63662]
     """
-    x = _array(x)
+    x = asarray(x)
     real = _real(x)
     scaled = apply_op("multiply", x, math.pi, dtype=real)
     quotient = apply_op("divide", apply_op("sin", scaled), scaled)
@@ -100,7 +96,7 @@ def heaviside(x1: Any, x2: Any) -> Array:
     >>> wf.heaviside(wf.asarray([-1.0, 0.0, 2.0]), 0.5).tolist()
     [0.0, 0.5, 1.0]
     """
-    x1 = _array(x1)
+    x1 = asarray(x1)
     real = dt.real_of(apply_op("add", x1, x2).dtype)
     step = apply_op("where", apply_op("greater", x1, 0), 1, apply_op("where", apply_op(
         "equal", x1, 0), x2, 0, dtype=real), dtype=real)
@@ -115,7 +111,7 @@ def reciprocal(x: Any) -> Array:
     >>> wf.reciprocal(wf.asarray([2.0, 4.0])).tolist(), wf.reciprocal(wf.asarray([1, 2])).tolist()
     ([0.5, 0.25], [1, 0])
     """
-    x = _array(x)
+    x = asarray(x)
     if x.dtype.is_float:
         return apply_op("divide", 1, x)
     unit = apply_op("logical_or", apply_op("equal", x, 1), apply_op("equal", x, -1))
@@ -155,7 +151,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     if not copy:
         raise ValueError("nan_to_num: copy=False writes into x in NumPy; weft returns a new "
                          "array (assign it back with x[...] = wf.nan_to_num(x))")
-    x = _array(x)
+    x = asarray(x)
     for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
         shape = np.shape(value) if not isinstance(value, Array) else value.shape
         if np.broadcast_shapes(x.shape, shape) != x.shape:
@@ -179,7 +175,7 @@ def modf(x: Any) -> tuple[Array, Array]:
     >>> [p.tolist() for p in wf.modf(wf.asarray([1.5, -2.25]))]
     [[0.5, -0.25], [1.0, -2.0]]
     """
-    x = _array(x)
+    x = asarray(x)
     real = _real(x)
     whole = apply_op("trunc", x, dtype=real)
     fraction = apply_op("where", apply_op("isinf", x), 0, apply_op("subtract", x, whole,
@@ -195,7 +191,7 @@ def exprel(x: Any) -> Array:
     >>> wf.exprel(wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
     [1.0, 1.718282]
     """
-    x = _array(x)
+    x = asarray(x)
     real = _real(x)
     quotient = apply_op("divide", apply_op("expm1", x, dtype=real), x)
     quotient = apply_op("where", isposinf(x), x, quotient)  # inf / inf is NaN
@@ -209,7 +205,7 @@ def xlog1py(x: Any, y: Any) -> Array:
     >>> wf.xlog1py(wf.asarray([0.0, 2.0]), -1.0).tolist()
     [0.0, -inf]
     """
-    x = _array(x)
+    x = asarray(x)
     real = dt.real_of(apply_op("add", x, y).dtype)
     product = apply_op("multiply", x, apply_op("log1p", y, dtype=real), dtype=real)
     zero = apply_op("logical_and", apply_op("equal", x, 0),
@@ -224,7 +220,7 @@ def cosm1(x: Any) -> Array:
     >>> round(wf.cosm1(wf.asarray([1e-8])).item() * 1e17, 9)
     -5.0
     """
-    x = _array(x)
+    x = asarray(x)
     half = apply_op("sin", apply_op("multiply", x, 0.5, dtype=_real(x)))
     return 0.0 - 2.0 * half * half  # +0 at 0, as SciPy's (-2 · 0 would be -0)
 
@@ -236,7 +232,7 @@ def rgamma(x: Any) -> Array:
     >>> wf.rgamma(wf.asarray([4.0, 0.0, -2.0])).to_numpy().round(6).tolist()
     [0.166667, 0.0, 0.0]
     """
-    x = _array(x)
+    x = asarray(x)
     real = _real(x)
     pole = apply_op("logical_and", apply_op("less_equal", x, 0),
                     apply_op("equal", apply_op("floor", x, dtype=real), x))
@@ -252,7 +248,7 @@ def loggamma(x: Any) -> Array:
     >>> wf.loggamma(wf.asarray([1.0, -0.5])).tolist()
     [0.0, nan]
     """
-    x = _array(x)
+    x = asarray(x)
     real = _real(x)
     return apply_op("where", apply_op("less", x, 0), np.nan, apply_op("lgamma", x, dtype=real),
                     dtype=real)
@@ -273,17 +269,17 @@ def _i0_parts(x: Any) -> tuple[Array, Array, Array, Array]:
     sqrt(2π|x|) (each branch on arguments clamped to its own range)."""
     # float64 throughout, then rounded once (as SciPy's float32 loop): the series' 50 steps
     # in float32 drift by about 10 ulp.
-    size = apply_op("abs", _array(x), dtype=dt.float64)
+    size = apply_op("abs", asarray(x), dtype=dt.float64)
     near = apply_op("less_equal", size, _I0_SPLIT)
     small = apply_op("fmin", size, _I0_SPLIT)
     quarter_square = small * small * 0.25
-    series = apply_op("add", quarter_square * 0, 1.0)
-    for k in range(_I0_SERIES_TERMS, 0, -1):
+    series = quarter_square * (1.0 / (_I0_SERIES_TERMS * _I0_SERIES_TERMS)) + 1.0
+    for k in range(_I0_SERIES_TERMS - 1, 0, -1):
         series = series * quarter_square * (1.0 / (k * k)) + 1.0
     large = apply_op("fmax", size, _I0_SPLIT)
     inverse = 1.0 / large
-    tail = apply_op("add", inverse * 0, _I0_ASYMPTOTIC[-1])
-    for c in reversed(_I0_ASYMPTOTIC[:-1]):
+    tail = inverse * _I0_ASYMPTOTIC[-1] + _I0_ASYMPTOTIC[-2]
+    for c in reversed(_I0_ASYMPTOTIC[:-2]):
         tail = tail * inverse + c
     tail = tail * apply_op("rsqrt", large * (2 * math.pi))
     return size, near, series, tail
@@ -303,7 +299,7 @@ def i0(x: Any) -> Array:
     value = apply_op("where", near, series, half * (half * tail))
     # NaN stays NaN and ±∞ gives +∞ (the clamped branches would give NaN and 0 · ∞).
     value = apply_op("where", apply_op("isnan", size) | apply_op("isinf", size), size, value)
-    return value.astype(_real(_array(x)))
+    return value.astype(_real(asarray(x)))
 
 
 def i0e(x: Any) -> Array:
@@ -316,7 +312,7 @@ def i0e(x: Any) -> Array:
     size, near, series, tail = _i0_parts(x)
     value = apply_op("where", near, series * apply_op("exp", -size), tail)
     value = apply_op("where", apply_op("isnan", size), size, value)
-    return value.astype(_real(_array(x)))
+    return value.astype(_real(asarray(x)))
 
 
 def real(val: Any) -> Array:
@@ -326,7 +322,7 @@ def real(val: Any) -> Array:
     >>> wf.real(wf.asarray([1.5])).tolist()
     [1.5]
     """
-    return _array(val)
+    return asarray(val)
 
 
 def imag(val: Any) -> Array:
@@ -336,7 +332,7 @@ def imag(val: Any) -> Array:
     >>> wf.imag(wf.asarray([1.5])).tolist()
     [0.0]
     """
-    return zeros_like(_array(val))
+    return zeros_like(asarray(val))
 
 
 def conj(x: Any) -> Array:
@@ -346,7 +342,7 @@ def conj(x: Any) -> Array:
     >>> wf.conj(wf.asarray([-2])).tolist()
     [-2]
     """
-    return _array(x).copy()
+    return asarray(x).copy()
 
 
 conjugate = conj
@@ -360,7 +356,7 @@ def angle(z: Any, deg: bool = False) -> Array:
     >>> wf.angle(wf.asarray([-2.0, 3.0]), deg=True).tolist()
     [180.0, 0.0]
     """
-    z = _array(z)
+    z = asarray(z)
     radians_ = apply_op("atan2", 0, z, dtype=_real(z))
     return apply_op("multiply", radians_, 180 / math.pi) if deg else radians_
 
@@ -413,7 +409,7 @@ def real_if_close(a: Any, tol: float = 100) -> Array:
     >>> wf.real_if_close(wf.asarray([2.0])).tolist()
     [2.0]
     """
-    return _array(a)
+    return asarray(a)
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
@@ -449,7 +445,7 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
     >>> wf.array_equal(wf.asarray([1, 2]), [1, 2]), wf.array_equal(wf.asarray([1]), [1, 2])
     (True, False)
     """
-    a1, a2 = _array(a1), _array(a2)
+    a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:
         return False
     same = apply_op("equal", a1, a2)
@@ -467,7 +463,7 @@ def array_equiv(a1: Any, a2: Any) -> bool:
     >>> wf.array_equiv(wf.asarray([[1, 2], [1, 2]]), [1, 2])
     True
     """
-    a1, a2 = _array(a1), _array(a2)
+    a1, a2 = asarray(a1), asarray(a2)
     try:
         np.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:

@@ -21,26 +21,13 @@ from . import dtypes as dt
 from .array import Array, apply_op
 from .creation import asarray, col_index, row_index
 from .indexing import checked_axis
-
-
-def _array(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
-
-def _axis(axis: Any, ndim: int, name: str) -> int:
-    return checked_axis(name, axis, ndim)
-
-
-def _slice(x: Array, axis: int, start: int | None, stop: int | None) -> Array:
-    index = [slice(None)] * x.ndim
-    index[axis] = slice(start, stop)
-    return x[tuple(index)]
+from .rearrange import _slice
 
 
 def _edge_block(value: Any, x: Array, axis: int) -> Array:
     """``value`` as a block of ``x``'s shape with length 1 along ``axis`` (NumPy's
     prepend/append), or ``value`` itself where it has ``x``'s rank already."""
-    block = _array(value)
+    block = asarray(value)
     if block.ndim == x.ndim:
         return block
     shape = list(x.shape)
@@ -62,13 +49,13 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     """
     from .matrix import concatenate
 
-    a = _array(a)
+    a = asarray(a)
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"diff: order n must be non-negative, not {n}")
     if a.ndim == 0:
         raise ValueError("diff: needs at least 1 dimension, not a 0-d array")
-    axis = _axis(axis, a.ndim, "diff")
+    axis = checked_axis("diff", axis, a.ndim)
     if prepend is not None or append is not None:
         parts = [_edge_block(prepend, a, axis)] if prepend is not None else []
         parts.append(a)
@@ -91,7 +78,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
     from .matrix import concatenate
     from .rearrange import ravel
 
-    flat = ravel(_array(ary))
+    flat = ravel(asarray(ary))
     parts = [diff(flat)] if flat.shape[0] else [flat]
     for value, front in ((to_begin, True), (to_end, False)):
         if value is not None:
@@ -114,7 +101,7 @@ def _spacings(f: Array, varargs: tuple, axes: list[int]) -> list[Any]:
         if np.ndim(spacing) == 0:
             spacings.append(spacing)
             continue
-        coordinates = _array(spacing)
+        coordinates = asarray(spacing)
         if coordinates.ndim != 1:
             raise ValueError("gradient: a spacing must be a scalar or 1-D coordinates")
         if coordinates.shape[0] != f.shape[axis]:
@@ -178,14 +165,14 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     >>> [g.tolist() for g in wf.gradient(wf.asarray([[1.0, 2.0], [4.0, 8.0]]))]
     [[[3.0, 6.0], [3.0, 6.0]], [[1.0, 1.0], [4.0, 4.0]]]
     """
-    f = _array(f)
+    f = asarray(f)
     if f.ndim == 0 and axis is None:
         return ()  # NumPy's: no axes, no derivatives
     if axis is None:
         axes = list(range(f.ndim))
     else:
         given = axis if isinstance(axis, (tuple, list)) else (axis,)
-        axes = [_axis(a, f.ndim, "gradient") for a in given]
+        axes = [checked_axis("gradient", a, f.ndim) for a in given]
         if len(set(axes)) != len(axes):
             raise ValueError(f"gradient: repeated axis in {axis!r}")
     if edge_order not in (1, 2):
@@ -213,12 +200,12 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:
     >>> wf.trapezoid(wf.asarray([1.0, 2.0, 3.0]), x=wf.asarray([0.0, 1.0, 3.0])).item()
     6.5
     """
-    y = _array(y)
-    axis = _axis(axis, y.ndim, "trapezoid")
+    y = asarray(y)
+    axis = checked_axis("trapezoid", axis, y.ndim)
     if x is None:
         widths: Any = dx
     else:
-        x = _array(x)
+        x = asarray(x)
         widths = diff(x, axis=-1 if x.ndim == 1 else axis)
         if x.ndim == 1 and y.ndim == 2:
             widths = _along(widths, axis, 2)
@@ -235,7 +222,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     >>> wf.convolve(wf.asarray([1.0, 2.0, 3.0]), wf.asarray([0.0, 1.0, 0.5])).tolist()
     [0.0, 1.0, 2.5, 4.0, 1.5]
     """
-    a, v = _array(a), _array(v)
+    a, v = asarray(a), asarray(v)
     a, v = (x.reshape((1,)) if x.ndim == 0 else x for x in (a, v))  # NumPy's ndmin=1
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError(f"convolve: a and v must be 1-D, not of shapes {a.shape}, {v.shape}")
@@ -274,8 +261,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     from .searching import searchsorted
     from .sorting import argsort
 
-    x = _array(x).astype(dt.float64)
-    xp, fp = _array(xp).astype(dt.float64), _array(fp).astype(dt.float64)
+    x = asarray(x).astype(dt.float64)
+    xp, fp = asarray(xp).astype(dt.float64), asarray(fp).astype(dt.float64)
     if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape:
         raise ValueError(f"interp: xp and fp must be 1-D of one length, not {xp.shape}, "
                          f"{fp.shape}")
@@ -326,8 +313,8 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: float = 2 * m
     from .matrix import concatenate
     from .scans import cumsum
 
-    p = _array(p)
-    axis = _axis(axis, p.ndim, "unwrap")
+    p = asarray(p)
+    axis = checked_axis("unwrap", axis, p.ndim)
     real = dt.real_of(p.dtype)
     half = period / 2
     discont = half if discont is None else max(discont, half)

@@ -13,21 +13,8 @@ from typing import Any
 
 from . import dtypes as dt
 from .array import Array
-from .creation import asarray
+from .linalg import _pair
 from .linalg_library import library
-
-
-def _pair(name: str, a: Any, b: Any) -> tuple[Array, Array]:
-    if isinstance(a, Array):
-        b = b if isinstance(b, Array) else asarray(b, device=a.device)
-    elif isinstance(b, Array):
-        a = asarray(a, device=b.device)
-    else:
-        a = asarray(a)
-        b = asarray(b, device=a.device)
-    if a.device is not b.device:
-        raise ValueError(f"{name}: the arrays are on {a.device} and {b.device}")
-    return a, b
 
 
 def isin(element: Any, test_elements: Any, assume_unique: bool = False,
@@ -40,7 +27,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False,
     >>> wf.isin(wf.asarray([1, 2, 3, 4]), [2, 4]).tolist()
     [False, True, False, True]
     """
-    element, test_elements = _pair("isin", element, test_elements)
+    element, test_elements = _pair(element, test_elements, "isin", evaluate=False)
     lib = library(element.device)
     with lib.on_stream():
         found = lib.np.isin(lib.take(element), lib.take(test_elements),
@@ -49,7 +36,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False,
 
 
 def _combined(name: str, ar1: Any, ar2: Any, **keywords: Any) -> Array:
-    ar1, ar2 = _pair(name, ar1, ar2)
+    ar1, ar2 = _pair(ar1, ar2, name, evaluate=False)
     from .functions import result_type
 
     dtype = result_type(ar1, ar2)
@@ -70,7 +57,7 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
     """
     if not return_indices:
         return _combined("intersect1d", ar1, ar2, assume_unique=assume_unique)
-    ar1, ar2 = _pair("intersect1d", ar1, ar2)
+    ar1, ar2 = _pair(ar1, ar2, "intersect1d", evaluate=False)
     from .functions import result_type
 
     dtype = result_type(ar1, ar2)

@@ -98,7 +98,7 @@ def kaiser(M: Any, beta: float) -> Array:  # noqa: N803 (NumPy's name)
     if x is None:
         return _trivial(m)
     inside = apply_op("sqrt", apply_op("fmax", 1 - x * x, 0.0))
-    return i0(inside * float(beta)) / i0(apply_op("add", x[:1] * 0, float(beta)))
+    return i0(inside * float(beta)) / i0(float(beta))
 
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

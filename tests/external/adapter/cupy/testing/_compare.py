@@ -4,7 +4,6 @@ weft-made ``cupy``, then compare what they return (or the errors they raise)."""
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ import scipy
 
 import cupy
 
+from ._dtypes import hide_parameters
 from ._scope import in_weft, outside_scope
 
 # The error classes NumPy and weft must agree on when both raise (CuPy's list).
@@ -106,11 +106,7 @@ def _checked(check: Callable[[Any, Any], None], names: tuple, type_check: bool,
                 assert w.shape == n.shape, f"shapes differ: weft {w.shape}, NumPy {n.shape}"
                 check(w, n)
 
-        sig = inspect.signature(impl)
-        hidden = {n for n in names if n}
-        test_func.__signature__ = sig.replace(
-            parameters=[p for p in sig.parameters.values() if p.name not in hidden])
-        return test_func
+        return hide_parameters(test_func, impl, names)
     return decorator
 
 
@@ -203,9 +199,5 @@ def numpy_cupy_equal(name: str = "xp", sp_name: str | None = None,
                 raise numpy_error
             assert weft_out == numpy_out, f"weft {weft_out!r}, NumPy {numpy_out!r}"
 
-        sig = inspect.signature(impl)
-        test_func.__signature__ = sig.replace(
-            parameters=[p for p in sig.parameters.values()
-                        if p.name not in (name, scipy_name)])
-        return test_func
+        return hide_parameters(test_func, impl, (name, scipy_name))
     return decorator

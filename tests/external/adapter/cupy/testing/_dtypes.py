@@ -24,10 +24,13 @@ _UNSIGNED = (numpy.uint32,)
 _INTS = _SIGNED + _UNSIGNED
 
 
-def _hide(test_func: Callable, impl: Callable, names: Iterable[str]) -> Callable:
-    sig = inspect.signature(impl)
+def hide_parameters(test_func: Callable, impl: Callable, names: Iterable[str | None]
+                    ) -> Callable:
+    """``test_func`` with ``impl``'s signature less ``names`` (the arguments a decorator
+    supplies), so pytest asks no fixture for them."""
+    sig, hidden = inspect.signature(impl), set(names)
     test_func.__signature__ = sig.replace(
-        parameters=[p for p in sig.parameters.values() if p.name not in set(names)])
+        parameters=[p for p in sig.parameters.values() if p.name not in hidden])
     return test_func
 
 
@@ -47,7 +50,7 @@ def _loop(cases: list[dict[str, Any]], names: tuple[str, ...]) -> Callable:
                     raise
             if len(skipped) == len(cases):
                 pytest.skip(skipped[0] if skipped else "no dtype in weft's scope")
-        return _hide(test_func, impl, names)
+        return hide_parameters(test_func, impl, names)
     return decorator
 
 
@@ -143,7 +146,7 @@ def for_contiguous_axes(name: str = "axis") -> Callable:
             axes = [tuple(range(i, ndim)) for i in range(ndim)]
             axes += [tuple(range(0, i)) for i in range(1, ndim)]
             _loop([{name: a} for a in axes], (name,))(impl)(self, *args, **kw)
-        return _hide(test_func, impl, (name,))
+        return hide_parameters(test_func, impl, (name,))
     return decorator
 
 
