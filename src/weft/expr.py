@@ -15,6 +15,7 @@ buffer is done in place only when no lazy expression can still read the old cont
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -84,8 +85,10 @@ class Node:
     # leaves made from a traced scalar argument (its TracedFloat or TracedInt, the types its
     # value went through); ``sig`` on buffer leaves a traced function has signed.
     # ``tape``: how a leaf that a gradient must see through was made (tape.py), else None.
+    # ``number``: the node's structure as one int (``structure_number``), None where a key
+    # cannot hold it; ``leaves``: then the buffer and scalar leaves under it in tree order.
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
-                 "origin", "sig", "tape", "__weakref__")
+                 "origin", "sig", "tape", "number", "leaves", "__weakref__")
 
     def __init__(
         self,
@@ -111,14 +114,79 @@ class Node:
             if a.kind is BUFFER:
                 a.parents += 1
                 counts = True
+        if kind is BUFFER:
+            self.number = structure_number(
+                (kind, dtype, shape, structure, attrs.offset, attrs.strides))
+            self.leaves = None
+        elif kind is SCALAR:
+            self.number = _SCALAR_NUMBERS.get(dtype) or _scalar_number(dtype)
+            self.leaves = None
+        else:
+            self._number_structure()
         if counts:
             # Only a node that counts something needs a finalizer to uncount it: most nodes
             # of an expression read no buffer directly, and a finalizer costs every drop.
             self.__class__ = _CountingNode
 
+    def _number_structure(self) -> None:
+        """Number an operation's structure from its arguments' numbers, and gather its
+        leaves (a cached evaluation's key is then the number and the leaves' aliasing, with
+        no walk of the DAG). A shared subtree counts once per use: its leaves appear again,
+        so the aliasing pattern tells sharing apart, and an expression whose leaves would
+        pass ``LEAF_LIMIT`` (deep sharing multiplies them) is left to the walk."""
+        self.number = self.leaves = None
+        if self.kind not in NUMBERED:
+            return
+        op = self.op
+        parts = [self.kind, op.name if op is not None else None, self.attrs, self.dtype,
+                 self.shape, self.structure]
+        leaves: tuple[Node, ...] = ()
+        for a in self.args:
+            number = a.number
+            if number is None:
+                return
+            parts.append(number)
+            if a.leaves is not None:
+                leaves += a.leaves
+            elif a.kind is BUFFER or a.kind is SCALAR:
+                leaves += (a,)
+        if len(leaves) <= LEAF_LIMIT:
+            self.number = structure_number(tuple(parts))
+            self.leaves = leaves
+
     def __repr__(self) -> str:
         label = self.op.name if self.op is not None else self.kind
         return f"Node({label}, {self.dtype}, {self.shape})"
+
+
+# Structure numbers ------------------------------------------------------------------------
+
+# Kinds whose attrs are plain hashable structure (no nodes, no values): a number holds them.
+NUMBERED = frozenset({MAP, CAST, BROADCAST, VIEW, INDEX, RESTRICT, REDUCE, CHECK, CONCAT, SCAN,
+                      ARG})
+LEAF_LIMIT = 64
+_NUMBERS: dict[tuple, int] = {}
+_NEXT_NUMBER = itertools.count(1)
+_NUMBERS_LIMIT = 1 << 16
+_SCALAR_NUMBERS: dict[DType, int] = {}
+
+
+def structure_number(parts: tuple) -> int:
+    """One int per distinct structure ``parts`` (a node's kind, op, attrs, dtype, shape,
+    matrix structure and its arguments' numbers). Numbers are never reused: when the table
+    is cleared (many distinct structures), a structure seen again takes a new number, so an
+    old key can miss but never match the wrong structure."""
+    number = _NUMBERS.get(parts)
+    if number is None:
+        if len(_NUMBERS) >= _NUMBERS_LIMIT:
+            _NUMBERS.clear()
+        number = _NUMBERS.setdefault(parts, next(_NEXT_NUMBER))
+    return number
+
+
+def _scalar_number(dtype: DType) -> int:
+    number = _SCALAR_NUMBERS[dtype] = structure_number((SCALAR, dtype))
+    return number
 
 
 class _CountingNode(Node):
@@ -167,12 +235,21 @@ class View:
 
 
 def contiguous_strides(shape: Shape) -> tuple[int, ...]:
-    strides = []
-    step = 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
+    """Row-major strides, in elements, of ``shape`` (kept: every new buffer asks)."""
+    strides = _CONTIGUOUS.get(shape)
+    if strides is None:
+        steps = []
+        step = 1
+        for size in reversed(shape):
+            steps.append(step)
+            step *= max(size, 1)
+        if len(_CONTIGUOUS) >= 4096:
+            _CONTIGUOUS.clear()
+        strides = _CONTIGUOUS[shape] = tuple(reversed(steps))
+    return strides
+
+
+_CONTIGUOUS: dict[Shape, tuple[int, ...]] = {}
 
 
 def buffer(storage: Any, shape: Shape, offset: int = 0, strides: tuple[int, ...] | None = None,

@@ -13,6 +13,7 @@ general path, which is always correct.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,16 +30,22 @@ _SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.RED
 _LIMIT = 4096
 
 
-def inputs(leaves: list[ex.Node]) -> list[Any]:
+def inputs(leaves: Sequence[ex.Node]) -> list[Any]:
     """What a replay takes for each leaf: a buffer leaf's storage, a scalar leaf's value."""
     return [leaf.attrs.storage if leaf.kind == ex.BUFFER else leaf.attrs for leaf in leaves]
 
 
-def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
+def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, Sequence[ex.Node]]:
     """The structural key of writing ``root`` into the leaf ``dest`` (None when it is not
     remembered) and the leaves of ``root``. The destination's view and its aliasing with
     the leaves are part of the key: writes into views and in place lower differently."""
-    known = templates.known_signature(root)
+    out = dest.attrs
+    known = templates.known_signature(root)  # a template's plan takes the walk's leaves
+    if known is None and root.leaves is not None:
+        pattern, storages = _aliasing(root.leaves)
+        return (root.number, pattern, (dest.dtype, dest.shape, dest.structure, out.offset,
+                                       out.strides, storages.get(id(out.storage), -1))
+                ), root.leaves
     entries, leaves = known if known is not None else structure(root)
     if entries is None:
         return None, []
@@ -46,7 +53,6 @@ def signature(root: ex.Node, dest: ex.Node) -> tuple[tuple | None, list[ex.Node]
     for leaf in leaves:
         if leaf.kind == ex.BUFFER:
             storages.setdefault(id(leaf.attrs.storage), len(storages))
-    out = dest.attrs
     return (*entries, (dest.dtype, dest.shape, dest.structure, out.offset, out.strides,
                        storages.get(id(out.storage), -1))), leaves
 
@@ -83,15 +89,30 @@ def joint_signature(outputs: list[tuple[ex.Node, ex.Node]]
     return (*entries, tuple(positions), *dests), leaves
 
 
-def signature_into_new(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
+def signature_into_new(root: ex.Node) -> tuple[tuple | None, Sequence[ex.Node]]:
     """``signature`` of writing ``root`` into a new buffer (row-major, aliasing nothing),
     without the buffer."""
     known = templates.known_signature(root)
+    if known is None and root.leaves is not None:
+        return (root.number, _aliasing(root.leaves)[0],
+                (root.dtype, root.shape, root.structure, 0, ex.contiguous_strides(root.shape),
+                 -1)), root.leaves
     entries, leaves = known if known is not None else structure(root)
     if entries is None:
         return None, []
     return (*entries, (root.dtype, root.shape, root.structure, 0,
                        ex.contiguous_strides(root.shape), -1)), leaves
+
+
+def _aliasing(leaves: tuple[ex.Node, ...]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Which leaves are one: per leaf, the index of its buffer's storage or (a scalar) of
+    its node among the distinct ones so far; and the storages' indexes. With a structure
+    number, this is the whole key: a numbered expression's leaves are in tree order, so it
+    also tells a shared subtree from an equal copy reading other values."""
+    seen: dict[int, int] = {}
+    pattern = tuple([seen.setdefault(id(leaf.attrs.storage) if leaf.kind is ex.BUFFER
+                                     else id(leaf), len(seen)) for leaf in leaves])
+    return pattern, seen
 
 
 def structure(root: ex.Node) -> tuple[tuple | None, list[ex.Node]]:
@@ -166,7 +187,7 @@ def _walk(root: ex.Node, index: dict[int, int], entries: list[tuple], leaves: li
     return index[id(root)]
 
 
-def record(device: Any, compiled: Compiled, programs: list[Any], leaves: list[ex.Node],
+def record(device: Any, compiled: Compiled, programs: list[Any], leaves: Sequence[ex.Node],
            dests: list[Storage]) -> Replay | None:
     """The replay of ``compiled`` (launched as ``programs`` into ``dests``) taking the
     leaves' values (``inputs``), or None when an argument cannot be traced to a leaf (then

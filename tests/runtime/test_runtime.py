@@ -394,6 +394,48 @@ def test_remembered_reductions_take_new_data(device):
         assert any(len(p.steps) > 1 for p in MEMO.plans.values())  # reductions remembered
 
 
+def test_structure_numbers_tell_sharing_from_copies(device):
+    """A cached evaluation's key is its structure number and its leaves' aliasing: equal
+    structures that share a scalar, a buffer or a subtree differently, in either order of
+    first use, each give their own values; deep sharing (more leaves than a number keeps)
+    takes the walk and still replays."""
+    from weft.memo import MEMO
+
+    rng = np.random.default_rng(14)
+    a, b = rng.standard_normal(30), rng.standard_normal(30)
+    for first in range(2):
+        MEMO.clear()
+        for k in range(3) if first else reversed(range(3)):
+            x, y = wf.asarray(a), wf.asarray(b)
+            s = 1.5 + k
+            twice = x * s
+            cases = [
+                (twice + twice, a * s * 2),  # one subtree (one scalar) used twice
+                (x * s + x * (s + 1.0), a * s + a * (s + 1.0)),  # two scalars, one buffer
+                (x * s + y * s, a * s + b * s),  # two buffers
+                ((x + y) * (x + y), (a + b) ** 2),
+                ((x + y) * (y + x), (a + b) * (b + a)),
+            ]
+            for made, expected in cases:
+                assert made._node.leaves is not None  # served by the structure number
+                np.testing.assert_allclose(made.to_numpy(), expected, rtol=1e-13)
+            deep = x
+            for _ in range(8):  # 256 leaves as a tree: the walk's key instead
+                deep = deep * 0.5 + deep
+            assert deep._node.leaves is None
+            np.testing.assert_allclose(deep.to_numpy(), a * 1.5 ** 8, rtol=1e-12)
+            into = wf.asarray(a)
+            into[...] = into * s + into  # the destination aliases a leaf
+            into[1:] = into[:-1] + 1.0  # a view of itself, shifted
+            expected = a * s + a
+            expected[1:] = expected[:-1] + 1.0
+            np.testing.assert_allclose(into.to_numpy(), expected, rtol=1e-13)
+    x, y = wf.asarray(a), wf.asarray(b)
+    assert (x * 2.0 + y)._node.number == (y * 3.0 + x)._node.number
+    assert (x * 2.0 + y)._node.number != (x * 2.0 - y)._node.number
+    assert (x * 2.0 + y)._node.number != (x[1:] * 2.0 + y[1:])._node.number
+
+
 def test_several_outputs_replay_together_with_new_data_and_aliasing(device):
     """``wf.eval`` of several outputs (a value and its gradients) is remembered as one plan:
     new buffers, new scalars, shared subexpressions computed once, results kept apart."""
