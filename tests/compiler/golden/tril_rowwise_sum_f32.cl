@@ -1,13 +1,10 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 typedef struct {
-    long w0_0;
-    long w0_i;
-    long w0_j;
+    long w0_off;
     long w1_off;
-    long w2_off;
-    long w2_seg;
-    long w2_split;
+    long w1_seg;
+    long w1_split;
     long rows;
     long cols;
     long lanes;
@@ -21,13 +18,10 @@ __kernel void weft_add_reduce(
     __global float* restrict b1,
     const weft_args args)
 {
-    const int w0_0 = (int)args.w0_0;
-    const int w0_i = (int)args.w0_i;
-    const int w0_j = (int)args.w0_j;
+    const int w0_off = (int)args.w0_off;
     const int w1_off = (int)args.w1_off;
-    const int w2_off = (int)args.w2_off;
-    const int w2_seg = (int)args.w2_seg;
-    const int w2_split = (int)args.w2_split;
+    const int w1_seg = (int)args.w1_seg;
+    const int w1_split = (int)args.w1_split;
     const int rows = (int)args.rows;
     const int cols = (int)args.cols;
     const int lanes = 1;
@@ -64,20 +58,16 @@ __kernel void weft_add_reduce(
         for (int u = 0; u < 8; ++u) {
             const int j = j_next + u * step;
             const int gid = i * cols + j;
-            const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
-            const float v1 = v0 ? b0[w1_off + gid] : (float)0;
-            const float v2 = v0 ? v1 : (float)0;
-            const double v3 = ((double)v2);  // cast
-            acc0 = (acc0 + v3);
+            const float v0 = b0[w0_off + gid];
+            const double v1 = ((double)v0);  // cast
+            acc0 = (acc0 + v1);
         }
     }
     for (int j = j_next; j < last; j += step) {
         const int gid = i * cols + j;
-        const bool v0 = (w0_0 + w0_i * i + w0_j * j) <= 0;
-        const float v1 = v0 ? b0[w1_off + gid] : (float)0;
-        const float v2 = v0 ? v1 : (float)0;
-        const double v3 = ((double)v2);  // cast
-        acc0 = (acc0 + v3);
+        const float v0 = b0[w0_off + gid];
+        const double v1 = ((double)v0);  // cast
+        acc0 = (acc0 + v1);
     }
     red0[lid] = (double)acc0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -90,6 +80,6 @@ __kernel void weft_add_reduce(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lane == 0 && segment < rows) {
-        b1[w2_off + segment * w2_seg + split * w2_split] = (float)red0[lid];
+        b1[w1_off + segment * w1_seg + split * w1_split] = (float)red0[lid];
     }
 }
