@@ -109,50 +109,50 @@ class Node:
         self.attrs = attrs
         self.parents = 0
         self.tape = None
-        counts = kind is BUFFER
-        for a in args:
-            if a.kind is BUFFER:
-                a.parents += 1
-                counts = True
         if kind is BUFFER:
             self.number = structure_number(
                 (kind, dtype, shape, structure, attrs.offset, attrs.strides))
             self.leaves = None
-        elif kind is SCALAR:
+            self.__class__ = _CountingNode  # it counts as a reader of its storage
+            return
+        if kind is SCALAR:
             self.number = _SCALAR_NUMBERS.get(dtype) or _scalar_number(dtype)
             self.leaves = None
+            return
+        # One pass over the arguments: count the buffers read, and number the structure
+        # from the arguments' numbers, gathering the leaves in tree order (a cached
+        # evaluation's key is then the number and the leaves' aliasing, with no walk of the
+        # DAG). A shared subtree counts once per use, so the aliasing pattern tells sharing
+        # from an equal copy; past LEAF_LIMIT leaves (deep sharing multiplies them) the
+        # node is left to the walk.
+        counts = False
+        numbered = kind in NUMBERED
+        parts = [kind, op.name if op is not None else None, attrs, dtype, shape, structure]
+        leaves: tuple[Node, ...] = ()
+        for a in args:
+            arg_kind = a.kind
+            if arg_kind is BUFFER:
+                a.parents += 1
+                counts = True
+                leaves += (a,)
+            elif arg_kind is SCALAR:
+                leaves += (a,)
+            elif numbered:
+                below = a.leaves
+                if below is None:
+                    numbered = False
+                    continue
+                leaves += below
+            parts.append(a.number)
+        if numbered and len(leaves) <= LEAF_LIMIT:
+            self.number = structure_number(tuple(parts))
+            self.leaves = leaves
         else:
-            self._number_structure()
+            self.number = self.leaves = None
         if counts:
             # Only a node that counts something needs a finalizer to uncount it: most nodes
             # of an expression read no buffer directly, and a finalizer costs every drop.
             self.__class__ = _CountingNode
-
-    def _number_structure(self) -> None:
-        """Number an operation's structure from its arguments' numbers, and gather its
-        leaves (a cached evaluation's key is then the number and the leaves' aliasing, with
-        no walk of the DAG). A shared subtree counts once per use: its leaves appear again,
-        so the aliasing pattern tells sharing apart, and an expression whose leaves would
-        pass ``LEAF_LIMIT`` (deep sharing multiplies them) is left to the walk."""
-        self.number = self.leaves = None
-        if self.kind not in NUMBERED:
-            return
-        op = self.op
-        parts = [self.kind, op.name if op is not None else None, self.attrs, self.dtype,
-                 self.shape, self.structure]
-        leaves: tuple[Node, ...] = ()
-        for a in self.args:
-            number = a.number
-            if number is None:
-                return
-            parts.append(number)
-            if a.leaves is not None:
-                leaves += a.leaves
-            elif a.kind is BUFFER or a.kind is SCALAR:
-                leaves += (a,)
-        if len(leaves) <= LEAF_LIMIT:
-            self.number = structure_number(tuple(parts))
-            self.leaves = leaves
 
     def __repr__(self) -> str:
         label = self.op.name if self.op is not None else self.kind
