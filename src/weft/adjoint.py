@@ -196,14 +196,18 @@ def _write_shares(node: ex.Node, old: ex.Node, regions: tuple, g: Array
             kept = None
             continue
         if scattered is not None:
-            # Repeated indexes write one of their values; which one the kernel does not say.
-            shares.append((value, _Missing("integer-array assignment (x[index] = value)",
-                                           "the values written")))
+            if len(scattered) == 3:  # the values were differentiated: the winners are known
+                from .gather import scattered_adjoint
+
+                shares.append((value, scattered_adjoint(g, scattered, shape)))
+            else:  # (never asked for: no argument reaches the values)
+                shares.append((value, _Missing("integer-array assignment (x[index] = value)",
+                                               "the values written")))
             if kept is not None:
                 from .writes import Target, value_node, write_targets
 
                 written = weft.zeros(node.shape, dtype=weft.bool_, device=g.device)
-                write_targets([Target(written, shape, None, scatter=scattered)],
+                write_targets([Target(written, shape, None, scatter=scattered[:2])],
                               [value_node(True, g.device, written.dtype, shape)])
                 kept = weft.where(written, 0, kept)
             continue

@@ -112,3 +112,53 @@ def _int64():
     from .dtypes import int64
 
     return int64
+
+
+# Differentiated scatters ------------------------------------------------------------------
+
+
+def positions(shape: tuple[int, ...], device: Any) -> Array:
+    """Each element's row-major position in ``shape``, as int64."""
+    from .creation import arange
+
+    count = int(np.prod(shape, dtype=np.int64))
+    return arange(count, dtype="int64", device=device).reshape(shape)
+
+
+def one_winner(target: Target, value: ex.Node, device: Any) -> tuple[ex.Node, ex.Node]:
+    """A scatter whose written values are being differentiated, made deterministic: where
+    indexes repeat, one write wins and which one the kernel does not say, so the positions
+    of the values are scattered first (``landed``: per written element, the position whose
+    value landed there) and every write of an element then writes the winner's value. The
+    gradient goes to the winner alone (as JAX's scatter). Returns ``(landed, value to
+    write)``."""
+    from .creation import full
+    from .writes import write_targets
+
+    spec, indexes = target.scatter
+    shape = target.shape
+    winners = full(target.base.shape, -1, dtype="int64", device=device)
+    write_targets([Target(winners, shape, None, scatter=target.scatter)],
+                  [positions(shape, device)._node])
+    landed = ex.gather(winners._node, indexes, spec, shape)
+    source = _source(Array(value, device))
+    if len(shape) == 1:
+        written = ex.gather(source, (landed,), ex.Gather((0, 0, 0), "array"), shape)
+    else:
+        at = Array(landed, device)
+        rows, cols = at // shape[1], at % shape[1]
+        written = ex.gather(source, (rows._node, cols._node), ex.Gather("array", "array"),
+                            shape)
+    return landed, written
+
+
+def scattered_adjoint(g: Array, scattered: tuple, shape: tuple[int, ...]) -> Array:
+    """The adjoint of the values a scatter wrote, from the adjoint ``g`` of the array
+    written into: each value takes ``g`` where it landed, if it won there (``one_winner``)."""
+    import weft
+
+    spec, indexes, landed = scattered
+    at = Array(ex.gather(_source(g), indexes, spec, shape), g.device)
+    if landed is None:  # one element: nothing to repeat
+        return at
+    return weft.where(Array(landed, g.device) == positions(shape, g.device), at, 0)

@@ -181,6 +181,18 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
     leaves: dict[int, ex.Node] = {}
     outputs: list[tuple[ex.Node, ex.Node]] = []
     device = targets[0].base._device
+    # Scatters whose values are differentiated: deterministic, their winners remembered.
+    scattered = [t.scatter for t in targets]
+    written = list(values)
+    if taped:
+        from .gather import one_winner
+
+        for k, t in enumerate(targets):
+            if t.scatter is not None and reaches_argument(values[k]):
+                one = int(np.prod(t.shape, dtype=np.int64)) <= 1
+                landed, written[k] = (None, values[k]) if one else one_winner(
+                    t, values[k], device)
+                scattered[k] = (*t.scatter, landed)
     for t, value in zip(targets, values):
         base = t.base
         if id(base) not in leaves:
@@ -198,6 +210,7 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
                 compute(device, [(leaf, fresh)])
                 leaves[id(base)] = fresh
         outputs.append((value, t.destination(leaves[id(base)])))
+    outputs = [(w, dest) for w, (_, dest) in zip(written, outputs)]
     compute(device, outputs)
     if fallible:
         pending.settle(leaf.attrs.storage for leaf in leaves.values())
@@ -215,8 +228,9 @@ def write_targets(targets: list[Target], values: list[ex.Node], exclusive: bool 
         t.base._node = ex.buffer(v.storage, leaf.shape, v.offset, v.strides, structure)
     if taped:
         for t in targets:
-            regions = tuple((t2.map, t2.scatter, t2.shape, value)
-                            for t2, value in zip(targets, values) if t2.base is t.base)
+            regions = tuple((t2.map, spread, t2.shape, value)
+                            for t2, spread, value in zip(targets, scattered, values)
+                            if t2.base is t.base)
             t.base._node.tape = ("write", before[id(t.base)], regions)
     for t in targets:
         if t.view is not None:

@@ -81,6 +81,24 @@ def _old_values_around_an_index_write(x):
     return (y ** 2).sum()
 
 
+def _values_through_indexes(x):
+    y = x * x
+    y[wf.asarray([3, 0, 4])] = wf.sin(x[1:4]) * 2
+    return (y ** 2 * wf.asarray(np.arange(1.0, 6.0))).sum()
+
+
+def _values_through_row_and_column_indexes(a):
+    b = a * 0.5
+    b[wf.asarray([[0, 2], [1, 2]]), wf.asarray([[3, 0], [1, 1]])] = wf.exp(a[1:3, 2:4])
+    return (b ** 3).sum()
+
+
+def _rows_through_an_index(a):
+    b = wf.ones((3, 4))
+    b[wf.asarray([2, 0]), 1:3] = a[:2, ::2] ** 2  # one index array and a slice
+    return (b * a).sum()
+
+
 CASES = {
     "a slice scaled in place": (_slice_scaled, X),
     "a slice squared in place": (_slice_squared, X),
@@ -92,6 +110,10 @@ CASES = {
     "a masked assign": (_masked_assign, X),
     "a diagonal": (_diagonal, A),
     "the rest of an array after an index write": (_old_values_around_an_index_write, X),
+    "values written through an index array": (_values_through_indexes, X),
+    "values written through row and column index arrays":
+        (_values_through_row_and_column_indexes, A),
+    "rows written through an index array and a slice": (_rows_through_an_index, A),
 }
 
 
@@ -109,14 +131,33 @@ def test_arguments_written_in_place_are_left_alone_for_the_caller(device):
     np.testing.assert_allclose(g.to_numpy(), 2 * (X + 1), rtol=1e-12)
 
 
-def test_values_written_through_integer_indexes_say_their_gradient_is_missing(device):
-    def f(x):
-        y = x + 0
-        y[wf.asarray([0, 2])] = x[1] * 2
-        return y.sum()
+def test_repeated_indexes_give_the_gradient_to_the_value_that_landed(device):
+    """Where an index repeats, one of its values lands (which one, the kernel does not say);
+    that value takes the element's adjoint and the others none, consistently with the
+    value computed, traced too."""
+    index = np.array([0, 2, 2, 4, 0, 2])
+    weights = np.arange(1.0, 6.0)
 
-    with pytest.raises(NotImplementedError, match=r"integer-array assignment"):
-        wf.grad(f)(wf.asarray(X))
+    def written(v):
+        y = wf.zeros(5)
+        y[wf.asarray(index)] = v * v
+        return y
+
+    def value_and_pullback(v, w):
+        y, pullback = wf.vjp(written, v)
+        return y, pullback(w)[0]
+
+    traced = wf.function(value_and_pullback)
+    for scale in (1.0, 1.5):
+        v = RNG.uniform(0.5, 1.5, index.size) * scale  # distinct values
+        for run in (value_and_pullback, traced):
+            y, g = run(wf.asarray(v), wf.asarray(weights))
+            y, g = y.to_numpy(), g.to_numpy()
+            landed = y[index] == v * v  # the value in y says which write landed
+            assert [int(landed[index == i].sum()) for i in (0, 2, 4)] == [1, 1, 1]
+            assert y[1] == y[3] == 0.0
+            np.testing.assert_allclose(g, np.where(landed, 2 * v * weights[index], 0.0),
+                                       rtol=1e-14)
 
 
 def test_a_traced_gradient_through_a_write_replays_with_new_values(device):
