@@ -20,6 +20,7 @@ import numpy as np
 from . import dtypes as dt
 from .array import Array, apply_op
 from .creation import asarray, col_index, row_index
+from .gather import take_in_bounds
 from .indexing import checked_axis
 from .rearrange import _slice
 
@@ -239,7 +240,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     position = row_index(shape, device=a.device) + first - col_index(shape, device=a.device)
     inside = apply_op("logical_and", apply_op("greater_equal", position, 0),
                       apply_op("less", position, n))
-    gathered = a.take(apply_op("where", inside, position, 0))
+    gathered = take_in_bounds(a, apply_op("where", inside, position, 0))
     dtype = apply_op("multiply", a[:1], v[:1]).dtype
     terms = apply_op("where", inside, apply_op("multiply", gathered, v.reshape(1, m)), 0,
                      dtype=dtype)
@@ -282,7 +283,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     after = searchsorted(xp, x, side="right")
     upper = apply_op("minimum", apply_op("maximum", after, 1), n - 1) if n > 1 else after * 0
     lower = upper - 1 if n > 1 else upper
-    x0, x1, f0, f1 = xp.take(lower), xp.take(upper), fp.take(lower), fp.take(upper)
+    # Clamped into [0, n - 1]: the knots' loads need no index check.
+    x0, x1 = take_in_bounds(xp, lower), take_in_bounds(xp, upper)
+    f0, f1 = take_in_bounds(fp, lower), take_in_bounds(fp, upper)
     # NumPy's rules: a knot gives its own value; a NaN from an infinite value at one end is
     # retried from the other end, then taken as that value where both ends are equal.
     slope = (f1 - f0) / (x1 - x0)
