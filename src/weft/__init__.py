@@ -38,6 +38,8 @@ from .creation import (
 )
 from .devices import Device, current_device, device, devices, get_device, set_device
 from .differences import convolve, diff, ediff1d, gradient, interp, trapezoid, unwrap
+from .distributions import *  # noqa: F403 - SciPy's distribution functions
+from .distributions import __all__ as _distribution_names
 from .dtypes import (
     DType,
     bool_,
@@ -131,7 +133,7 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser",
-    *_REDUCTIONS, *_function_names, *_composite_names,
+    *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

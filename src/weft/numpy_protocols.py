@@ -89,8 +89,12 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
             return _into(out, weft.linalg.matmul(*inputs), name)
         op = _UFUNC_OPS.get(ufunc)
         if op is None:
-            raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives a "
-                            "NumPy array)")
+            special = _scipy_special_ufuncs().get(ufunc)
+            if special is None:
+                raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives "
+                                "a NumPy array)")
+            _refuse(f"scipy.special.{name}", kwargs, {"where": True, "casting": "same_kind"})
+            return _into(out, getattr(weft, special)(*inputs), f"scipy.special.{name}")
         _refuse(name, kwargs, {"dtype": _READ, "casting": _READ, "where": True})
         # NumPy's own rule (same_kind) for dtype= and out=, as np.add would apply it.
         casting = kwargs.get("casting", "same_kind")
@@ -116,6 +120,20 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         return _into(out, scan(a, axis=kwargs.get("axis", 0), **keywords), f"{name}.accumulate")
     raise TypeError(f"weft does not implement numpy.{name}.{method} (np.asarray(x) gives a "
                     "NumPy array)")
+
+
+@functools.cache
+def _scipy_special_ufuncs() -> dict[np.ufunc, str]:
+    """SciPy's special-function ufuncs that weft defines under the same name and meaning
+    (``scipy.special.expit(x)`` stays lazy on x's device; weft's aliases take SciPy's names
+    and argument orders)."""
+    import scipy.special
+
+    import weft
+
+    return {getattr(scipy.special, name): name for name in dir(scipy.special)
+            if isinstance(getattr(scipy.special, name), np.ufunc)
+            and callable(getattr(weft, name, None))}
 
 
 def array_function(func: Callable, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
