@@ -7,8 +7,9 @@ arguments, under SciPy's names and argument orders (``scipy.special.chdtr(v, x)`
 are floored, as SciPy's. ``log_ndtr`` stays finite far into the lower tail; ``boxcox`` and
 its inverses follow SciPy's limits at ``lmbda = 0``; the degree-argument trigonometric
 functions are exact at multiples of 45 degrees. Arguments outside a function's domain give
-NaN, as SciPy's. The inverse functions (``chdtri``, ``pdtri``, ``bdtri``...) are not here:
-they need inverse incomplete gamma and beta functions, which weft does not have yet.
+NaN, as SciPy's. ``chdtri`` and ``pdtri`` invert through ``gammainccinv``; the inverses
+that need an inverse incomplete beta function (``bdtri``, ``fdtri``, ``nbdtri``) are not
+here yet.
 """
 
 from __future__ import annotations
@@ -72,6 +73,18 @@ def chdtrc(v: Any, x: Any) -> Array:
     return apply_op("gamma_q", v * 0.5, x * 0.5)
 
 
+def chdtri(v: Any, p: Any) -> Array:
+    """The inverse of ``chdtrc`` in ``x``: the chi-square quantile of upper probability
+    ``p`` (``chdtri(v, 0.05)`` is the 95% critical value).
+
+    >>> import weft as wf
+    >>> round(float(wf.chdtri(1.0, 0.05)), 10)
+    3.8414588207
+    """
+    v, p = _reals(v, p)
+    return 2.0 * apply_op("gamma_q_inv", v * 0.5, p)
+
+
 def gdtr(a: Any, b: Any, x: Any) -> Array:
     """The gamma distribution's CDF at ``x``, rate ``a`` and shape ``b`` (SciPy's order).
 
@@ -119,6 +132,21 @@ def pdtrc(k: Any, m: Any) -> Array:
     count = apply_op("floor", apply_op("maximum", k, 0))
     value = _where(m == 0, 0.0, apply_op("gamma_p", count + 1, m))
     return _valid(value, apply_op("logical_not", k < 0), m >= 0)
+
+
+def pdtri(k: Any, y: Any) -> Array:
+    """The inverse of ``pdtr`` in ``m``: the Poisson mean at which at most ``floor(k)``
+    events have probability ``y``.
+
+    >>> import weft as wf
+    >>> round(float(wf.pdtri(2, 0.5)), 8)
+    2.67406031
+
+    At ``y = 1`` the mean is 0 (SciPy's: NaN).
+    """
+    k, y = _reals(k, y)
+    count = apply_op("floor", apply_op("maximum", k, 0))
+    return _valid(apply_op("gamma_q_inv", count + 1, y), apply_op("logical_not", k < 0))
 
 
 def fdtr(dfn: Any, dfd: Any, x: Any) -> Array:
@@ -437,6 +465,7 @@ def binom(n: Any, k: Any) -> Array:
     return _where(outside, 0.0, value)
 
 
-__all__ = ["bdtr", "bdtrc", "beta", "binom", "boxcox", "boxcox1p", "chdtr", "chdtrc", "cosdg",
-           "cotdg", "exp10", "fdtr", "fdtrc", "gammasgn", "gdtr", "gdtrc", "inv_boxcox",
-           "inv_boxcox1p", "log_ndtr", "nbdtr", "nbdtrc", "pdtr", "pdtrc", "sindg", "tandg"]
+__all__ = ["bdtr", "bdtrc", "beta", "binom", "boxcox", "boxcox1p", "chdtr", "chdtrc", "chdtri",
+           "cosdg", "cotdg", "exp10", "fdtr", "fdtrc", "gammasgn", "gdtr", "gdtrc",
+           "inv_boxcox", "inv_boxcox1p", "log_ndtr", "nbdtr", "nbdtrc", "pdtr", "pdtrc",
+           "pdtri", "sindg", "tandg"]

@@ -290,6 +290,11 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, a, x: ("a", g * _gamma_density(w, a, x))),
     ("gamma_q", 2, "helper", _scipy("gammaincc"), GENERAL,
      lambda w, g, y, a, x: ("a", -g * _gamma_density(w, a, x))),
+    # The inverses in x: dx/dp = 1 / density at the result (with respect to a: none).
+    ("gamma_p_inv", 2, "helper", _scipy("gammaincinv"), GENERAL,
+     lambda w, g, y, a, p: ("a", g / _gamma_density(w, a, y))),
+    ("gamma_q_inv", 2, "helper", _scipy("gammainccinv"), GENERAL,
+     lambda w, g, y, a, q: ("a", -g / _gamma_density(w, a, y))),
     ("ibeta", 3, "helper", _scipy("betainc"), GENERAL,
      lambda w, g, y, a, b, x: ("a", "b", g * w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x)
                                                   - w.lbeta(a, b)))),

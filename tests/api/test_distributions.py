@@ -33,6 +33,12 @@ CASES = {
     "fdtr": _grid(POSITIVE, POSITIVE, POSITIVE), "fdtrc": _grid(POSITIVE, POSITIVE, POSITIVE),
     "bdtr": _grid(COUNT, COUNT, PROBABILITY), "bdtrc": _grid(COUNT, COUNT, PROBABILITY),
     "nbdtr": _grid(COUNT, COUNT, PROBABILITY), "nbdtrc": _grid(COUNT, COUNT, PROBABILITY),
+    # inverses: SciPy's NaN at pdtri(k, 1) (weft: 0, where pdtr is 1) and its 0 at
+    # chdtri(0, p) (weft: NaN) left out
+    "chdtri": _grid([-1.0, 0.3, 1, 2.5, 7, 30, 100, np.inf, np.nan],
+                    [-0.1, 0, 1e-300, 1e-10, 0.05, 0.5, 0.95, 1 - 1e-12, 1, np.nan]),
+    "pdtri": _grid([-1.0, 0, 0.3, 1, 2.5, 7, 30, 100, np.nan],
+                   [-0.1, 0, 1e-300, 1e-10, 0.05, 0.5, 0.95, 1 - 1e-6, np.nan]),
     "log_ndtr": [np.array([-1e3, -60, -40, -37.5, -37, -36.9, -20, -5, -1, 0, 1, 5, 10, 40,
                            np.inf, -np.inf, np.nan])],
     "boxcox": _grid([-0.5, 0, 0.3, 1, 2, 10, np.nan], [-2, -0.5, 0, 1e-20, 0.5, 1, 3]),

@@ -18,7 +18,8 @@ from conftest import run_in_threads
 from weft.ops import OPS
 
 # Arguments each op's gradient has no rule for (it raises NotImplementedError for them).
-UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "trigamma": (0,)}
+UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "trigamma": (0,),
+               "gamma_p_inv": (0,), "gamma_q_inv": (0,)}
 SKIP = {"where", "ldexp"}  # bool and int arguments: tested on their own below
 SIZE = 7
 
