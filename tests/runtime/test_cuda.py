@@ -235,9 +235,10 @@ def test_nvrtc_errors_carry_the_compiler_log_and_launch_errors_name_the_kernel(g
     cubin = driver.compile_cubin(
         'extern "C" __global__ void fill(double* out) { out[threadIdx.x] = threadIdx.x; }',
         "fill", options)
-    # A module loads into the current context: the device's, as weft's backend makes it
-    # (a process whose default device is another may not have made it current yet).
+    # A module loads into the current context: the device's, made as weft's backend makes
+    # it (a process whose default device is another may not have made it yet).
     with gpu.handle.active():
+        cp.cuda.runtime.free(0)
         fill = driver.Module(cubin).function("fill")
         assert fill.resident_blocks(256) >= 1
         out = cp.zeros(8, cp.float64)

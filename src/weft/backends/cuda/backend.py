@@ -439,6 +439,9 @@ class CUDABackend:
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:
         with device.handle.active():
+            # The driver loads into the current context, which the runtime makes only when
+            # first needed: a process's first kernel may come before any allocation.
+            device.handle.cupy.cuda.runtime.free(0)
             return _Kernel(driver.Module(binary), name)
 
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
