@@ -263,6 +263,21 @@ def log_ndtr(x: Any) -> Array:
 # Box-Cox -------------------------------------------------------------------------------------
 
 
+def _boxcox_of_log(log_x: Array, lmbda: Array) -> Array:
+    """``expm1(lmbda log_x) / lmbda``, ``log_x`` itself where ``lmbda`` is within 1e-19 of
+    0 (SciPy's limit there)."""
+    return _where(apply_op("abs", lmbda) < 1e-19, log_x,
+                  apply_op("expm1", lmbda * log_x) / lmbda)
+
+
+def _inverse_boxcox(y: Any, lmbda: Any, exp: str) -> Array:
+    """``exp(log1p(lmbda y) / lmbda)`` (``exp`` the op: ``exp`` or ``expm1``), ``exp(y)``
+    at ``lmbda = 0``."""
+    y, lmbda = _reals(y, lmbda)
+    return _where(lmbda == 0, apply_op(exp, y),
+                  apply_op(exp, apply_op("log1p", lmbda * y) / lmbda))
+
+
 def boxcox(x: Any, lmbda: Any) -> Array:
     """The Box-Cox transform ``(x**lmbda - 1) / lmbda``, ``log(x)`` at ``lmbda = 0``.
 
@@ -271,9 +286,7 @@ def boxcox(x: Any, lmbda: Any) -> Array:
     [0.0, 2.0]
     """
     x, lmbda = _reals(x, lmbda)
-    log_x = apply_op("log", x)
-    return _where(apply_op("abs", lmbda) < 1e-19, log_x,
-                  apply_op("expm1", lmbda * log_x) / lmbda)
+    return _boxcox_of_log(apply_op("log", x), lmbda)
 
 
 def boxcox1p(x: Any, lmbda: Any) -> Array:
@@ -284,9 +297,7 @@ def boxcox1p(x: Any, lmbda: Any) -> Array:
     [0.0, 2.0]
     """
     x, lmbda = _reals(x, lmbda)
-    log_x = apply_op("log1p", x)
-    return _where(apply_op("abs", lmbda) < 1e-19, log_x,
-                  apply_op("expm1", lmbda * log_x) / lmbda)
+    return _boxcox_of_log(apply_op("log1p", x), lmbda)
 
 
 def inv_boxcox(y: Any, lmbda: Any) -> Array:
@@ -296,9 +307,7 @@ def inv_boxcox(y: Any, lmbda: Any) -> Array:
     >>> wf.inv_boxcox(wf.asarray([0.0, 2.0]), 0.5).tolist()
     [1.0, 4.0]
     """
-    y, lmbda = _reals(y, lmbda)
-    return _where(lmbda == 0, apply_op("exp", y),
-                  apply_op("exp", apply_op("log1p", lmbda * y) / lmbda))
+    return _inverse_boxcox(y, lmbda, "exp")
 
 
 def inv_boxcox1p(y: Any, lmbda: Any) -> Array:
@@ -308,9 +317,7 @@ def inv_boxcox1p(y: Any, lmbda: Any) -> Array:
     >>> wf.inv_boxcox1p(wf.asarray([0.0, 2.0]), 0.5).tolist()
     [0.0, 3.0]
     """
-    y, lmbda = _reals(y, lmbda)
-    return _where(lmbda == 0, apply_op("expm1", y),
-                  apply_op("expm1", apply_op("log1p", lmbda * y) / lmbda))
+    return _inverse_boxcox(y, lmbda, "expm1")
 
 
 # Degrees, powers of ten, the gamma function's sign, beta and binomial coefficients ---------
