@@ -9,6 +9,7 @@ draws in random.py.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .random import DTYPE_FREE, RANDOM, RANDOM_NEEDS
@@ -89,6 +90,8 @@ HELPERS: dict[str, str] = {
 """,
 }
 
+_LOOP = re.compile(r"\b(for|while)\s*\(")
+
 HELPERS.update(SPECIAL)
 HELPERS.update(RANDOM)
 NEEDS.update(RANDOM_NEEDS)
@@ -102,14 +105,17 @@ __all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_
 def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     """Helper ``name``'s C text for ``dtype`` in ``dialect``."""
     template = HELPERS[name]
+    qualifier = dialect.function_qualifier
+    if dialect.looping_function_qualifier is not None and _LOOP.search(template):
+        qualifier = dialect.looping_function_qualifier
     # Templates with several functions place the qualifier ({Q}) themselves.
-    prefix = "" if "{Q}" in template else dialect.function_qualifier
+    prefix = "" if "{Q}" in template else qualifier
     return prefix + template.format(
         T=dialect.compute_types[dtype.name],
         U=dialect.unsigned_types.get(dtype.name, dialect.compute_types[dtype.name]),
         S=dtype.short,
         F="f" if dtype.name == "float32" else "",
-        Q=dialect.function_qualifier,
+        Q=qualifier,
         U32=dialect.compute_types["uint32"],
         U64=dialect.unsigned_types["int64"],
         I64=dialect.compute_types["int64"],

@@ -68,6 +68,8 @@ OPENCL = Dialect(
     group_count="get_num_groups(0)",
 )
 
-# Helpers always inlined too: one left as a call keeps PoCL from vectorizing the kernel.
+# Helpers always inlined too: one left as a call keeps PoCL from vectorizing the kernel;
+# except those with a loop, which keeps it from vectorizing anyway.
 OPENCL_CPU = replace(OPENCL, own_math=NAMES,
-                     function_qualifier="__attribute__((always_inline)) ")
+                     function_qualifier="__attribute__((always_inline)) ",
+                     looping_function_qualifier="")
