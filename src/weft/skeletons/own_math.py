@@ -1,4 +1,5 @@
-"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``isnan``,
+"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``lgamma``
+(own_lgamma.py), ``isnan``,
 ``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor
 ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single instructions),
 for dialects that ask for
@@ -38,6 +39,7 @@ from __future__ import annotations
 import re
 
 from . import trig as _reduction
+from .own_lgamma import LGAMMA
 
 
 def _builtin(name: str, arity: int = 1) -> dict[str, str]:
@@ -230,11 +232,12 @@ float OVERLOADABLE weft_expm1(float x) {
 _VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
 _VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
 _VERSIONS["cos"] = {"float64": _reduction.COS}
+_VERSIONS["lgamma"] = {"float64": LGAMMA}  # (float64 and float32 versions)
 
 # What each calls: emitted first.
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
-          "cos": ("reduce_half_pi",)}
-_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "isnan",
+          "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi")}
+_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "lgamma", "isnan",
           "isfinite", "isinf", "sqrt", "fabs", "floor", "ceil", "trunc", "rint", "fmin",
           "fmax", "copysign")
 _HELPERS = frozenset({"reduce_half_pi"})  # not a library name: no macro
