@@ -11,9 +11,8 @@ worst errors):
   series with Bernoulli numbers through B14 (truncation below 1e-16 there).
 - lbeta: lgamma sums while both arguments are below 10; otherwise Stirling's form with the
   large arguments' corrections subtracted analytically, so no two large lgammas cancel.
-- erfinv, inv_Phi: the inverse of erf on [0, 0.5] from its series, of erfc on (0, 0.5]
-  from Abramowitz & Stegun 26.2.23 (error below 4.5e-4), each refined by three Halley steps
-  on the device's own erf/erfc (cubic convergence: 1e-3, 1e-9, then rounding).
+- erfinv, inv_Phi: polynomials in w = -log(1 - y^2) on five pieces (erfinv.py), in
+  float64 for both dtypes.
 - The logistic family and log1p_exp/log1m_exp: branches that never subtract close numbers.
 - gamma_p, gamma_q: the power series of P below x = a + 1 (for a < 1, Q's own series, as
   1 - P cancels when a -> 0), the continued fraction of Q above; the prefactor
@@ -22,6 +21,7 @@ worst errors):
   above; the prefactor x^a (1 - x)^b / B(a, b) in Stirling's form when a, b >= 10.
 """
 
+from .erfinv import ERFINV
 from .inverse_gamma import INVERSE_GAMMA
 
 SPECIAL: dict[str, str] = {
@@ -195,72 +195,6 @@ SPECIAL: dict[str, str] = {
     if (b == a) return a < INFINITY ? -INFINITY : NAN;  // e^inf - e^inf is undefined
     if (a == INFINITY || b == -INFINITY) return a;
     return a + weft_log1m_exp_{S}(b - a);
-}}
-""",
-    # erf(z) = a for 0 <= a <= 1/2.
-    "erf_solve": """\
-{T} weft_erf_solve_{S}({T} a) {{
-    const {T} a2 = a * a;
-    {T} z = 0.88622692545275801365{F} * a * (1 + a2 * (0.26179938779914943654{F}
-        + a2 * 0.14393173084921978{F}));
-    for (int k = 0; k < 3; ++k) {{
-        const {T} u = (erf(z) - a) / (1.12837916709551257390{F} * exp(-z * z));
-        z -= u / (1 + z * u);
-    }}
-    return z;
-}}
-""",
-    # erfc(z) = c for 0 < c <= 1/2.
-    "erfc_solve": """\
-{T} weft_erfc_solve_{S}({T} c) {{
-    if (c < {erfc_log_below}) {{
-        // So far out that erfc(z) and e^(-z^2) are subnormal or zero: Newton on
-        // log erfc(z) = log c, with log erfc(z) = -z^2 - log(z sqrt(pi)) + log(1 - w + 3 w^2
-        // - 15 w^3 + ...), w = 1 / (2 z^2) (asymptotic; w < 1e-3 here, the omitted terms
-        // below 1e-16).
-        const {T} target = log(c);
-        {T} z = sqrt(-target);
-        for (int k = 0; k < 6; ++k) {{
-            const {T} w = 1 / (2 * z * z);
-            const {T} series = 1 - w * (1 - 3 * w * (1 - 5 * w * (1 - 7 * w * (1 - 9 * w * (
-                1 - 11 * w)))));
-            const {T} f = -z * z - log(z * 1.77245385090551602730{F}) + log(series) - target;
-            z += f / (2 * z + 1 / z);
-        }}
-        return z;
-    }}
-    const {T} t = sqrt(-2 * log(c / 2));
-    {T} z = 0.70710678118654752440{F} * (t - (2.515517{F} + t * (0.802853{F} + t * 0.010328{F}))
-        / (1 + t * (1.432788{F} + t * (0.189269{F} + t * 0.001308{F}))));
-    for (int k = 0; k < 3; ++k) {{
-        const {T} slope = 1.12837916709551257390{F} * exp(-z * z);
-        if (slope == 0) break;
-        const {T} u = (c - erfc(z)) / slope;
-        z -= u / (1 + z * u);
-    }}
-    return z;
-}}
-""",
-    "erfinv": """\
-{T} weft_erfinv_{S}({T} y) {{
-    const {T} a = fabs(y);
-    if (isnan(y) || a > 1) return NAN;
-    if (a == 1) return copysign(({T})INFINITY, y);
-    const {T} z = a <= 0.5{F} ? weft_erf_solve_{S}(a) : weft_erfc_solve_{S}(1 - a);
-    return copysign(z, y);
-}}
-""",
-    "inv_Phi": """\
-{T} weft_inv_Phi_{S}({T} p) {{
-    if (isnan(p) || p < 0 || p > 1) return NAN;
-    if (p == 0) return -INFINITY;
-    if (p == 1) return INFINITY;
-    if (p >= 0.25{F} && p <= 0.75{F}) {{
-        const {T} d = 2 * p - 1;  // exact here
-        return 1.41421356237309504880{F} * copysign(weft_erf_solve_{S}(fabs(d)), d);
-    }}
-    const {T} tail = 1.41421356237309504880{F} * weft_erfc_solve_{S}(2 * (p < 0.5{F} ? p : 1 - p));
-    return p < 0.5{F} ? -tail : tail;
 }}
 """,
     # log(1 + u) - u, without cancelling for small u.
@@ -532,6 +466,7 @@ SPECIAL: dict[str, str] = {
 }
 
 SPECIAL.update(INVERSE_GAMMA)  # (inverse_gamma.py: its own module for its size)
+SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
 # it: the positive zero of digamma, 1.46163214496836234126265954232572132846819620400644...;
@@ -542,13 +477,11 @@ SPECIAL.update(INVERSE_GAMMA)  # (inverse_gamma.py: its own module for its size)
 ROOTS: dict[str, dict[str, str]] = {
     "float64": {"digamma_root_hi": "1.4616321449683622", "digamma_root_lo": "9.549995429965697e-17",
                 "digamma_radius": "0.05", "special_eps": "1.1102230246251565e-16",
-                "special_tiny": "1e-300", "special_steps": "100000",
-                "erfc_log_below": "1e-290"},
+                "special_tiny": "1e-300", "special_steps": "100000"},
     # float32's recurrence cancels over a wider range; nine terms still reach 1e-7 at 0.25.
     "float32": {"digamma_root_hi": "1.4616321325302124", "digamma_root_lo": "1.243815006546356e-08",
                 "digamma_radius": "0.25", "special_eps": "5.9604645e-08f",
-                "special_tiny": "1e-30f", "special_steps": "100000",
-                "erfc_log_below": "1e-35f"},
+                "special_tiny": "1e-30f", "special_steps": "100000"},
 }
 
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -556,8 +489,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "harmonic": ("digamma",),
     "lchoose": ("stirling_delta", "lbeta", "harmonic", "trigamma", "tetragamma"),
     "log_diff_exp": ("log1m_exp",),
-    "erfinv": ("erf_solve", "erfc_solve"),
-    "inv_Phi": ("erf_solve", "erfc_solve"),
+    "erfinv": ("erfinv_core",),
+    "inv_Phi": ("erfinv_core",),
     "gamma_prefix": ("log1pmx", "stirling_delta"),
     "gamma_temme": ("log1pmx",),
     "gamma_pq": ("lgamma1p", "gamma_prefix", "gamma_temme"),
@@ -578,7 +511,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # relative, against the 5e-6 asked; one double evaluation rounds once. Without doubles they
 # compute in float (docs/special.md gives those errors).
 THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2,
-                                  "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2}
+                                  "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
+                                  "erfinv": 1, "inv_Phi": 1}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
