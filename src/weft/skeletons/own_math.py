@@ -1,5 +1,5 @@
 """weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``lgamma``
-(own_lgamma.py), ``isnan``,
+(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``isnan``,
 ``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor
 ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single instructions),
 for dialects that ask for
@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 
 from . import trig as _reduction
+from .own_erf import ERF, ERF_KERNELS, ERFC
 from .own_lgamma import LGAMMA
 
 
@@ -233,14 +234,18 @@ _VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
 _VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
 _VERSIONS["cos"] = {"float64": _reduction.COS}
 _VERSIONS["lgamma"] = {"float64": LGAMMA}  # (float64 and float32 versions)
+_VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
+_VERSIONS["erf"] = {"float64": ERF}
+_VERSIONS["erfc"] = {"float64": ERFC}
 
 # What each calls: emitted first.
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
-          "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi")}
-_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "lgamma", "isnan",
-          "isfinite", "isinf", "sqrt", "fabs", "floor", "ceil", "trunc", "rint", "fmin",
-          "fmax", "copysign")
-_HELPERS = frozenset({"reduce_half_pi"})  # not a library name: no macro
+          "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi"),
+          "erf": ("exp", "erf_kernels"), "erfc": ("exp", "erf_kernels")}
+_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "lgamma",
+          "erf_kernels", "erf", "erfc", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor",
+          "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
+_HELPERS = frozenset({"reduce_half_pi", "erf_kernels"})  # not a library name: no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 _ARITY = {"fmin": 2, "fmax": 2, "copysign": 2}
 
