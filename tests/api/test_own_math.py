@@ -258,3 +258,43 @@ def test_erf_and_erfc_against_mpmath(cpu):
     x32 = x[np.abs(x) < 9].astype(np.float32)[::3]
     for f, ref in ((wf.erf, mpmath.erf), (wf.erfc, mpmath.erfc)):
         assert _mp_ulps(f(wf.asarray(x32)).to_numpy(), x32, ref) <= 0.51
+
+
+def test_pow_against_mpmath_and_numpys_special_cases(cpu):
+    """Own pow: within 2 ulps of mpmath (NumPy's: 1) for bases across the doubles, results
+    near 1 and near the overflow threshold; every special case as NumPy's power, zeros' signs
+    included; float32 rounded from float64."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.uniform(0, 10, 800), 10 ** rng.uniform(-300, 300, 800),
+                        rng.uniform(0.9, 1.1, 800), -rng.uniform(0, 10, 800)])
+    y = np.concatenate([rng.uniform(-20, 20, 800), rng.uniform(-1, 1, 800),
+                        rng.uniform(-5000, 5000, 800), np.round(rng.uniform(-30, 30, 800))])
+    got = (wf.asarray(x) ** wf.asarray(y)).to_numpy()
+    assert "#define pow(x, y) weft_pow(x, y)" in wf.kernel_source(wf.asarray(x) ** wf.asarray(y))
+    with mpmath.workprec(300):
+        want = np.array([float(mpmath.power(mpmath.mpf(a), mpmath.mpf(b))) for a, b in zip(x, y)])
+    normal = np.isfinite(want) & (np.abs(want) >= np.finfo(np.float64).tiny)
+    assert np.all(np.abs(got - want)[normal] <= 2 * np.spacing(np.abs(want[normal])))
+    assert np.all(np.abs(got - want)[~normal & np.isfinite(want)] <= 5e-324)
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 1e-310,
+                      -1e-310])
+    exponents = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5,
+                          -0.5, 2.5, 1e300, -1e300, 2.0**53 + 2, 1e4])
+    bx, by = (a.ravel() for a in np.meshgrid(edges, exponents))
+    got = (wf.asarray(bx) ** wf.asarray(by)).to_numpy()
+    with np.errstate(all="ignore"):
+        want = bx ** by
+    exact = ~np.isfinite(want) | (want == 0) | np.isin(np.abs(bx), [0.0, 1.0, np.inf])
+    np.testing.assert_array_equal(got[exact], want[exact])
+    signed = exact & ~np.isnan(want)  # (a NaN's sign bit is no one's business)
+    np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
+    np.testing.assert_allclose(got[~exact], want[~exact], rtol=3e-16)
+    pick = np.r_[0:800, 1600:2400]  # bases a float holds
+    x32, y32 = x[pick].astype(np.float32), (y[pick] / 4).astype(np.float32)
+    got32 = (wf.asarray(x32) ** wf.asarray(y32)).to_numpy()
+    with np.errstate(all="ignore"):
+        want32 = x32.astype(np.float64) ** y32.astype(np.float64)
+    fits = np.isfinite(want32) & (np.abs(want32) > np.finfo(np.float32).tiny) & (
+        np.abs(want32) < np.finfo(np.float32).max)
+    assert _ulps(got32[fits], want32[fits]) <= 0.51

@@ -1,6 +1,6 @@
 """weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``lgamma``
-(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``isnan``,
-``isfinite`` and ``isinf``, written without a single library call, and ``sqrt fabs floor
+(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``isnan``, ``isfinite``
+and ``isinf``, written without a single library call, and ``sqrt fabs floor
 ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single instructions),
 for dialects that ask for
 them (``Dialect.own_math``: the OpenCL dialect of CPU devices). A kernel that calls one gets
@@ -41,6 +41,7 @@ import re
 from . import trig as _reduction
 from .own_erf import ERF, ERF_KERNELS, ERFC
 from .own_lgamma import LGAMMA
+from .own_pow import POW
 
 
 def _builtin(name: str, arity: int = 1) -> dict[str, str]:
@@ -237,17 +238,19 @@ _VERSIONS["lgamma"] = {"float64": LGAMMA}  # (float64 and float32 versions)
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
 _VERSIONS["erf"] = {"float64": ERF}
 _VERSIONS["erfc"] = {"float64": ERFC}
+_VERSIONS["pow"] = {"float64": POW}
 
 # What each calls: emitted first.
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
           "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi"),
-          "erf": ("exp", "erf_kernels"), "erfc": ("exp", "erf_kernels")}
+          "erf": ("exp", "erf_kernels"), "erfc": ("exp", "erf_kernels"),
+          "pow": ("exp",)}
 _ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "lgamma",
-          "erf_kernels", "erf", "erfc", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor",
-          "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
+          "erf_kernels", "erf", "erfc", "pow", "isnan", "isfinite", "isinf", "sqrt", "fabs",
+          "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
 _HELPERS = frozenset({"reduce_half_pi", "erf_kernels"})  # not a library name: no macro
 NAMES = frozenset(_ORDER) - _HELPERS
-_ARITY = {"fmin": 2, "fmax": 2, "copysign": 2}
+_ARITY = {"fmin": 2, "fmax": 2, "copysign": 2, "pow": 2}
 
 
 def own_math_source(names: frozenset[str], used: str) -> str:
