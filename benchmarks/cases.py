@@ -307,6 +307,12 @@ _LIST = [
     Case("normal_lpdf_sum", normal_lpdf_sum, normal_inputs, outputs=0,
          numexpr=f"sum(-0.5 * ((y - mu) / sigma)**2 - log(sigma) - {LOG_SQRT_2PI!r})"),
     Case("lgamma+digamma", lambda xp, z: xp.lgamma(z) + xp.digamma(z), uniform("z", 0.1, 20.0)),
+    # One special function each (weft's own call-free versions on CPU devices).
+    Case("lgamma", lambda xp, z: xp.lgamma(z), uniform("z", 0.1, 30.0)),
+    Case("erfc", lambda xp, z: xp.erfc(z), uniform("z", -6.0, 6.0)),
+    Case("Phi", lambda xp, z: xp.ndtr(z), uniform("z", -6.0, 6.0)),
+    Case("erfinv", lambda xp, p: xp.erfinv(p), uniform("p", -1.0, 1.0)),
+    Case("x**y", lambda xp, a, b: a ** b, uniform("a b", 0.1, 3.0), numexpr="a**b"),
     Case("colwise_sum", lambda xp, a: xp.sum(a, 0), square(), outputs=0),
     Case("rowwise_sum", lambda xp, a: xp.sum(a, 1), square(), outputs=0),
     Case("transpose", lambda xp, a: xp.transpose_copy(a), square()),

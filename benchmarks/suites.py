@@ -56,6 +56,13 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           _sizes({"float32": 1 << 27, "float64": 1 << 26}, {"float32": 1 << 24,
                                                              "float64": 1 << 24}),
           plot="bars"),
+    Suite("special", "one special function or x ** y per case (float64): weft's own "
+          "call-free versions on a CPU device against SciPy and NumPy",
+          ("lgamma", "erfc", "Phi", "erfinv", "x**y"),
+          {"gpu": ("weft", "weft-opencl", *_GPU_PEERS),
+           "cpu": ("weft", "numpy", "numexpr", "numba"),
+           "small": ("weft", "numpy", "numexpr")},
+          _sizes({"float64": 1 << 26}, {"float64": 1 << 22})),
     Suite("chains", "a chain of k = 1..10 element-wise operations, fused (one kernel) "
           "against wf.config(fuse=False) (one kernel per operation), float32",
           tuple(f"{form} chain {k}" for form in ("scalar", "array") for k in range(1, 11)),
