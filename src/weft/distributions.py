@@ -7,9 +7,8 @@ arguments, under SciPy's names and argument orders (``scipy.special.chdtr(v, x)`
 are floored, as SciPy's. ``log_ndtr`` stays finite far into the lower tail; ``boxcox`` and
 its inverses follow SciPy's limits at ``lmbda = 0``; the degree-argument trigonometric
 functions are exact at multiples of 45 degrees. Arguments outside a function's domain give
-NaN, as SciPy's. ``chdtri`` and ``pdtri`` invert through ``gammainccinv``; the inverses
-that need an inverse incomplete beta function (``bdtri``, ``fdtri``, ``nbdtri``) are not
-here yet.
+NaN, as SciPy's. ``chdtri`` and ``pdtri`` invert through ``gammainccinv``, ``fdtri``,
+``bdtri`` and ``nbdtri`` through ``betaincinv`` and ``betainccinv``.
 """
 
 from __future__ import annotations
@@ -182,6 +181,25 @@ def _finite_degrees(dfn: Array, dfd: Array, x: Array) -> Array:
     return apply_op("logical_or", finite, x == math.inf)
 
 
+def fdtri(dfn: Any, dfd: Any, p: Any) -> Array:
+    """The inverse of ``fdtr`` in ``x``: the F distribution's quantile at probability ``p``.
+
+    >>> import weft as wf
+    >>> round(float(wf.fdtri(2.0, 3.0, 0.5)), 12)
+    0.881101577952
+
+    Solved for w = dfn x / (dfd + dfn x) below the median and for 1 - w above it, so that
+    neither a tiny quantile nor a huge one comes from a difference with 1.
+    """
+    dfn, dfd, p = _reals(dfn, dfd, p)
+    lower = p <= 0.5
+    a, b = _where(lower, dfn * 0.5, dfd * 0.5), _where(lower, dfd * 0.5, dfn * 0.5)
+    z = apply_op("ibeta_inv", a, b, _where(lower, p, 1 - p))  # w, or 1 - w
+    ratio = _where(lower, z / (1 - z), (1 - z) / z)
+    finite = apply_op("logical_and", apply_op("isfinite", dfn), apply_op("isfinite", dfd))
+    return _valid(dfd / dfn * ratio, dfn > 0, dfd > 0, finite)
+
+
 def bdtr(k: Any, n: Any, p: Any) -> Array:
     """The binomial distribution's CDF: at most ``floor(k)`` successes in ``n`` trials of
     probability ``p``.
@@ -210,6 +228,21 @@ def bdtrc(k: Any, n: Any, p: Any) -> Array:
     return _valid(value, apply_op("logical_or", fk < 0, fk <= fn), p >= 0, p <= 1, n == n)
 
 
+def bdtri(k: Any, n: Any, y: Any) -> Array:
+    """The inverse of ``bdtr`` in ``p``: the success probability at which at most
+    ``floor(k)`` successes in ``floor(n)`` trials have probability ``y``.
+
+    >>> import weft as wf
+    >>> round(float(wf.bdtri(2, 5, 0.3)), 12)
+    0.610181649469
+    """
+    k, n, y = _reals(k, n, y)
+    fk, fn = apply_op("floor", k), apply_op("floor", n)
+    # bdtr = I_(1-p)(n - k, k + 1), so 1 - bdtr = I_p(k + 1, n - k): p from its upper tail.
+    p = apply_op("ibetac_inv", fk + 1, apply_op("maximum", fn - fk, 1.0), y)
+    return _valid(p, fk >= 0, fk < fn)
+
+
 def nbdtr(k: Any, n: Any, p: Any) -> Array:
     """The negative binomial distribution's CDF: at most ``floor(k)`` failures before the
     ``n``-th success, successes of probability ``p``.
@@ -221,6 +254,19 @@ def nbdtr(k: Any, n: Any, p: Any) -> Array:
     k, n, p = _reals(k, n, p)
     fk, fn = apply_op("floor", k), apply_op("floor", n)
     return _valid(apply_op("ibeta", fn, fk + 1, p), fk >= 0, fn > 0, p >= 0, p <= 1)
+
+
+def nbdtri(k: Any, n: Any, y: Any) -> Array:
+    """The inverse of ``nbdtr`` in ``p``: the success probability at which at most
+    ``floor(k)`` failures before the ``floor(n)``-th success have probability ``y``.
+
+    >>> import weft as wf
+    >>> round(float(wf.nbdtri(2, 3, 0.5)), 12)
+    0.5
+    """
+    k, n, y = _reals(k, n, y)
+    fk, fn = apply_op("floor", k), apply_op("floor", n)
+    return _valid(apply_op("ibeta_inv", fn, fk + 1, y), fk >= 0, fn > 0)
 
 
 def nbdtrc(k: Any, n: Any, p: Any) -> Array:
@@ -472,7 +518,7 @@ def binom(n: Any, k: Any) -> Array:
     return _where(outside, 0.0, value)
 
 
-__all__ = ["bdtr", "bdtrc", "beta", "binom", "boxcox", "boxcox1p", "chdtr", "chdtrc", "chdtri",
-           "cosdg", "cotdg", "exp10", "fdtr", "fdtrc", "gammasgn", "gdtr", "gdtrc",
-           "inv_boxcox", "inv_boxcox1p", "log_ndtr", "nbdtr", "nbdtrc", "pdtr", "pdtrc",
-           "pdtri", "sindg", "tandg"]
+__all__ = ["bdtr", "bdtrc", "bdtri", "beta", "binom", "boxcox", "boxcox1p", "chdtr", "chdtrc",
+           "chdtri", "cosdg", "cotdg", "exp10", "fdtr", "fdtrc", "fdtri", "gammasgn", "gdtr",
+           "gdtrc", "inv_boxcox", "inv_boxcox1p", "log_ndtr", "nbdtr", "nbdtrc", "nbdtri",
+           "pdtr", "pdtrc", "pdtri", "sindg", "tandg"]

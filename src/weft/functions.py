@@ -116,7 +116,7 @@ ALIASES = {
     "gammaln": "lgamma", "betaln": "lbeta", "expit": "inv_logit", "log_expit": "log_inv_logit",
     "ndtr": "Phi", "ndtri": "inv_Phi", "psi": "digamma", "gammainc": "gamma_p",
     "gammaincc": "gamma_q", "betainc": "ibeta", "gammaincinv": "gamma_p_inv",
-    "gammainccinv": "gamma_q_inv",
+    "gammainccinv": "gamma_q_inv", "betaincinv": "ibeta_inv", "betainccinv": "ibetac_inv",
 }
 for _alias, _target in ALIASES.items():
     globals()[_alias] = _namespace[_target]

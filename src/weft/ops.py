@@ -240,6 +240,11 @@ def _gamma_density(w, a, x):
     return w.exp(w.xlogy(a - 1, x) - x - w.lgamma(a))
 
 
+def _beta_density(w, a, b, x):
+    """d/dx of the regularized incomplete beta function I_x(a, b)."""
+    return w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x) - w.lbeta(a, b))
+
+
 SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     # name, arity, C template (a helper's name is weft_<name>_{S}), reference, zero rule,
     # reverse rule
@@ -295,9 +300,13 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, a, p: ("a", g / _gamma_density(w, a, y))),
     ("gamma_q_inv", 2, "helper", _scipy("gammainccinv"), GENERAL,
      lambda w, g, y, a, q: ("a", -g / _gamma_density(w, a, y))),
+    # The inverses in x: dx/dp = 1 / density at the result (with respect to a, b: none).
+    ("ibeta_inv", 3, "helper", _scipy("betaincinv"), GENERAL,
+     lambda w, g, y, a, b, p: ("a", "b", g / _beta_density(w, a, b, y))),
+    ("ibetac_inv", 3, "helper", _scipy("betainccinv"), GENERAL,
+     lambda w, g, y, a, b, q: ("a", "b", -g / _beta_density(w, a, b, y))),
     ("ibeta", 3, "helper", _scipy("betainc"), GENERAL,
-     lambda w, g, y, a, b, x: ("a", "b", g * w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x)
-                                                  - w.lbeta(a, b)))),
+     lambda w, g, y, a, b, x: ("a", "b", g * _beta_density(w, a, b, x))),
     ("Phi", 1, "(0.5{F} * erfc(-{0} * 0.70710678118654752440{F}))", _scipy("ndtr"), GENERAL,
      lambda w, g, y, x: g * w.exp(-0.5 * x * x) / _SQRT_2PI),
     ("inv_Phi", 1, "helper", _scipy("ndtri"), GENERAL,

@@ -40,6 +40,16 @@ CASES = {
                     [-0.1, 0, 1e-300, 1e-10, 0.05, 0.5, 0.95, 1 - 1e-12, 1, np.nan]),
     "pdtri": _grid([-1.0, 0, 0.3, 1, 2.5, 7, 30, 100, np.nan],
                    [-0.1, 0, 1e-300, 1e-10, 0.05, 0.5, 0.95, 1 - 1e-6, np.nan]),
+    # the inverses through betaincinv: SciPy's 2.2e-308 and so on at 1e-300 where the
+    # quantile underflows (weft: 0), its 0 and 1 for n < 1 at y = 0 and 1 (weft: NaN), and
+    # the counts' inverses at y = 1e-10 and 1 - 1e-12, where SciPy's are 8e-8 and 4e-4 off
+    # (nbdtri(20, 1, y) = 1 - (1 - y)^(1/21) exactly; weft's within 1e-15) left out, and
+    # 1e-300 for the counts (the reference device's betainccinv, SciPy's, gives up: NaN);
+    # bdtri(5, 10, 1e-20) is 0.99996691 (weft's, and betainccinv's), SciPy's bdtri says 1
+    "fdtri": _grid(POSITIVE, POSITIVE, [-0.1, 0, 1e-10, 0.05, 0.5, 0.95, 1 - 1e-12, 1, np.nan]),
+    "bdtri": _grid(COUNT, COUNT, [-0.1, 0, 1e-6, 0.05, 0.5, 0.95, 1, np.nan]),
+    "nbdtri": _grid(COUNT, [1.0, 2.7, 5.0, 10.0, 20.0, np.nan],
+                    [-0.1, 0, 1e-20, 0.05, 0.5, 0.95, 1, np.nan]),
     "log_ndtr": [np.array([-1e3, -60, -40, -37.5, -37, -36.9, -20, -5, -1, 0, 1, 5, 10, 40,
                            np.inf, -np.inf, np.nan])],
     "boxcox": _grid([-0.5, 0, 0.3, 1, 2, 10, np.nan], [-2, -0.5, 0, 1e-20, 0.5, 1, 3]),

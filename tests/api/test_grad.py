@@ -19,7 +19,8 @@ from weft.ops import OPS
 
 # Arguments each op's gradient has no rule for (it raises NotImplementedError for them).
 UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "trigamma": (0,),
-               "gamma_p_inv": (0,), "gamma_q_inv": (0,)}
+               "gamma_p_inv": (0,), "gamma_q_inv": (0,), "ibeta_inv": (0, 1),
+               "ibetac_inv": (0, 1)}
 SKIP = {"where", "ldexp"}  # bool and int arguments: tested on their own below
 SIZE = 7
 
@@ -38,6 +39,7 @@ def _domain(name: str, arity: int, rng: np.random.Generator) -> list[np.ndarray]
         "acosh": [u(1.5, 3)], "log1m_exp": [u(-2, -0.2)], "log_diff_exp": [u(1, 2), u(-1, 0.5)],
         "lchoose": [u(5, 10), u(1, 4)], "gamma_p": [u(1, 3), u(0.5, 3)],
         "gamma_q": [u(1, 3), u(0.5, 3)], "ibeta": [u(1, 3), u(1, 3), u(0.2, 0.8)],
+        "ibeta_inv": [u(1, 3), u(1, 3), u(0.2, 0.8)], "ibetac_inv": [u(1, 3), u(1, 3), u(0.2, 0.8)],
         "power": [u(0.5, 2), u(0.5, 2)], "fmod": [u(2.1, 2.9), u(0.9, 1.1)],
         "remainder": [u(2.1, 2.9), u(0.9, 1.1)], "floor_divide": [u(2.1, 2.9), u(0.9, 1.1)],
         "abs": [signed()], "sign": [signed()], "copysign": [u(0.2, 0.9), signed()],
