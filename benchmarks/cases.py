@@ -313,6 +313,7 @@ _LIST = [
     Case("Phi", lambda xp, z: xp.ndtr(z), uniform("z", -6.0, 6.0)),
     Case("erfinv", lambda xp, p: xp.erfinv(p), uniform("p", -1.0, 1.0)),
     Case("x**y", lambda xp, a, b: a ** b, uniform("a b", 0.1, 3.0), numexpr="a**b"),
+    Case("tanh", lambda xp, z: xp.tanh(z), uniform("z", -5.0, 5.0), numexpr="tanh(z)"),
     Case("colwise_sum", lambda xp, a: xp.sum(a, 0), square(), outputs=0),
     Case("rowwise_sum", lambda xp, a: xp.sum(a, 1), square(), outputs=0),
     Case("transpose", lambda xp, a: xp.transpose_copy(a), square()),

@@ -27,8 +27,8 @@ import weft as wf
 
 # Cases cupy.fuse can express: element-wise work and at most a final full reduction.
 _CUPY_FUSABLE = {"copy", "c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain6", "chain8",
-                 "lgamma+digamma", "lgamma", "erfc", "Phi", "erfinv", "x**y", "small c*(a+b)",
-                 "small normal_lpdf", "small chain10", "mcmc"}
+                 "lgamma+digamma", "lgamma", "erfc", "Phi", "erfinv", "x**y", "tanh",
+                 "small c*(a+b)", "small normal_lpdf", "small chain10", "mcmc"}
 
 
 class Namespace:
@@ -50,7 +50,7 @@ def numpy_namespace() -> Namespace:
                      mean=lambda a, axis=None: np.mean(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: np.ascontiguousarray(a.T), tril=np.tril,
                      lgamma=special.gammaln, digamma=special.digamma, asarray=np.asarray,
-                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv,
+                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv, tanh=np.tanh,
                      logaddexp=np.logaddexp, maximum=np.maximum,
                      cholesky=lambda c: np.linalg.cholesky(c),
                      solve_triangular=lambda a, b: linalg.solve_triangular(a, b, lower=True),
@@ -67,7 +67,7 @@ def weft_namespace() -> Namespace:
                      mean=lambda a, axis=None: wf.mean(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: wf.multiply(a.T, 1), tril=wf.tril,
                      lgamma=wf.lgamma, digamma=wf.digamma, asarray=wf.asarray,
-                     erfc=wf.erfc, ndtr=wf.Phi, erfinv=wf.erfinv,
+                     erfc=wf.erfc, ndtr=wf.Phi, erfinv=wf.erfinv, tanh=wf.tanh,
                      logaddexp=wf.logaddexp, maximum=wf.maximum,
                      cholesky=wf.linalg.cholesky, solve_triangular=wf.linalg.solve_triangular,
                      normal=lambda n: wf.random.normal(wf.random.key(next(seeds)), n),
@@ -83,7 +83,7 @@ def cupy_namespace(cp) -> Namespace:
                      sum=lambda a, axis=None: cp.sum(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: cp.ascontiguousarray(a.T), tril=cp.tril,
                      lgamma=special.gammaln, digamma=special.digamma, asarray=cp.asarray,
-                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv,
+                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv, tanh=cp.tanh,
                      cumsum=lambda a, axis=None: cp.cumsum(a, axis=axis), argmax=cp.argmax,
                      sort=cp.sort)
 
@@ -95,7 +95,7 @@ def torch_namespace(torch) -> Namespace:
                      t=lambda a: a.T, transpose_copy=lambda a: a.T.contiguous(),
                      tril=torch.tril, lgamma=torch.special.gammaln,
                      digamma=torch.special.digamma, erfc=torch.special.erfc,
-                     ndtr=torch.special.ndtr, erfinv=torch.special.erfinv,
+                     ndtr=torch.special.ndtr, erfinv=torch.special.erfinv, tanh=torch.tanh,
                      logaddexp=lambda a, b: torch.logaddexp(
                          torch.as_tensor(a, dtype=b.dtype, device=b.device), b),
                      cumsum=lambda a, axis=None: torch.cumsum(
@@ -110,7 +110,7 @@ def jax_namespace(jnp) -> Namespace:
                      sum=lambda a, axis=None: jnp.sum(a, axis=axis), t=lambda a: a.T,
                      transpose_copy=lambda a: jnp.transpose(a), tril=jnp.tril,
                      lgamma=special.gammaln, digamma=special.digamma, logaddexp=jnp.logaddexp,
-                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv,
+                     erfc=special.erfc, ndtr=special.ndtr, erfinv=special.erfinv, tanh=jnp.tanh,
                      cumsum=lambda a, axis=None: jnp.cumsum(a, axis=axis), argmax=jnp.argmax,
                      sort=jnp.sort)
 
@@ -137,7 +137,8 @@ class Impl:
         if self.ns is None or case.grad:  # (no gradients: NumPy, numexpr, CuPy)
             return None
         ns = self.ns
-        for name in ("sin", "cos", "lgamma", "digamma", "masked_add", "erfc", "ndtr", "erfinv"):
+        for name in ("sin", "cos", "lgamma", "digamma", "masked_add", "erfc", "ndtr", "erfinv",
+                     "tanh"):
             if name in case.fn.__code__.co_names and not hasattr(ns, name):
                 return None
         return _read_back(case, lambda **kw: case.fn(ns, **kw))

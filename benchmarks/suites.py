@@ -56,9 +56,9 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
           _sizes({"float32": 1 << 27, "float64": 1 << 26}, {"float32": 1 << 24,
                                                              "float64": 1 << 24}),
           plot="bars"),
-    Suite("special", "one special function or x ** y per case (float64): weft's own "
+    Suite("special", "one special function, x ** y or tanh per case (float64): weft's own "
           "call-free versions on a CPU device against SciPy and NumPy",
-          ("lgamma", "erfc", "Phi", "erfinv", "x**y"),
+          ("lgamma", "erfc", "Phi", "erfinv", "x**y", "tanh"),
           {"gpu": ("weft", "weft-opencl", *_GPU_PEERS),
            "cpu": ("weft", "numpy", "numexpr", "numba"),
            "small": ("weft", "numpy", "numexpr")},

@@ -298,3 +298,28 @@ def test_pow_against_mpmath_and_numpys_special_cases(cpu):
     fits = np.isfinite(want32) & (np.abs(want32) > np.finfo(np.float32).tiny) & (
         np.abs(want32) < np.finfo(np.float32).max)
     assert _ulps(got32[fits], want32[fits]) <= 0.51
+
+
+def test_tanh_sinh_cosh_against_mpmath(cpu):
+    """Own tanh, sinh and cosh: within 3 ulps of mpmath, through the switch at 22 and up to
+    sinh's and cosh's overflow at 710.48; signed zeros, infinities and NaN as NumPy's;
+    float32 rounded from float64."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-30, 30, 1500), rng.uniform(-710.4, 710.4, 500),
+                        10 ** rng.uniform(-300, 0, 300) * rng.choice([-1.0, 1.0], 300),
+                        [21.999, 22.0, 22.001, 710.475, -710.475, 1e-8]])
+    device_x = wf.asarray(x)
+    assert "#define tanh(x) weft_tanh(x)" in wf.kernel_source(wf.tanh(device_x))
+    for f, ref in ((wf.tanh, mpmath.tanh), (wf.sinh, mpmath.sinh), (wf.cosh, mpmath.cosh)):
+        assert _mp_ulps(f(device_x).to_numpy(), x, ref) <= 3.0, f.__name__
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 711.0, -711.0, 800.0])
+    for f, ref in ((wf.tanh, np.tanh), (wf.sinh, np.sinh), (wf.cosh, np.cosh)):
+        got = f(wf.asarray(edges)).to_numpy()
+        with np.errstate(over="ignore"):
+            want = ref(edges)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got[:2]), np.signbit(want[:2]))
+    x32 = x[np.abs(x) < 80].astype(np.float32)[::3]
+    for f, ref in ((wf.tanh, mpmath.tanh), (wf.sinh, mpmath.sinh), (wf.cosh, mpmath.cosh)):
+        assert _mp_ulps(f(wf.asarray(x32)).to_numpy(), x32, ref) <= 0.51, f.__name__

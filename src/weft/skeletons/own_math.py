@@ -1,11 +1,11 @@
 """weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``lgamma``
-(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``isnan``, ``isfinite``
-and ``isinf``, written without a single library call, and ``sqrt fabs floor
-ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single instructions),
-for dialects that ask for
-them (``Dialect.own_math``: the OpenCL dialect of CPU devices). A kernel that calls one gets
-float64 and float32 versions under one overloaded name and a macro sending the library's
-name to it, so op templates and helpers (the special functions' too) use them unchanged.
+(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``tanh``, ``sinh``,
+``cosh``, ``isnan``, ``isfinite`` and ``isinf``, written without a single library call, and
+``sqrt fabs floor ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single
+instructions), for dialects that ask for them (``Dialect.own_math``: the OpenCL dialect of
+CPU devices). A kernel that calls one gets float64 and float32 versions under one overloaded
+name and a macro sending the library's name to it, so op templates and helpers (the special
+functions' too) use them unchanged.
 
 Why: PoCL's kernel library is not inlined into kernels on some x86 hosts, and one call in a
 kernel's body stops its vectorizer, so each ``exp`` cost a scalar call per element. Written
@@ -210,6 +210,58 @@ float OVERLOADABLE weft_expm1(float x) {
 }
 """,
     },
+    # tanh from expm1(2|x|): u / (u + 2) is tanh exactly, and keeps expm1's relative
+    # accuracy for tiny x; from 22 on, tanh rounds to 1.
+    "tanh": {
+        "float64": """\
+double OVERLOADABLE weft_tanh(double x) {
+    const double a = __builtin_fabs(x);
+    const double u = weft_expm1(2.0 * __builtin_fmin(a, 22.0));
+    const double t = a < 22.0 ? u / (u + 2.0) : 1.0;
+    return x != x ? x : __builtin_copysign(t, x);
+}
+""",
+        "float32": """\
+float OVERLOADABLE weft_tanh(float x) {
+    return (float)weft_tanh((double)x);
+}
+""",
+    },
+    # sinh and cosh below 22 from expm1 (sinh: u + u / (u + 1) = e^a - e^-a, no
+    # cancelling) and exp; from 22 on, e^a / 2 as (e^(a/2) / 2) e^(a/2), finite up to
+    # sinh's own overflow at 710.48.
+    "sinh": {
+        "float64": """\
+double OVERLOADABLE weft_sinh(double x) {
+    const double a = __builtin_fabs(x);
+    const double u = weft_expm1(__builtin_fmin(a, 22.0));
+    const double w = weft_exp(0.5 * a);
+    const double s = a < 22.0 ? 0.5 * (u + u / (u + 1.0)) : (0.5 * w) * w;
+    return x != x ? x : __builtin_copysign(s, x);
+}
+""",
+        "float32": """\
+float OVERLOADABLE weft_sinh(float x) {
+    return (float)weft_sinh((double)x);
+}
+""",
+    },
+    "cosh": {
+        "float64": """\
+double OVERLOADABLE weft_cosh(double x) {
+    const double a = __builtin_fabs(x);
+    const double e = weft_exp(__builtin_fmin(a, 22.0));
+    const double w = weft_exp(0.5 * a);
+    const double c = a < 22.0 ? 0.5 * (e + 1.0 / e) : (0.5 * w) * w;
+    return x != x ? x : c;
+}
+""",
+        "float32": """\
+float OVERLOADABLE weft_cosh(float x) {
+    return (float)weft_cosh((double)x);
+}
+""",
+    },
     # Compares, not library calls: NaN is the value unequal to itself, and x - x is 0
     # exactly for finite x (NaN for infinities and NaN).
     "isnan": {
@@ -244,10 +296,11 @@ _VERSIONS["pow"] = {"float64": POW}
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
           "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi"),
           "erf": ("exp", "erf_kernels"), "erfc": ("exp", "erf_kernels"),
-          "pow": ("exp",)}
-_ORDER = ("exp", "log", "log1p", "expm1", "reduce_half_pi", "sin", "cos", "lgamma",
-          "erf_kernels", "erf", "erfc", "pow", "isnan", "isfinite", "isinf", "sqrt", "fabs",
-          "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
+          "pow": ("exp",), "tanh": ("expm1", "exp", "log"), "sinh": ("expm1", "exp", "log"),
+          "cosh": ("exp",)}  # (each with what those call: one level is expanded)
+_ORDER = ("exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh", "reduce_half_pi", "sin",
+          "cos", "lgamma", "erf_kernels", "erf", "erfc", "pow", "isnan", "isfinite", "isinf",
+          "sqrt", "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
 _HELPERS = frozenset({"reduce_half_pi", "erf_kernels"})  # not a library name: no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 _ARITY = {"fmin": 2, "fmax": 2, "copysign": 2, "pow": 2}
