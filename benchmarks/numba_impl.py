@@ -76,8 +76,8 @@ class _Indexed(ast.NodeTransformer):
         return node
 
 
-_NUMBA_FUNCTIONS = ("exp", "log", "sin", "cos", "sqrt")
-_NUMBA_VECTOR = ("c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain6", "chain8")
+_NUMBA_FUNCTIONS = ("exp", "log", "sin", "cos", "sqrt", "tanh")
+_NUMBA_VECTOR = ("c*(a+b)", "normal_pdf", "normal_lpdf_sum", "chain6", "chain8", "x**y", "tanh")
 
 
 def _numba_colwise(a):
