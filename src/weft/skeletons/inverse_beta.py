@@ -27,9 +27,9 @@ INVERSE_BETA: dict[str, str] = {
     if (!(z > 0 && z < 1) || (upper ? z < mean : z > mean)) z = mean;
     {T} low = 0, high = 1;
     for (int i = 0; i < 400; ++i) {{
-        // An upper tail as 1 - I_z while that is above 1/10 (ten ulps at most); smaller,
-        // from 1 - z, which rounds z by 1e-16: relative to z, nothing above 1e-8, all of it
-        // near 1e-16 (where 1 - I_z is left, cancelling: b's mass packed there).
+        // An upper tail is 1 - I_z while that is above 1/10 (ten ulps at most), or while z
+        // is below 1e-8; else I_1-z(b, a), whose 1 - z rounds z by 1e-16 absolute, harmless
+        // above 1e-8. (A tail below 1/10 at z below 1e-8 loses digits either way.)
         const {T} lower = weft_ibeta_{S}(a, b, z);
         const {T} f = !upper ? lower
             : (lower < 0.9{F} || z < 1e-8{F} ? 1 - lower : weft_ibeta_{S}(b, a, 1 - z));
