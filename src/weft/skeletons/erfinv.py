@@ -10,6 +10,8 @@ no digit of the tail is lost down to the smallest subnormal probability. float32
 float64 (``THROUGH_DOUBLE`` in special.py).
 """
 
+from .polynomial import pieces
+
 PIECES = (
     # w in [0.0, 6.25]: relative error 5.7e-17
     ('w', 6.25, 3.125, [
@@ -59,23 +61,10 @@ PIECES = (
 )
 
 
-def _horner(coefficients: list[float], variable: str, result: str) -> str:
-    terms = [f"    double {result} = {coefficients[0]!r};"]
-    terms += [f"    {result} = {result} * {variable} + {c!r};" for c in coefficients[1:]]
-    return "\n".join(terms)
-
-
 def _core() -> str:
-    lines = ["{T} weft_erfinv_core_{S}({T} y, {T} w) {{", "    const double s = sqrt(w);"]
-    picks = []
-    for k, (variable, high, centre, coefficients) in enumerate(PIECES):
-        lines.append(f"    const double t{k} = {variable} - {centre!r};")
-        lines.append(_horner(coefficients, f"t{k}", f"g{k}"))
-        picks.append((f"{variable} <= {high!r}", f"g{k}"))
-    choice = picks[-1][1]
-    for condition, value in reversed(picks[:-1]):
-        choice = f"({condition} ? {value} : {choice})"
-    lines += [f"    return y * {choice};", "}}", ""]
+    statements, choice = pieces(PIECES, {"w": "w", "s": "s"})
+    lines = ["{T} weft_erfinv_core_{S}({T} y, {T} w) {{", "    const double s = sqrt(w);",
+             *statements, f"    return y * {choice};", "}}", ""]
     return "\n".join(lines).replace("double", "{T}")
 
 

@@ -14,6 +14,8 @@ anyway). ``scripts/fit-own-erfc`` fits the polynomials and prints ``PIECES`` (re
 below 1.5e-16).
 """
 
+from .polynomial import horner, pieces
+
 PIECES = (
     # z in [0.0, 0.25]: relative error 9.9e-17
     ('z', 0.25, 0.125, [
@@ -68,27 +70,18 @@ PIECES = (
 )
 
 
-def _horner(coefficients: list[float], variable: str, result: str) -> list[str]:
-    return ([f"    double {result} = {coefficients[0]!r};"]
-            + [f"    {result} = {result} * {variable} + {c!r};" for c in coefficients[1:]])
-
-
 def _kernels() -> str:
     (_, _, small_centre, small), *large = PIECES
+    statements, choice = pieces(large, {"x": "a"})
     lines = ["// erf(x) for |x| <= 1/2.", "double OVERLOADABLE weft_erf_small(double x) {",
-             f"    const double z = x * x - {small_centre!r};", *_horner(small, "z", "e"),
+             f"    const double z = x * x - {small_centre!r};", horner(small, "z", "e"),
              "    return x * e;", "}",
-             "// erfc(a) for a >= 1/2.", "double OVERLOADABLE weft_erfc_large(double a) {"]
-    choice = f"g{len(large) - 1}"
-    for k, (_, high, _, _) in reversed(list(enumerate(large[:-1]))):
-        choice = f"(a <= {high!r} ? g{k} : {choice})"
-    for k, (_, _, centre, coefficients) in enumerate(large):
-        lines += [f"    const double t{k} = a - {centre!r};",
-                  *_horner(coefficients, f"t{k}", f"g{k}")]
-    lines += ["    const double h = a * a, l = __builtin_fma(a, a, -h);",
-              f"    const double erfcx = {choice};",
-              f"    return a <= {large[-1][1]!r} ? weft_exp(-h) * (1.0 - l) * erfcx : 0.0;",
-              "}", ""]
+             "// erfc(a) for a >= 1/2.", "double OVERLOADABLE weft_erfc_large(double a) {",
+             *statements,
+             "    const double h = a * a, l = __builtin_fma(a, a, -h);",
+             f"    const double erfcx = {choice};",
+             f"    return a <= {large[-1][1]!r} ? weft_exp(-h) * (1.0 - l) * erfcx : 0.0;",
+             "}", ""]
     return "\n".join(lines)
 
 

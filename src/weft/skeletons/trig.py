@@ -33,6 +33,8 @@ branches and short vectors, which the work-item loop's vectorizer refuses.
 
 from __future__ import annotations
 
+from .polynomial import horner
+
 # 2/pi's binary fraction, 64 bits a word, after one word of zeros (so that a window may start
 # before its first bit): word k holds the bits worth 2^-(64(k-1)+1) ... 2^-64k. Checked
 # against mpmath in the tests.
@@ -185,12 +187,6 @@ int OVERLOADABLE weft_reduce_half_pi(float x, double* rh, double* rl) {{
 """
 
 
-def _horner(coefficients: list[str], variable: str, result: str) -> str:
-    lines = [f"    double {result} = {coefficients[0]};"]
-    lines += [f"    {result} = {result} * {variable} + {c};" for c in coefficients[1:]]
-    return "\n".join(lines)
-
-
 # sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2): Taylor coefficients, highest first
 # (S from -1/19! to -1/3!, C from 1/20! to 1/4!, alternating in sign).
 _S = [f"{'' if k % 2 else '-'}1.0 / {_f}.0" for k, _f in zip(
@@ -204,13 +200,13 @@ _KERNELS = f"""\
 // sin and cos of r = rh + rl, |r| <~ pi/4.
 double OVERLOADABLE weft_sin_kernel(double rh, double rl) {{
     const double z = rh * rh;
-{_horner(_S, "z", "p")}
+{horner(_S, "z", "p")}
     return rh + (rh * z * p + (rl - 0.5 * z * rl));
 }}
 
 double OVERLOADABLE weft_cos_kernel(double rh, double rl) {{
     const double z = rh * rh;
-{_horner(_C, "z", "p")}
+{horner(_C, "z", "p")}
     const double hz = 0.5 * z;
     const double w = 1.0 - hz;
     return w + (((1.0 - w) - hz) + (z * z * p - rh * rl));
