@@ -94,9 +94,6 @@ double OVERLOADABLE weft_erf(double x) {
     const double large = __builtin_copysign(1.0 - weft_erfc_large(a), x);
     return x != x ? x : (a < 0.5 ? small : large);
 }
-float OVERLOADABLE weft_erf(float x) {
-    return (float)weft_erf((double)x);
-}
 """
 
 ERFC = """\
@@ -105,8 +102,5 @@ double OVERLOADABLE weft_erfc(double x) {
     const double small = 1.0 - weft_erf_small(x);
     const double large = weft_erfc_large(a);
     return x != x ? x : (a < 0.5 ? small : (x > 0.0 ? large : 2.0 - large));
-}
-float OVERLOADABLE weft_erfc(float x) {
-    return (float)weft_erfc((double)x);
 }
 """

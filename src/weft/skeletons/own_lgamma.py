@@ -105,7 +105,4 @@ double OVERLOADABLE weft_lgamma(double x) {
     const double result = x <= -0.5 ? reflected : positive;
     return x == INFINITY || x == -INFINITY ? INFINITY : (x != x ? x : result);
 }
-float OVERLOADABLE weft_lgamma(float x) {
-    return (float)weft_lgamma((double)x);
-}
 """

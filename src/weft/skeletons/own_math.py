@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 
 from . import trig as _reduction
+from .log_reduction import LOG_REDUCTION
 from .own_erf import ERF, ERF_KERNELS, ERFC
 from .own_lgamma import LGAMMA
 from .own_pow import POW
@@ -55,6 +56,13 @@ def _builtin(name: str, arity: int = 1) -> dict[str, str]:
         out[dtype] = (f"{ctype} OVERLOADABLE weft_{name}({args}) {{ return "
                       f"__builtin_{name}{suffix}({', '.join(params)}); }}\n")
     return out
+
+
+def _through_double(name: str, arity: int = 1) -> str:
+    """The float32 version of ``name`` that computes its float64 version and rounds."""
+    params = ("x", "y")[:arity]
+    return (f"float OVERLOADABLE weft_{name}({', '.join(f'float {p}' for p in params)}) {{\n"
+            f"    return (float)weft_{name}({', '.join(f'(double){p}' for p in params)});\n}}\n")
 
 
 # name -> C source of its float64 and float32 versions (one overloaded name).
@@ -114,18 +122,7 @@ float OVERLOADABLE weft_exp(float x) {
     "log": {
         "float64": """\
 double OVERLOADABLE weft_log(double x) {
-    const int tiny = x < 0x1p-1022;
-    const double scaled = tiny ? x * 0x1p54 : x;
-    const long bits = as_long(scaled);
-    // The exponent as a double without an int64 conversion (AVX2 has none for vectors):
-    // 2^52 + e is a double whose low bits are e.
-    double ef = as_double(0x4330000000000000L | ((bits >> 52) & 0x7ff))
-                - (0x1p52 + 1023.0 + (tiny ? 54.0 : 0.0));
-    double m = as_double((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L);
-    const int high = m > 1.4142135623730951;
-    m = high ? m * 0.5 : m;
-    ef = high ? ef + 1.0 : ef;
-    const double f = m - 1.0;
+""" + LOG_REDUCTION + """\
     const double s = f / (2.0 + f);
     const double z = s * s;
     double r = 2.0 / 23.0;
@@ -186,11 +183,7 @@ double OVERLOADABLE weft_log1p(double x) {
     return x == INFINITY ? x : y;
 }
 """,
-        "float32": """\
-float OVERLOADABLE weft_log1p(float x) {
-    return (float)weft_log1p((double)x);
-}
-""",
+        "float32": _through_double("log1p"),
     },
     # exp(x) - 1 from the rounded u = exp(x), corrected by x / log(u) (Kahan). float32
     # versions of both go through float64: within half an ulp then.
@@ -204,11 +197,7 @@ double OVERLOADABLE weft_expm1(double x) {
     return u == INFINITY ? u : y;
 }
 """,
-        "float32": """\
-float OVERLOADABLE weft_expm1(float x) {
-    return (float)weft_expm1((double)x);
-}
-""",
+        "float32": _through_double("expm1"),
     },
     # tanh from expm1(2|x|): u / (u + 2) is tanh exactly, and keeps expm1's relative
     # accuracy for tiny x; from 22 on, tanh rounds to 1.
@@ -221,11 +210,7 @@ double OVERLOADABLE weft_tanh(double x) {
     return x != x ? x : __builtin_copysign(t, x);
 }
 """,
-        "float32": """\
-float OVERLOADABLE weft_tanh(float x) {
-    return (float)weft_tanh((double)x);
-}
-""",
+        "float32": _through_double("tanh"),
     },
     # sinh and cosh below 22 from expm1 (sinh: u + u / (u + 1) = e^a - e^-a, no
     # cancelling) and exp; from 22 on, e^a / 2 as (e^(a/2) / 2) e^(a/2), finite up to
@@ -240,11 +225,7 @@ double OVERLOADABLE weft_sinh(double x) {
     return x != x ? x : __builtin_copysign(s, x);
 }
 """,
-        "float32": """\
-float OVERLOADABLE weft_sinh(float x) {
-    return (float)weft_sinh((double)x);
-}
-""",
+        "float32": _through_double("sinh"),
     },
     "cosh": {
         "float64": """\
@@ -256,11 +237,7 @@ double OVERLOADABLE weft_cosh(double x) {
     return x != x ? x : c;
 }
 """,
-        "float32": """\
-float OVERLOADABLE weft_cosh(float x) {
-    return (float)weft_cosh((double)x);
-}
-""",
+        "float32": _through_double("cosh"),
     },
     # Compares, not library calls: NaN is the value unequal to itself, and x - x is 0
     # exactly for finite x (NaN for infinities and NaN).
@@ -286,11 +263,10 @@ float OVERLOADABLE weft_cosh(float x) {
 _VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
 _VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
 _VERSIONS["cos"] = {"float64": _reduction.COS}
-_VERSIONS["lgamma"] = {"float64": LGAMMA}  # (float64 and float32 versions)
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
-_VERSIONS["erf"] = {"float64": ERF}
-_VERSIONS["erfc"] = {"float64": ERFC}
-_VERSIONS["pow"] = {"float64": POW}
+for _name, _source, _arity in (("lgamma", LGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1),
+                               ("pow", POW, 2)):
+    _VERSIONS[_name] = {"float64": _source, "float32": _through_double(_name, _arity)}
 
 # What each calls: emitted first.
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),

@@ -14,19 +14,12 @@ AVX-512). A compare choosing between two sums (the textbook fast two-sum) made L
 and kept the kernel scalar (25 ms); Knuth's two-sum has no compare.
 """
 
+from .log_reduction import LOG_REDUCTION
+
 POW = """\
 // log(x) as hi + *lo for finite x > 0.
 double OVERLOADABLE weft_log_parts(double x, double* lo) {
-    const int tiny = x < 0x1p-1022;
-    const double scaled = tiny ? x * 0x1p54 : x;
-    const long bits = as_long(scaled);
-    double ef = as_double(0x4330000000000000L | ((bits >> 52) & 0x7ff))
-                - (0x1p52 + 1023.0 + (tiny ? 54.0 : 0.0));
-    double m = as_double((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L);
-    const int high = m > 1.4142135623730951;
-    m = high ? m * 0.5 : m;
-    ef = high ? ef + 1.0 : ef;
-    const double f = m - 1.0;
+""" + LOG_REDUCTION + """\
     const double u = 2.0 + f, ul = f - (u - 2.0);  // u + ul = 2 + f exactly
     const double s = f / u;
     const double sl = (__builtin_fma(-s, u, f) - s * ul) / u;  // s + sl = f / (2 + f)
@@ -73,8 +66,5 @@ double OVERLOADABLE weft_pow(double x, double y) {
     r = y == INFINITY || y == -INFINITY ? y_infinite : r;
     r = x != x || y != y ? x + y : r;
     return y == 0.0 || x == 1.0 ? 1.0 : r;
-}
-float OVERLOADABLE weft_pow(float x, float y) {
-    return (float)weft_pow((double)x, (double)y);
 }
 """
