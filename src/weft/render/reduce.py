@@ -22,6 +22,7 @@ from ..ir import (
 )
 from ..ops import OPS, identity
 from ..skeletons import checks, reduce
+from ..skeletons.own_math import COPYABLE
 from .lanes import in_lane, lane_owned
 from .text import ERROR_RECORD, c_literal, dedent, indent
 
@@ -31,6 +32,16 @@ if TYPE_CHECKING:
 
 # Loads whose address steps by one column along a row, or stays (a band's copies vectorize).
 _ALONG_THE_ROW = frozenset({FLAT, ROW_VECTOR, ROWWISE, SCALAR_ACCESS})
+
+
+def _calls_uncopyable_own_math(op: str, own: frozenset[str]) -> bool:
+    """Whether ``op``'s C calls one of the dialect's own functions that a row band's copies
+    keep from vectorizing (those not in ``own_math.COPYABLE``)."""
+    names = own - COPYABLE
+    templates = [*OPS[op].c.values(), *(t for d in OPS[op].dialect_c.values()
+                                         for t in d.values())]
+    return any(re.search(rf"\b{name}\(", t) for name in names for t in templates)
+
 
 # The per-result slots of the rows and columns skeletons (``Reductions.result_lines``).
 _RESULT_SLOTS = ("local_decls", "acc_init", "shuffles", "spills", "gathers", "finals",
@@ -200,11 +211,14 @@ class Reductions:
         """Whether a rows band is written out as copies of the body (``band_lanes``): where
         the body reads only along its row (every load's address steps by one column, or
         stays) and calls none of weft's helper functions (``Op.helpers``: special
-        functions, random draws). Else the compiler vectorizes the loop and not the copies
-        (a logistic log likelihood over 10^6 x 10, whose ``x @ beta`` reads x's columns
-        10 apart: 13.1 ms looped, 20.0 as copies)."""
+        functions, random draws) and of the dialect's own functions only those whose
+        copies vectorize (``own_math.COPYABLE``). Else the compiler vectorizes the loop and
+        not the copies (a logistic log likelihood over 10^6 x 10, whose ``x @ beta`` reads
+        x's columns 10 apart: 13.1 ms looped, 20.0 as copies; a sum of 2^20 lgammas 50 ms
+        as copies, 12 looped)."""
         for s in self.f.per_element:
-            if isinstance(s, Gather) or (isinstance(s, Apply) and OPS[s.op].helpers):
+            if isinstance(s, Gather) or (isinstance(s, Apply) and (
+                    OPS[s.op].helpers or _calls_uncopyable_own_math(s.op, self.f.d.own_math))):
                 return False
             if isinstance(s, Load) and s.access not in _ALONG_THE_ROW:
                 return False
