@@ -267,6 +267,22 @@ def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
     return _sum_over_dimensions("digamma", x, _dimension(p, "digamma"), dtype)
 
 
+def zeta(x: Any, q: Any = None, dtype: Any = None) -> Array:
+    """Hurwitz's ζ(x, q) = Σ_{k≥0} (q + k)^-x, or Riemann's ζ(x) when ``q`` is None
+    (SciPy's ``zeta``: x > 1 with q; Riemann's for every real x, through its reflection
+    below -1). Its gradient is taken in q only.
+
+    >>> import weft as wf
+    >>> wf.zeta(wf.asarray([2.0, -2.0])).to_numpy().round(12).tolist()
+    [1.644934066848, 0.0]
+    >>> wf.zeta(wf.asarray([3.0]), 0.5).to_numpy().round(12).tolist()  # 7 ζ(3)
+    [8.414398322117]
+    """
+    if q is None:
+        return apply_op("riemann_zeta", x, dtype=dtype)
+    return apply_op("zeta", x, q, dtype=dtype)
+
+
 gammaln = lgamma
 psi = digamma
 

@@ -261,7 +261,15 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("digamma", 1, "helper", _scipy("psi"), GENERAL,
      lambda w, g, y, x: g * w.trigamma(x)),
     ("trigamma", 1, "helper", _scipy("polygamma", 1), GENERAL,
-     lambda w, g, y, x: "x"),
+     lambda w, g, y, x: g * w.polygamma(2, x)),
+    # n takes integer values only: its gradient is zero.
+    ("polygamma", 2, "helper", _scipy("polygamma"), GENERAL,
+     lambda w, g, y, n, x: (None, g * w.polygamma(n + 1, x))),
+    # Hurwitz's zeta(s, q); Riemann's and zeta - 1 have no derivative in s here.
+    ("zeta", 2, "helper", _scipy("zeta"), GENERAL,
+     lambda w, g, y, s, q: ("s", -g * s * w.zeta(s + 1, q))),
+    ("riemann_zeta", 1, "helper", _scipy("zeta"), GENERAL, lambda w, g, y, x: "x"),
+    ("zetac", 1, "helper", _scipy("zetac"), GENERAL, lambda w, g, y, x: "x"),
     ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
      lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
                             g * (w.digamma(b) - w.digamma(a + b)))),

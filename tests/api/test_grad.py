@@ -18,9 +18,11 @@ from conftest import run_in_threads
 from weft.ops import OPS
 
 # Arguments each op's gradient has no rule for (it raises NotImplementedError for them).
-UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "trigamma": (0,),
-               "gamma_p_inv": (0,), "gamma_q_inv": (0,), "ibeta_inv": (0, 1),
-               "ibetac_inv": (0, 1)}
+UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "zeta": (0,),
+               "riemann_zeta": (0,), "zetac": (0,), "gamma_p_inv": (0,), "gamma_q_inv": (0,),
+               "ibeta_inv": (0, 1), "ibetac_inv": (0, 1)}
+# Arguments that take integer values only: their gradient is zero (test_integer_orders...).
+DISCRETE = {"polygamma": (0,)}
 SKIP = {"where", "ldexp"}  # bool and int arguments: tested on their own below
 SIZE = 7
 
@@ -45,7 +47,8 @@ def _domain(name: str, arity: int, rng: np.random.Generator) -> list[np.ndarray]
         "abs": [signed()], "sign": [signed()], "copysign": [u(0.2, 0.9), signed()],
         "maximum": [u(0, 1), u(0, 1)], "minimum": [u(0, 1), u(0, 1)],
         "fmax": [u(0, 1), u(0, 1)], "fmin": [u(0, 1), u(0, 1)], "fdim": [u(0, 1), u(0, 1)],
-        "trigamma": [u(0.5, 3)],
+        "trigamma": [u(0.5, 3)], "polygamma": [rng.integers(0, 4, SIZE) * 1.0, u(0.5, 3)],
+        "zeta": [u(2, 4), u(0.5, 3)], "riemann_zeta": [u(2, 4)], "zetac": [u(2, 4)],
     }
     if name in special:
         return special[name]
@@ -76,7 +79,10 @@ def op_gradients(names: list[str], dtype: str) -> tuple[np.ndarray, list[tuple]]
     for name in names:
         op = OPS[name]
         args = [a.astype(dtype) for a in _domain(name, op.arity, rng)]
-        argnums = tuple(k for k in range(op.arity) if k not in UNAVAILABLE.get(name, ()))
+        argnums = tuple(k for k in range(op.arity) if k not in UNAVAILABLE.get(name, ())
+                        and k not in DISCRETE.get(name, ()))
+        if not argnums:
+            continue
         f = (lambda op_name: lambda *xs: (wf.apply_op(op_name, *xs) * w).sum())(name)
         cases.append((name, args, argnums,
                       wf.grad(f, argnums=argnums)(*[wf.asarray(a) for a in args])))
@@ -105,6 +111,16 @@ def test_missing_rules_raise_naming_the_op(name):
     args = [wf.asarray(a) for a in _domain(name, op.arity, np.random.default_rng(0))]
     with pytest.raises(NotImplementedError, match=f"gradient of {name}"):
         wf.grad(lambda *xs: wf.apply_op(name, *xs).sum(), argnums=UNAVAILABLE[name][0])(*args)
+
+
+def test_integer_orders_have_zero_gradient(device):
+    from scipy import special
+
+    n, x = np.array([1.0, 2.0]), np.array([0.7, 1.3])
+    dn, dx = wf.grad(lambda n, x: wf.polygamma(n, x).sum(), argnums=(0, 1))(
+        wf.asarray(n), wf.asarray(x))
+    assert dn.tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(dx.to_numpy(), special.polygamma(n + 1, x), rtol=1e-12)
 
 
 def _check(f, *args: np.ndarray, rtol: float = 1e-5, atol: float = 1e-7,

@@ -24,6 +24,7 @@ worst errors):
 from .erfinv import ERFINV
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
+from .zeta import ZETA, ZETA_NEEDS
 
 SPECIAL: dict[str, str] = {
     "digamma": """\
@@ -469,6 +470,7 @@ SPECIAL: dict[str, str] = {
 SPECIAL.update(INVERSE_GAMMA)  # (inverse_gamma.py: its own module for its size)
 SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
+SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
 # it: the positive zero of digamma, 1.46163214496836234126265954232572132846819620400644...;
@@ -507,6 +509,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "ibeta_lower": ("ibeta_cf", "ibeta_bgrat"),
     "ibeta": ("ibeta_lower",),
     **INVERSE_BETA_NEEDS,
+    **ZETA_NEEDS,
 }
 
 # Special functions whose float32 forms compute in double on devices that have it (name ->
@@ -515,7 +518,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # compute in float (docs/special.md gives those errors).
 THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2,
                                   "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
-                                  "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3}
+                                  "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
+                                  "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
