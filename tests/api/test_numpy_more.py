@@ -37,7 +37,9 @@ SCIPY = [("exprel", (V,)), ("rgamma", (np.array([4.0, 0.0, -2.0, -2.5, 0.5, np.i
          ("xlog1py", (np.array([0.0, 0.0, 2.0, -1.5, 3.0]), np.array([5.0, np.nan, -1.0, 0.5,
                                                                       np.inf]))),
          ("i0", (np.concatenate([np.linspace(-30, 30, 61), [100.0, 700.0, np.nan]]),)),
-         ("i0e", (np.concatenate([np.linspace(-30, 30, 61), [1e3, -np.inf, np.nan]]),))]
+         ("i0e", (np.concatenate([np.linspace(-30, 30, 61), [1e3, -np.inf, np.nan]]),)),
+         ("i1", (np.concatenate([np.linspace(-30, 30, 61), [-0.0, 100.0, -700.0, np.nan]]),)),
+         ("i1e", (np.concatenate([np.linspace(-30, 30, 61), [-0.0, 1e3, -1e3, np.nan]]),))]
 
 
 def _on(m, f):
