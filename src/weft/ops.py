@@ -12,6 +12,7 @@ suffix (``f`` in float32) and ``{BITS}`` for its width.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -202,7 +203,9 @@ def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
         # float64 ones: compute in float64 and round once, as a float32 result should be.
         dtype = np.result_type(*args)
         wide = [np.asarray(a, dtype=np.float64) for a in args]
-        with np.errstate(all="ignore"):
+        # (SciPy's expn warns that it truncates a real n, as weft's does.)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
             result = getattr(special, name)(*fixed, *wide)
         return np.asarray(result).astype(dtype, copy=False) if dtype.kind == "f" else result
 
@@ -245,6 +248,13 @@ def _beta_density(w, a, b, x):
     return w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x) - w.lbeta(a, b))
 
 
+def _expn_adjoint(w, g, y, n, x):
+    """d/dx E_n(x) = -E_(n-1)(x), with E_-1(x) = e^-x (x + 1) / x^2; n is an integer."""
+    m = w.trunc(n)
+    below = w.where(m == 0, w.exp(-x) * (x + 1) / (x * x), w.expn(m - 1, x))
+    return None, -g * below
+
+
 SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     # name, arity, C template (a helper's name is weft_<name>_{S}), reference, zero rule,
     # reverse rule
@@ -270,6 +280,10 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, s, q: ("s", -g * s * w.zeta(s + 1, q))),
     ("riemann_zeta", 1, "helper", _scipy("zeta"), GENERAL, lambda w, g, y, x: "x"),
     ("zetac", 1, "helper", _scipy("zetac"), GENERAL, lambda w, g, y, x: "x"),
+    # The exponential integrals (SciPy's expn truncates a real n toward zero, as weft's).
+    ("exp1", 1, "helper", _scipy("exp1"), GENERAL, lambda w, g, y, x: -g * w.exp(-x) / x),
+    ("expi", 1, "helper", _scipy("expi"), GENERAL, lambda w, g, y, x: g * w.exp(x) / x),
+    ("expn", 2, "helper", _scipy("expn"), GENERAL, _expn_adjoint),
     ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
      lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
                             g * (w.digamma(b) - w.digamma(a + b)))),

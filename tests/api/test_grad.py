@@ -22,7 +22,7 @@ UNAVAILABLE = {"gamma_p": (0,), "gamma_q": (0,), "ibeta": (0, 1), "zeta": (0,),
                "riemann_zeta": (0,), "zetac": (0,), "gamma_p_inv": (0,), "gamma_q_inv": (0,),
                "ibeta_inv": (0, 1), "ibetac_inv": (0, 1)}
 # Arguments that take integer values only: their gradient is zero (test_integer_orders...).
-DISCRETE = {"polygamma": (0,)}
+DISCRETE = {"polygamma": (0,), "expn": (0,)}
 SKIP = {"where", "ldexp"}  # bool and int arguments: tested on their own below
 SIZE = 7
 
@@ -49,6 +49,7 @@ def _domain(name: str, arity: int, rng: np.random.Generator) -> list[np.ndarray]
         "fmax": [u(0, 1), u(0, 1)], "fmin": [u(0, 1), u(0, 1)], "fdim": [u(0, 1), u(0, 1)],
         "trigamma": [u(0.5, 3)], "polygamma": [rng.integers(0, 4, SIZE) * 1.0, u(0.5, 3)],
         "zeta": [u(2, 4), u(0.5, 3)], "riemann_zeta": [u(2, 4)], "zetac": [u(2, 4)],
+        "expn": [rng.integers(0, 4, SIZE) * 1.0, u(0.5, 3)],
     }
     if name in special:
         return special[name]

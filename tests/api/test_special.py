@@ -48,6 +48,9 @@ def _grid(name: str) -> list[np.ndarray]:
     if name == "polygamma":
         x = np.concatenate([rng.uniform(-30, 30, 2000), np.geomspace(1e-5, 1e10, 1000)])
         return [rng.integers(0, 12, 3000).astype(np.float64), x]
+    if name == "expn":
+        x = np.concatenate([rng.uniform(0, 5, 2000), np.geomspace(1e-5, 700, 2000)])
+        return [rng.integers(0, 60, 4000).astype(np.float64), x]
     if name in ("riemann_zeta", "zetac"):
         return [np.concatenate([np.linspace(-200, 80, 5601), np.linspace(-1, 1, 801),
                                 1 + np.geomspace(1e-12, 1e-2, 200)])]
@@ -114,6 +117,8 @@ def _check(name: str, got: np.ndarray, ref: np.ndarray, dtype: np.dtype) -> None
         rtol = 2e-12  # for a near 1e-3, 1/a amplifies P's last bits (docs/special.md)
     if name in ("ibeta_inv", "ibetac_inv") and dtype == np.float64:
         rtol = 1e-10  # the same, for a near 1e-2 (docs/special.md)
+    if name in ("expi", "expn") and dtype == np.float64:
+        rtol = 1e-13  # SciPy's error: 2.8e-14 at Ei(40), 5.7e-14 at E_57(510) (mpmath)
     g, r = got[keep].astype(np.float64), ref[keep].astype(np.float64)
     err = np.abs(g - r) - rtol * np.abs(r)
     worst = int(np.argmax(err))
@@ -413,3 +418,21 @@ def test_zeta_family_against_mpmath(device):
                 [float(mpmath.polygamma(int(a), b)) for a, b in zip(n, z)]]
     for g, w, rtol in zip(got, want, (4e-15, 3e-13, 1e-13)):
         np.testing.assert_allclose(g.to_numpy(), w, rtol=rtol)
+
+
+def test_exponential_integrals_against_mpmath(device):
+    """E1 across the series/fraction switch at 1, Ei where SciPy drifts (2.8e-14 at 40) and
+    out to its overflow, E_n for n up to 60 on both sides of x = 1, against mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    if not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(6)
+    x = np.concatenate([rng.uniform(0.01, 5, 30), np.geomspace(5, 700, 20)])
+    n, z = rng.integers(0, 60, 40).astype(np.float64), np.geomspace(1e-4, 500, 40)
+    got = wf.eval(wf.exp1(wf.asarray(x)), wf.expi(wf.asarray(x)),
+                  wf.expn(wf.asarray(n), wf.asarray(z)))
+    with mpmath.workdps(100):  # (at 40 digits its E_46(227) is 27% off)
+        want = [[float(mpmath.e1(a)) for a in x], [float(mpmath.ei(a)) for a in x],
+                [float(mpmath.expint(int(a), b)) for a, b in zip(n, z)]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.to_numpy(), w, rtol=1e-14)

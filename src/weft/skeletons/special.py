@@ -22,6 +22,7 @@ worst errors):
 """
 
 from .erfinv import ERFINV
+from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
 from .zeta import ZETA, ZETA_NEEDS
@@ -471,6 +472,7 @@ SPECIAL.update(INVERSE_GAMMA)  # (inverse_gamma.py: its own module for its size)
 SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
+SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
 # it: the positive zero of digamma, 1.46163214496836234126265954232572132846819620400644...;
@@ -510,6 +512,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "ibeta": ("ibeta_lower",),
     **INVERSE_BETA_NEEDS,
     **ZETA_NEEDS,
+    **EXPONENTIAL_INTEGRAL_NEEDS,
 }
 
 # Special functions whose float32 forms compute in double on devices that have it (name ->
@@ -519,7 +522,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
 THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2,
                                   "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
                                   "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
-                                  "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2}
+                                  "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
+                                  "exp1": 1, "expi": 1, "expn": 2}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
