@@ -1,7 +1,8 @@
 """Gradients against JAX's (``jax.grad``) where JAX is installed: every op-table op with a
 real result and a JAX counterpart, in float64 (float32 too under WEFT_TEST_PROFILE=large),
-at the points the finite difference test uses (test_grad.py), and the densities against the
-same formulas in JAX. Skipped without JAX."""
+at the points the finite difference test uses (test_grad.py), on the devices that compile
+(the reference device applies the same rules, and test_grad checks it against finite
+differences), and the densities against the same formulas in JAX. Skipped without JAX."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ LARGE = os.environ.get("WEFT_TEST_PROFILE") == "large"
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"] if LARGE else ["float64"])
-def test_every_op_matches_jax(device, dtype):
+def test_every_op_matches_jax(real_device, dtype):
     weights, cases = op_gradients(OPS_WITH_JAX, dtype)
     tolerance = {"float64": (1e-9, 1e-12), "float32": (2e-5, 1e-6)}[dtype]
     for name, args, argnums, got in cases:

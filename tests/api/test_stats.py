@@ -5,6 +5,7 @@ and fusion (kernel counts)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -78,9 +79,17 @@ def _arguments(kinds: tuple[str, ...], pattern: str, dtype) -> tuple[list, list]
     return weft_args, ref_args
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
-@pytest.mark.parametrize("pattern", PATTERNS)
-@pytest.mark.parametrize("name", list(DENSITIES))
+# float64 in every pattern of arguments; float32 with every argument an array (each case
+# builds its own density kernel), and in every pattern under WEFT_TEST_PROFILE=large.
+CASES = [(name, pattern, dtype) for name in DENSITIES for pattern in PATTERNS
+         for dtype in (np.float64, np.float32)
+         if dtype == np.float64 or pattern == "all arrays"
+         or os.environ.get("WEFT_TEST_PROFILE") == "large"]
+
+
+@pytest.mark.parametrize(
+    "name, pattern, dtype", CASES,
+    ids=[f"{n}-{p}-{'f64' if d == np.float64 else 'f32'}" for n, p, d in CASES])
 def test_density_matches_scipy(device, name, pattern, dtype):
     if dtype == np.float64 and not device.supports_fp64:
         pytest.skip("no float64 on this device")
@@ -181,7 +190,12 @@ def _glm_data(n: int, k: int, dtype, vector_alpha: bool):
     return x, beta, alpha
 
 
-@pytest.mark.parametrize("k", [1, 3, 40], ids=["k1", "k3", "k40"])
+# One predictor and many (each pairing builds its three GLMs' kernels); three as well under
+# WEFT_TEST_PROFILE=large.
+GLM_WIDTHS = [1, 3, 40] if os.environ.get("WEFT_TEST_PROFILE") == "large" else [1, 40]
+
+
+@pytest.mark.parametrize("k", GLM_WIDTHS, ids=[f"k{k}" for k in GLM_WIDTHS])
 @pytest.mark.parametrize("vector_args", [False, True], ids=["scalars", "vectors"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
 def test_glms_match_scipy(device, k, vector_args, dtype):
