@@ -280,7 +280,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
              dtype: Any = None, device: Any = None) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (included unless
-    ``endpoint`` is false), as NumPy's ``linspace``, generated inside the kernel.
+    ``endpoint`` is false), as NumPy's ``linspace``, generated inside the kernel; an
+    integer ``dtype`` takes each value's floor, as NumPy 2 does.
 
     >>> import weft as wf
     >>> wf.linspace(0.0, 1.0, 5).tolist()
@@ -296,6 +297,8 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
     values = apply_op("add", apply_op("multiply", index, step), start)
     if endpoint and num > 1:  # the last value is stop itself, as NumPy's
         values = apply_op("where", apply_op("equal", index, num - 1), stop, values)
+    if d.kind in "iu":  # NumPy 2 rounds towards -inf for integer dtypes, not towards 0
+        values = apply_op("floor", values)
     return values.astype(d)
 
 

@@ -100,6 +100,13 @@ def test_linspace_isclose_allclose_ravel_flatten_as_numpy(device):
         np.testing.assert_allclose(_weft_on(device, got), np.linspace(*args), rtol=1e-14,
                                    atol=1e-15)  # a GPU may fuse the multiply-add
     assert wf.linspace(0.0, 1.0, 3, dtype=wf.float32).dtype == wf.float32
+    # Integer dtypes take the floor (NumPy 2), not C's truncation towards 0.
+    for args in ((-30, 30, 1000), (-0.01, 0, 10), (2.5, -3.5, 7)):
+        for dtype in (np.int32, np.int64, np.uint8):
+            if dtype == np.uint8 and min(args[:2]) < 0:
+                continue
+            got = wf.linspace(*args, dtype=dtype, device=device)
+            np.testing.assert_array_equal(_weft_on(device, got), np.linspace(*args, dtype=dtype))
     with pytest.raises(ValueError, match="num"):
         wf.linspace(0.0, 1.0, -1)
     a = np.array([1.0, np.inf, np.nan, -np.inf, 1e-9, 100.0])
