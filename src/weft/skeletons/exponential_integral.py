@@ -4,11 +4,11 @@
 E_n(x) = integral from 1 to infinity of e^(-xt) / t^n dt. Below x = 1 each is its power
 series (with the log and psi terms of the series' singular index); above, its continued
 fraction e^-x / (x + n - 1 * n / (x + n + 2 - 2 (n + 1) / (x + n + 4 - ...))), evaluated
-forwards (Lentz's way), which converges within about 40 steps there. Ei(x) for x > 0 is
-the series gamma + log x + sum x^k / (k k!) (positive terms) up to 50 and Ei's asymptotic
-series e^x / x sum k! / x^k beyond (its least term is below 1e-18 there); for x < 0 it is
--E1(-x). Near Ei's positive zero, 0.3725..., the series' first terms cancel: the error
-there is absolute, about 1e-16.
+forwards (Lentz's way) until a step changes it by less than half an ulp. Ei(x) for x > 0
+is the series gamma + log x + sum x^k / (k k!) (positive terms) up to 50 and Ei's
+asymptotic series e^x / x sum k! / x^k beyond (its least term, near k = x, is below 1e-20
+there); for x < 0 it is -E1(-x). Near Ei's positive zero, 0.3725..., the series' first
+terms cancel: the error there is absolute, about 1e-16.
 """
 
 from __future__ import annotations
