@@ -270,7 +270,7 @@ def digamma(x: Any, p: int | None = None, dtype: Any = None) -> Array:
 def zeta(x: Any, q: Any = None, dtype: Any = None) -> Array:
     """Hurwitz's ζ(x, q) = Σ_{k≥0} (q + k)^-x, or Riemann's ζ(x) when ``q`` is None
     (SciPy's ``zeta``: x > 1 with q; Riemann's for every real x, through its reflection
-    below -1). Its gradient is taken in q only.
+    below -1/2). Its gradient is taken in q only.
 
     >>> import weft as wf
     >>> wf.zeta(wf.asarray([2.0, -2.0])).to_numpy().round(12).tolist()

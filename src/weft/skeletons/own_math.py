@@ -283,7 +283,7 @@ NAMES = frozenset(_ORDER) - _HELPERS
 # the compiler vectorizes those copies. A copy of any other own function's body it does
 # not (sums of 2^21 float64 on 2 Xeon cores, copies -> loop: log1p 17.7 -> 4.7 ms, expm1
 # 40 -> 10, tanh 50 -> 13, lgamma 50 -> 12; exp 1.9 -> 3.6 and log 3.5 -> 5.6 the other
-# way), and the copies multiplied the build time (student_t_lpdf 12.5 -> 3.6 s).
+# way), and the copies multiplied the build time (student_t_lpdf 11.3 -> 4.3 s).
 COPYABLE = frozenset({"exp", "log", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor",
                       "ceil", "trunc", "rint", "fmin", "fmax", "copysign"})
 _ARITY = {"fmin": 2, "fmax": 2, "copysign": 2, "pow": 2}
