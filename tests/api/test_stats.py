@@ -79,12 +79,12 @@ def _arguments(kinds: tuple[str, ...], pattern: str, dtype) -> tuple[list, list]
     return weft_args, ref_args
 
 
+LARGE = os.environ.get("WEFT_TEST_PROFILE") == "large"
 # float64 in every pattern of arguments; float32 with every argument an array (each case
 # builds its own density kernel), and in every pattern under WEFT_TEST_PROFILE=large.
 CASES = [(name, pattern, dtype) for name in DENSITIES for pattern in PATTERNS
          for dtype in (np.float64, np.float32)
-         if dtype == np.float64 or pattern == "all arrays"
-         or os.environ.get("WEFT_TEST_PROFILE") == "large"]
+         if dtype == np.float64 or pattern == "all arrays" or LARGE]
 
 
 @pytest.mark.parametrize(
@@ -192,7 +192,7 @@ def _glm_data(n: int, k: int, dtype, vector_alpha: bool):
 
 # One predictor and many (each pairing builds its three GLMs' kernels); three as well under
 # WEFT_TEST_PROFILE=large.
-GLM_WIDTHS = [1, 3, 40] if os.environ.get("WEFT_TEST_PROFILE") == "large" else [1, 40]
+GLM_WIDTHS = [1, 3, 40] if LARGE else [1, 40]
 
 
 @pytest.mark.parametrize("k", GLM_WIDTHS, ids=[f"k{k}" for k in GLM_WIDTHS])
