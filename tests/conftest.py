@@ -1,6 +1,8 @@
 """Shared fixtures: every test that takes ``device`` runs on every device weft finds, plus the
 NumPy reference interpreter (or those ``WEFT_TEST_DEVICES`` names). Kernels are cached in a
-per-session temporary directory.
+per-session temporary directory, and in memory only (``WEFT_CACHE_IN_MEMORY``: PoCL then
+compiles no generic work-group functions for binaries, a quarter of each cold compile); the
+tests of the disk cache turn it back on (``disk_cache``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import tempfile
 import pytest
 
 os.environ.setdefault("WEFT_CACHE_DIR", tempfile.mkdtemp(prefix="weft-test-cache-"))
+os.environ.setdefault("WEFT_CACHE_IN_MEMORY", "1")
 
 import weft as wf  # noqa: E402 - the cache directory must be set first
 
@@ -28,6 +31,14 @@ def _selected(devices: list) -> list:
 
 DEVICES = _selected([*wf.devices(), wf.get_device("reference")])
 REAL_DEVICES = _selected(wf.devices())
+
+
+@pytest.fixture
+def disk_cache(monkeypatch):
+    """The environment with weft's disk cache on (the suite keeps kernels in memory only),
+    for this test and the processes it starts."""
+    monkeypatch.delenv("WEFT_CACHE_IN_MEMORY", raising=False)
+    return os.environ
 
 
 @pytest.fixture(params=DEVICES, ids=[str(d) for d in DEVICES])

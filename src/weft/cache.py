@@ -11,7 +11,10 @@ or unloadable entry is rebuilt, never run. The directory is bounded (``WEFT_CACH
 unless set): past the bound, the entries used longest ago are removed (a disk hit marks its
 entry used), so a long-lived machine does not fill its disk with old kernels. PoCL's own
 cache lives inside it and is bounded with it (``pocl_cache``), unless ``POCL_CACHE_DIR``
-says otherwise.
+says otherwise. ``WEFT_CACHE_IN_MEMORY=1`` keeps kernels in memory only: weft neither reads
+nor writes binaries on disk, which on PoCL also spares the generic work-group functions that
+asking for a program's binary makes PoCL compile (a quarter of a cold compile: for one-shot
+runs such as CI; PoCL still keeps its own cache).
 
 Compiles are visible: ``WEFT_DEBUG=1`` logs each with why the memory cache missed, whether
 the disk had it and the time it took; a compile still running after a second prints one line
@@ -77,6 +80,24 @@ def cache_size_limit() -> int | None:
                          "give bytes with an optional K, M, G or T suffix (e.g. 500M or 2G), "
                          "or 'unlimited'")
     return int(float(found[1]) * _UNITS[found[2]])
+
+
+def in_memory_only() -> bool:
+    """Whether ``WEFT_CACHE_IN_MEMORY`` says to keep kernels in memory only (``1``; ``0`` or
+    unset: on disk too).
+
+    >>> from weft.cache import in_memory_only
+    >>> in_memory_only() in (True, False)
+    True
+    """
+    text = os.environ.get("WEFT_CACHE_IN_MEMORY", "").strip().lower()
+    if text in ("", "0", "false", "no"):
+        return False
+    if text in ("1", "true", "yes"):
+        return True
+    raise ValueError(f"WEFT_CACHE_IN_MEMORY={os.environ['WEFT_CACHE_IN_MEMORY']!r} is not "
+                     "a switch: give 1 to keep kernels in memory only, 0 to keep them on "
+                     "disk too")
 
 
 class _DiskUse:
@@ -210,7 +231,8 @@ class KernelCache:
         digest = hashlib.sha256("\n".join(parts.values()).encode()).hexdigest()
         path = cache_dir() / f"kernels-v{CACHE_VERSION}" / f"{digest}.bin"
         started = time.perf_counter()
-        binary = _read_entry(path)
+        on_disk = not in_memory_only()
+        binary = _read_entry(path) if on_disk else None
         if binary is not None:
             _mark_used(path)
             try:
@@ -224,7 +246,7 @@ class KernelCache:
                 return program
         notice = _notice(name, device)
         try:
-            program, binary = backend.compile(device, source, name, options)
+            program, binary = backend.compile(device, source, name, options, on_disk)
         except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
             saved = _save_failed(source, digest)
             raise RuntimeError(
@@ -235,8 +257,9 @@ class KernelCache:
             if notice is not None:
                 notice.cancel()
         self.stats["compiles"] += 1
-        config.log.debug("compile %s on %s (%s; not in the disk cache, keyed by %s): %.3f s",
-                         name, device, reason, ", ".join(parts), time.perf_counter() - started)
+        config.log.debug("compile %s on %s (%s; %s): %.3f s", name, device, reason,
+                         f"not in the disk cache, keyed by {', '.join(parts)}" if on_disk
+                         else "WEFT_CACHE_IN_MEMORY", time.perf_counter() - started)
         if binary:
             _write_entry(path, binary)
         return program

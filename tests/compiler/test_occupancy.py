@@ -84,7 +84,8 @@ NVIDIA_OPENCL = [d for d in wf.devices() if d.kind == "opencl" and d.handle.sm i
 
 @pytest.mark.parametrize("device", NVIDIA_OPENCL or [pytest.param(
     None, marks=pytest.mark.skip(reason="needs NVIDIA's OpenCL driver"))], ids=str)
-def test_nvidia_opencl_plans_one_wave_from_the_build_log(device, tmp_path, monkeypatch):
+def test_nvidia_opencl_plans_one_wave_from_the_build_log(device, tmp_path, monkeypatch,
+                                                         disk_cache):
     """On NVIDIA's OpenCL driver: a split sum's kernel knows its registers, from the build
     or from the disk cache; its launches take at most the groups the GPU holds; the sum is
     exact."""

@@ -204,7 +204,7 @@ def test_ready_turns_true_after_synchronize(gpu):
     assert x.ready
 
 
-def test_cubins_are_loaded_from_the_disk_cache_in_a_new_process(gpu, tmp_path):
+def test_cubins_are_loaded_from_the_disk_cache_in_a_new_process(gpu, tmp_path, disk_cache):
     script = (
         "import weft as wf, numpy as np\n"
         f"wf.set_device('{gpu}')\n"

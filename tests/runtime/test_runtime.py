@@ -36,14 +36,14 @@ def _run(cache_dir: Path) -> tuple[int, int]:
     return int(out[0]), int(out[1])
 
 
-def test_second_process_compiles_nothing(tmp_path):
+def test_second_process_compiles_nothing(tmp_path, disk_cache):
     if wf.current_device().kind == "reference":
         pytest.skip("the reference interpreter compiles nothing")
     assert _run(tmp_path) == (1, 0)
     assert _run(tmp_path) == (0, 1)
 
 
-def test_corrupt_disk_entry_is_rebuilt(tmp_path):
+def test_corrupt_disk_entry_is_rebuilt(tmp_path, disk_cache):
     if wf.current_device().kind == "reference":
         pytest.skip("the reference interpreter compiles nothing")
     _run(tmp_path)
@@ -151,7 +151,7 @@ def test_a_bad_weft_cache_size_names_the_variable(monkeypatch):
 
 
 def test_compiled_kernels_keep_the_disk_cache_within_its_bound(real_device, monkeypatch,
-                                                               tmp_path):
+                                                               tmp_path, disk_cache):
     monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
     x = wf.asarray([1.0, 2.0])
     kernels = [lower.lower([(op(x)._node, wf.realize.new_leaf(real_device, x._node))])[0]
@@ -460,7 +460,7 @@ def test_several_outputs_replay_together_with_new_data_and_aliasing(device):
 
 
 def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp_path, caplog,
-                                                    capfd):
+                                                    capfd, disk_cache):
     import logging
     from dataclasses import replace as replaced
 
@@ -487,6 +487,30 @@ def test_compiles_say_why_and_a_slow_one_says_what(real_device, monkeypatch, tmp
     fresh.program(real_device, other)  # a new kernel, compiled, silently
     assert fresh.stats["compiles"] == compiles + 1
     assert "weft: compiling" not in capfd.readouterr().err
+
+
+def test_in_memory_only_writes_nothing_to_disk_and_reads_nothing(real_device, monkeypatch,
+                                                                 tmp_path, disk_cache):
+    from weft import cache
+
+    monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
+    x = wf.asarray([1.0, 2.0])
+    ir, *_ = lower.lower([((x * 5 - 1)._node, wf.realize.new_leaf(real_device, x._node))])
+    cache.KernelCache().program(real_device, ir)  # on disk: the default
+    folder = tmp_path / f"kernels-v{cache.CACHE_VERSION}"
+    assert len(list(folder.glob("*.bin"))) == 1
+    monkeypatch.setenv("WEFT_CACHE_IN_MEMORY", "1")
+    fresh = cache.KernelCache()  # a new process: the disk has it, but may not be read
+    program = fresh.program(real_device, ir)
+    assert fresh.stats["compiles"] == 1 and fresh.stats["disk_hits"] == 0
+    other, *_ = lower.lower([((x * 7 + 2)._node, wf.realize.new_leaf(real_device, x._node))])
+    fresh.program(real_device, other)
+    assert len(list(folder.glob("*.bin"))) == 1  # the new kernel was not written
+    assert program is fresh.program(real_device, ir)  # kept in memory: a hit
+    assert fresh.stats["compiles"] == 2
+    monkeypatch.setenv("WEFT_CACHE_IN_MEMORY", "sometimes")
+    with pytest.raises(ValueError, match="WEFT_CACHE_IN_MEMORY='sometimes' is not a switch"):
+        cache.in_memory_only()
 
 
 def test_no_device_says_what_to_install(monkeypatch):

@@ -111,9 +111,10 @@ class Backend(Protocol):
     def build_options(self, device: Any, ir: KernelIR) -> list[str]:
         """The compiler's options for ``ir``'s kernel (part of the disk cache key)."""
 
-    def compile(self, device: Any, source: str, name: str, options: list[str]
-                ) -> tuple[Any, bytes | None]:
-        """Build ``source``; return (program, binary to store on disk or None)."""
+    def compile(self, device: Any, source: str, name: str, options: list[str],
+                keep_binary: bool = True) -> tuple[Any, bytes | None]:
+        """Build ``source``; return (program, binary to store on disk or None: always None
+        unless ``keep_binary``)."""
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]) -> Any:
         """A program from a binary ``compile`` returned earlier; raises if it is unusable."""

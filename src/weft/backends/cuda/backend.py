@@ -431,10 +431,10 @@ class CUDABackend:
     def build_options(self, device: Any, ir: Any) -> list[str]:
         return [f"--gpu-architecture=sm_{self._arch(device)}", "--std=c++17"]
 
-    def compile(self, device: Any, source: str, name: str, options: list[str]
-                ) -> tuple[_Kernel, bytes]:
+    def compile(self, device: Any, source: str, name: str, options: list[str],
+                keep_binary: bool = True) -> tuple[_Kernel, bytes | None]:
         cubin = driver.compile_cubin(source, name, options)
-        return self.load_binary(device, cubin, name, options), cubin
+        return self.load_binary(device, cubin, name, options), cubin if keep_binary else None
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:

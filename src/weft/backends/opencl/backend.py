@@ -397,8 +397,8 @@ class OpenCLBackend:
             options.append(occupancy.VERBOSE)
         return options
 
-    def compile(self, device: Any, source: str, name: str, options: list[str]
-                ) -> tuple[_Kernel, bytes | None]:
+    def compile(self, device: Any, source: str, name: str, options: list[str],
+                keep_binary: bool = True) -> tuple[_Kernel, bytes | None]:
         h = device.handle
         verbose = occupancy.VERBOSE in options
         program = self._build(device, source + occupancy.unique_entry() if verbose else source,
@@ -407,6 +407,8 @@ class OpenCLBackend:
         if verbose:
             log = program.get_build_info(h.device, h.cl.program_build_info.LOG)
             used = occupancy.resources(log, name)
+        if not keep_binary:  # (PoCL compiles generic work-group functions for a binary)
+            return _Kernel(program, name, used), None
         binaries = program.get_info(h.cl.program_info.BINARIES)
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
         return _Kernel(program, name, used), binary
