@@ -6,7 +6,9 @@ alternately under each (a worktree of the older one on PYTHONPATH):
     PYTHONPATH=/tmp/base/src python benchmarks/cold_and_warm.py
     python benchmarks/cold_and_warm.py
 
-(results/opencl-pthread-Intel-R-Xeon-R-Processor/issue-36-band-loops-2026-11-29.txt)
+(results/opencl-pthread-Intel-R-Xeon-R-Processor/issue-36-band-loops-2026-11-29.txt).
+``python benchmarks/cold_and_warm.py elementary`` times the elementary functions instead
+(issue-36-own-elementary-2026-11-29.txt there).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 
@@ -48,6 +51,23 @@ def main() -> None:
         "normal_lpdf": (lambda: wf.stats.normal_lpdf(y, 0.3, s),
                         lambda: st.norm.logpdf(yh, 0.3, sh).sum()),
     }
+    if sys.argv[1:] == ["elementary"]:
+        cases = {
+            "sum(atan(x))": (lambda: wf.sum(wf.atan(y)), lambda: np.arctan(yh).sum()),
+            "sum(atan2(x, y))": (lambda: wf.sum(wf.arctan2(y, mu)),
+                                 lambda: np.arctan2(yh, muh).sum()),
+            "sum(asin(x / 8))": (lambda: wf.sum(wf.asin(y / 8)),
+                                 lambda: np.arcsin(yh / 8).sum()),
+            "sum(tan(x))": (lambda: wf.sum(wf.tan(y)), lambda: np.tan(yh).sum()),
+            "sum(log10(x))": (lambda: wf.sum(wf.log10(nu)), lambda: np.log10(nuh).sum()),
+            "sum(exp2(x))": (lambda: wf.sum(wf.exp2(y)), lambda: np.exp2(yh).sum()),
+            "sum(cbrt(x))": (lambda: wf.sum(wf.cbrt(y)), lambda: np.cbrt(yh).sum()),
+            "sum(hypot(x, y))": (lambda: wf.sum(wf.hypot(y, mu)),
+                                 lambda: np.hypot(yh, muh).sum()),
+            "sum(asinh(x))": (lambda: wf.sum(wf.asinh(y)), lambda: np.arcsinh(yh).sum()),
+            "sum(atanh(x / 8))": (lambda: wf.sum(wf.atanh(y / 8)),
+                                  lambda: np.arctanh(yh / 8).sum()),
+        }
     out = {}
     for name, (weft_case, peer) in cases.items():
         start = time.perf_counter()

@@ -323,3 +323,106 @@ def test_tanh_sinh_cosh_against_mpmath(cpu):
     x32 = x[np.abs(x) < 80].astype(np.float32)[::3]
     for f, ref in ((wf.tanh, mpmath.tanh), (wf.sinh, mpmath.sinh), (wf.cosh, mpmath.cosh)):
         assert _mp_ulps(f(wf.asarray(x32)).to_numpy(), x32, ref) <= 0.51, f.__name__
+
+
+def _signed_mpmath(f):
+    return lambda v: f(v) if v >= 0 else -f(-v)
+
+
+# name -> (weft function, mpmath function, arguments, ulps of mpmath allowed for float64).
+# Bounds as measured on the worst of the arguments below; OpenCL allows 3 to 6 for these.
+_RANDOM = np.random.default_rng(13)
+_WIDE = np.concatenate([np.exp(_RANDOM.uniform(-744, 709, 1500)) * _RANDOM.choice([-1, 1], 1500),
+                        _RANDOM.uniform(-6, 6, 1500)])
+_UNIT = np.concatenate([_RANDOM.uniform(-1, 1, 1500), 1 - np.exp(_RANDOM.uniform(-36, 0, 400)),
+                        -1 + np.exp(_RANDOM.uniform(-36, 0, 400)), [0.5, -0.5, 1e-300]])
+_ELEMENTARY = {
+    "tan": (wf.tan, "tan", _WIDE, 2.0),
+    "atan": (wf.atan, "atan", _WIDE, 2.0),
+    "asin": (wf.asin, "asin", _UNIT, 3.0),
+    "acos": (wf.acos, "acos", _UNIT, 3.0),
+    "log2": (wf.log2, "log", np.abs(_WIDE), 1.0),
+    "log10": (wf.log10, "log10", np.abs(_WIDE), 1.0),
+    "exp2": (wf.exp2, "exp2", _RANDOM.uniform(-1021, 1023, 2000), 1.0),
+    "cbrt": (wf.cbrt, "cbrt", _WIDE, 1.0),
+    "asinh": (wf.asinh, "asinh", _WIDE, 3.0),
+    "acosh": (wf.acosh, "acosh", 1 + np.abs(_WIDE[::2]), 3.0),
+    "atanh": (wf.atanh, "atanh", _UNIT, 3.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ELEMENTARY))
+def test_elementary_functions_against_mpmath(cpu, name):
+    """Own tan, atan, asin, acos, log2, log10, exp2, cbrt, asinh, acosh and atanh: within
+    the bounds above of mpmath over their domains; float32 rounded from float64."""
+    mpmath = pytest.importorskip("mpmath")
+    f, mp_name, x, bound = _ELEMENTARY[name]
+    reference = {"log": lambda v: mpmath.log(v, 2), "exp2": lambda v: mpmath.mpf(2) ** v,
+                 "cbrt": _signed_mpmath(mpmath.cbrt)}.get(mp_name, getattr(mpmath, mp_name))
+    device_x = wf.asarray(x)
+    assert f"#define {name}(x) weft_{name}(x)" in wf.kernel_source(f(device_x))
+    assert _mp_ulps(f(device_x).to_numpy(), x, reference) <= bound
+    info = np.finfo(np.float32)
+    x32 = x[(np.abs(x) < 1e30) & ((np.abs(x) > 1e-30) | (x == 0))].astype(np.float32)[::4]
+    if name == "exp2":
+        x32 = (x32 / 8).astype(np.float32)
+    assert np.all(np.abs(x32) <= info.max)
+    assert _mp_ulps(f(wf.asarray(x32)).to_numpy(), x32, reference) <= 0.51
+
+
+def test_elementary_functions_special_values_as_numpys(cpu):
+    """Signed zeros, infinities, NaN, the ends of the domains, exact values (log2 of powers
+    of two, exp2 of integers down to the subnormals) bit for bit NumPy's."""
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, 8.0,
+                      1.5, -1.5, 1e308, -1e308, 5e-324, -5e-324, 2.0**-1022, 1e-300])
+    for name in ("tan", "atan", "asin", "acos", "log2", "log10", "exp2", "cbrt", "asinh",
+                 "acosh", "atanh"):
+        ref = getattr(np, {"asin": "arcsin", "acos": "arccos", "atan": "arctan",
+                           "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh"}
+                      .get(name, name))
+        got = getattr(wf, name)(wf.asarray(edges)).to_numpy()
+        with np.errstate(all="ignore"):
+            want = ref(edges)
+        assert not _specials(got, want), name
+        signed = want == 0
+        np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]),
+                                      err_msg=name)
+    powers = np.arange(-1074.0, 1024.0)
+    np.testing.assert_array_equal(wf.log2(wf.asarray(2.0**powers)).to_numpy(), powers)
+    np.testing.assert_array_equal(wf.exp2(wf.asarray(powers)).to_numpy(), 2.0**powers)
+    np.testing.assert_array_equal(wf.exp2(wf.asarray([1024.0, -1075.0, -1080.0])).to_numpy(),
+                                  [np.inf, 0.0, 0.0])
+    np.testing.assert_array_equal(wf.cbrt(wf.asarray([-27.0, 64.0, 1e-309 * 1e-9])).to_numpy(),
+                                  np.cbrt([-27.0, 64.0, 1e-309 * 1e-9]))
+
+
+def test_atan2_and_hypot_against_mpmath_and_their_special_cases(cpu):
+    """Own atan2 (2 ulps) and hypot (1 ulp) against mpmath over magnitudes far apart and near
+    the overflow and underflow thresholds; every IEEE special case as NumPy's, the signs of
+    zeros and of pi included."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(14)
+    y = rng.standard_normal(1500) * np.exp(rng.uniform(-700, 700, 1500))
+    x = rng.standard_normal(1500) * np.exp(rng.uniform(-700, 700, 1500))
+    y[:300], x[:300] = rng.standard_normal(300), rng.standard_normal(300)
+    device_y, device_x = wf.asarray(y), wf.asarray(x)
+    assert "weft_atan2(x, y)" in wf.kernel_source(wf.arctan2(device_y, device_x))
+    with mpmath.workprec(300):
+        for f, ref, bound in ((wf.arctan2, mpmath.atan2, 2.0), (wf.hypot, mpmath.hypot, 1.0)):
+            got = f(device_y, device_x).to_numpy()
+            worst = 0.0
+            for g, a, b in zip(got.tolist(), y.tolist(), x.tolist()):
+                want = ref(mpmath.mpf(a), mpmath.mpf(b))
+                worst = max(worst, float(abs(mpmath.mpf(g) - want))
+                            / float(np.spacing(abs(float(want)))))
+            assert worst <= bound, f.__name__
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e308, 5e-324])
+    ey, ex = (a.ravel() for a in np.meshgrid(edges, edges))
+    for f, ref in ((wf.arctan2, np.arctan2), (wf.hypot, np.hypot)):
+        got = f(wf.asarray(ey), wf.asarray(ex)).to_numpy()
+        want = ref(ey, ex)
+        assert not _specials(got, want), f.__name__
+        np.testing.assert_array_equal(np.signbit(got[~np.isnan(want)]),
+                                      np.signbit(want[~np.isnan(want)]), err_msg=f.__name__)
+        close = np.isfinite(want) & (want != 0)
+        np.testing.assert_allclose(got[close], want[close], rtol=5e-16)

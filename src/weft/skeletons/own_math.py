@@ -1,5 +1,7 @@
-"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos`` (trig.py), ``lgamma``
-(own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``tanh``, ``sinh``,
+"""weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos``, ``tan`` (trig.py),
+``lgamma`` (own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``atan``,
+``atan2``, ``asin``, ``acos`` (own_inverse_trig.py), ``log2``, ``log10``, ``exp2``, ``cbrt``,
+``hypot``, ``asinh``, ``acosh``, ``atanh`` (own_elementary.py), ``tanh``, ``sinh``,
 ``cosh``, ``isnan``, ``isfinite`` and ``isinf``, written without a single library call, and
 ``sqrt fabs floor ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single
 instructions), for dialects that ask for them (``Dialect.own_math``: the OpenCL dialect of
@@ -40,9 +42,11 @@ import re
 
 from . import trig as _reduction
 from .log_reduction import LOG_REDUCTION
+from .own_elementary import ACOSH, ASINH, ATANH, CBRT, EXP2, HYPOT, LOG2, LOG10
 from .own_erf import ERF, ERF_KERNELS, ERFC
+from .own_inverse_trig import ACOS, ASIN, ATAN, ATAN2
 from .own_lgamma import LGAMMA
-from .own_pow import POW
+from .own_pow import LOG_PARTS, POW
 
 
 def _builtin(name: str, arity: int = 1) -> dict[str, str]:
@@ -263,21 +267,32 @@ double OVERLOADABLE weft_cosh(double x) {
 _VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
 _VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
 _VERSIONS["cos"] = {"float64": _reduction.COS}
+_VERSIONS["tan"] = {"float64": _reduction.TAN}
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
-for _name, _source, _arity in (("lgamma", LGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1),
-                               ("pow", POW, 2)):
+_VERSIONS["log_parts"] = {"float64": LOG_PARTS}
+for _name, _source, _arity in (
+        ("lgamma", LGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1), ("pow", POW, 2),
+        ("atan", ATAN, 1), ("atan2", ATAN2, 2), ("asin", ASIN, 1), ("acos", ACOS, 1),
+        ("log2", LOG2, 1), ("log10", LOG10, 1), ("exp2", EXP2, 1), ("cbrt", CBRT, 1),
+        ("hypot", HYPOT, 2), ("asinh", ASINH, 1), ("acosh", ACOSH, 1), ("atanh", ATANH, 1)):
     _VERSIONS[_name] = {"float64": _source, "float32": _through_double(_name, _arity)}
 
 # What each calls: emitted first.
 _NEEDS = {"log1p": ("log",), "expm1": ("exp", "log"), "sin": ("reduce_half_pi",),
-          "cos": ("reduce_half_pi",), "lgamma": ("log", "reduce_half_pi"),
-          "erf": ("exp", "erf_kernels"), "erfc": ("exp", "erf_kernels"),
-          "pow": ("exp",), "tanh": ("expm1", "exp", "log"), "sinh": ("expm1", "exp", "log"),
-          "cosh": ("exp",)}  # (each with what those call: one level is expanded)
+          "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
+          "lgamma": ("log", "reduce_half_pi"), "erf": ("exp", "erf_kernels"),
+          "erfc": ("exp", "erf_kernels"), "pow": ("exp", "log_parts"),
+          "tanh": ("expm1", "exp", "log"), "sinh": ("expm1", "exp", "log"),
+          "cosh": ("exp",), "atan2": ("atan",), "asin": ("atan2", "atan"),
+          "acos": ("atan2", "atan"), "log2": ("log_parts",), "log10": ("log_parts",),
+          "exp2": ("exp",), "asinh": ("log1p", "log"), "acosh": ("log1p", "log"),
+          "atanh": ("log1p", "log")}  # (each with what those call: one level is expanded)
 _ORDER = ("exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh", "reduce_half_pi", "sin",
-          "cos", "lgamma", "erf_kernels", "erf", "erfc", "pow", "isnan", "isfinite", "isinf",
-          "sqrt", "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
-_HELPERS = frozenset({"reduce_half_pi", "erf_kernels"})  # not a library name: no macro
+          "cos", "tan", "lgamma", "erf_kernels", "erf", "erfc", "log_parts", "pow", "log2",
+          "log10", "exp2", "cbrt", "hypot", "asinh", "acosh", "atanh", "atan", "atan2", "asin",
+          "acos", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor", "ceil", "trunc",
+          "rint", "fmin", "fmax", "copysign")
+_HELPERS = frozenset({"reduce_half_pi", "erf_kernels", "log_parts"})  # no library name
 NAMES = frozenset(_ORDER) - _HELPERS
 # The functions a CPU row band may still write out once per column (render/reduce.py):
 # the compiler vectorizes those copies. A copy of any other own function's body it does
@@ -286,7 +301,7 @@ NAMES = frozenset(_ORDER) - _HELPERS
 # way), and the copies multiplied the build time (student_t_lpdf 11.3 -> 4.3 s).
 COPYABLE = frozenset({"exp", "log", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor",
                       "ceil", "trunc", "rint", "fmin", "fmax", "copysign"})
-_ARITY = {"fmin": 2, "fmax": 2, "copysign": 2, "pow": 2}
+_ARITY = {"fmin": 2, "fmax": 2, "copysign": 2, "pow": 2, "atan2": 2, "hypot": 2}
 
 
 def own_math_source(names: frozenset[str], used: str) -> str:

@@ -16,7 +16,8 @@ and kept the kernel scalar (25 ms); Knuth's two-sum has no compare.
 
 from .log_reduction import LOG_REDUCTION
 
-POW = """\
+# log(x) as two doubles (pow, log2 and log10 use it: own_math's helper "log_parts").
+LOG_PARTS = """\
 // log(x) as hi + *lo for finite x > 0.
 double OVERLOADABLE weft_log_parts(double x, double* lo) {
 """ + LOG_REDUCTION + """\
@@ -46,6 +47,9 @@ double OVERLOADABLE weft_log_parts(double x, double* lo) {
     *lo = (sum - hi) + low;
     return hi;
 }
+"""
+
+POW = """\
 double OVERLOADABLE weft_pow(double x, double y) {
     const double ax = __builtin_fabs(x);
     const int y_integer = __builtin_rint(y) == y;

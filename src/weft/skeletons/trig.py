@@ -255,3 +255,24 @@ float OVERLOADABLE weft_cos(float x) {
     return x - x == 0.0f ? signed_y : x - x;
 }
 """
+
+# tan from the same reduction: sin / cos of r, or -cos / sin in odd quadrants (each within
+# about half an ulp, so the quotient within about 1.5).
+TAN = """\
+double OVERLOADABLE weft_tan(double x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const double y = (q & 1) ? -c / s : s / c;
+    const double small = __builtin_fabs(x) < 0x1p-27 ? x : y;
+    return x - x == 0.0 ? small : x - x;
+}
+float OVERLOADABLE weft_tan(float x) {
+    double rh, rl;
+    const int q = weft_reduce_half_pi(x, &rh, &rl);
+    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
+    const float y = (float)((q & 1) ? -c / s : s / c);
+    const float small = __builtin_fabsf(x) < 0x1p-14f ? x : y;
+    return x - x == 0.0f ? small : x - x;
+}
+"""
