@@ -7,8 +7,9 @@ helpers each one calls; the renderer emits those first.
 Methods (float64 aims at 1e-12 relative, float32 at 5e-6; docs/special.md has the measured
 worst errors):
 
-- digamma, trigamma: reflection below 0, the recurrence up to x >= 10, then the asymptotic
-  series with Bernoulli numbers through B14 (truncation below 1e-16 there).
+- digamma, trigamma: reflection below 0, the recurrence up to x >= 10 (as a sum of fixed
+  length), then the asymptotic series with Bernoulli numbers through B14 (truncation below
+  1e-16 there); straight-line code, which CPU devices vectorize.
 - lbeta: lgamma sums while both arguments are below 10; otherwise Stirling's form with the
   large arguments' corrections subtracted analytically, so no two large lgammas cancel.
 - erfinv, inv_Phi: polynomials in w = -log(1 - y^2) on five pieces (erfinv.py), in
@@ -21,67 +22,113 @@ worst errors):
   above; the prefactor x^a (1 - x)^b / B(a, b) in Stirling's form when a, b >= 10.
 """
 
+import math
+
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
 from .zeta import ZETA, ZETA_NEEDS
 
+
+def _pi_quarter() -> str:
+    """``weft_sinpi_quarter`` and ``weft_cospi_quarter``: sin(pi t) and cos(pi t) for
+    |t| <= 1/4, by their Taylor polynomials in z = pi t (to z^19 and z^18: below 1e-18)."""
+    def nested(coefficients: list[float]) -> str:
+        text = f"{coefficients[-1]!r}{{F}}"
+        for c in reversed(coefficients[:-1]):
+            text = f"{c!r}{{F}} + z2 * ({text})"
+        return text
+
+    sine = [(-1) ** k / math.factorial(2 * k + 1) for k in range(10)]
+    cosine = [(-1) ** k / math.factorial(2 * k) for k in range(10)]
+    head = ("    const {T} z = 3.14159265358979323846{F} * t;\n"
+            "    const {T} z2 = z * z;\n")
+    return (f"{{Q}}{{T}} weft_sinpi_quarter_{{S}}({{T}} t) {{{{\n{head}"
+            f"    return z * ({nested(sine)});\n}}}}\n\n"
+            f"{{Q}}{{T}} weft_cospi_quarter_{{S}}({{T}} t) {{{{\n{head}"
+            f"    return {nested(cosine)};\n}}}}\n")
+
+
+_PI_QUARTER = _pi_quarter()
+
+
+def _fraction_steps(square: bool) -> str:
+    """The statements adding 1 / (y + j) (``square``: 1 / (y + j)^2) to the fraction
+    num / den for j = 0, 1, ... while y + j < 10, written out (a loop in a helper keeps it
+    from being inlined on CPU devices, and a call keeps the kernel from vectorizing)."""
+    factor = "(t * t)" if square else "t"
+    steps = []
+    for j in range(10):
+        steps.append(f"    t = y + {j};\n"
+                     f"    num = t < 10 ? num * {factor} + den : num;\n"
+                     f"    den = t < 10 ? den * {factor} : den;\n")
+    return "".join(steps)
+
 SPECIAL: dict[str, str] = {
+    # For digamma's and trigamma's reflections: sinpi and cospi are library calls, which
+    # CPU devices do not vectorize.
+    "pi_quarter": _PI_QUARTER,
+    # Straight-line code (selects, no loop, no early return), so that a CPU device inlines
+    # and vectorizes it and the kernels it joins (lgamma's gradients among them).
     "digamma": """\
 {T} weft_digamma_{S}({T} x) {{
-    if (isnan(x) || x == INFINITY) return x;
-    if (x == -INFINITY) return NAN;
-    // Near the positive zero x0 the recurrence below cancels: use the Taylor series there,
-    // with x - x0 taken against x0 split in two parts (ROOTS).
-    const {T} h = (x - {digamma_root_hi}{F}) - {digamma_root_lo}{F};
-    if (fabs(h) < {digamma_radius}{F}) {{
-        return h * (0.9676722454476214{F} + h * (-0.44276316898359214{F} + h * (
-            0.2584997609556512{F} + h * (-0.16394270544240658{F} + h * (0.10782405069126239{F}
-            + h * (-0.07219956125645476{F} + h * (0.048804288164143145{F} + h * (
-            -0.033161126474847376{F} + h * 0.022597648232218125{F}))))))));
-    }}
-    {T} result = 0;
-    if (x <= 0) {{
-        if (x == floor(x)) return x == 0 ? (signbit(x) ? INFINITY : -INFINITY) : NAN;
-        // psi(x) = psi(1 - x) - pi / tan(pi x)
-        result = -3.14159265358979323846{F} * cospi(x) / sinpi(x);
-        x = 1 - x;
-    }}
-    while (x < 10) {{
-        result -= 1 / x;
-        x += 1;
-    }}
-    const {T} r = 1 / (x * x);
-    const {T} series = r * (1.0{F} / 12 - r * (1.0{F} / 120 - r * (1.0{F} / 252 - r * (
-        1.0{F} / 240 - r * (1.0{F} / 132 - r * (691.0{F} / 32760 - r / 12))))));
-    return result + (log(x) - 0.5{F} / x - series);
+    const int reflect = x <= 0;
+    const {T} y = reflect ? 1 - x : x;
+    // Near the positive zero x0 the recurrence below cancels: the Taylor series there, with
+    // y - x0 taken against x0 split in two parts (ROOTS).
+    const {T} h = (y - {digamma_root_hi}{F}) - {digamma_root_lo}{F};
+    const {T} near_root = h * (0.9676722454476214{F} + h * (-0.44276316898359214{F} + h * (
+        0.2584997609556512{F} + h * (-0.16394270544240658{F} + h * (0.10782405069126239{F}
+        + h * (-0.07219956125645476{F} + h * (0.048804288164143145{F} + h * (
+        -0.033161126474847376{F} + h * 0.022597648232218125{F}))))))));
+    // x <= 0: psi(x) = psi(1 - x) - pi cot(pi x), cot(pi x) from x's exact distance r to
+    // the nearest integer: cos / sin of pi |r| up to 1/4, sin / cos of pi (1/2 - |r|)
+    // beyond, so that no rounded argument sits near a zero of the quotient.
+    const {T} r = x - rint(x);
+    const {T} a = fabs(r);
+    const int low = a <= 0.25{F};
+    const {T} w = low ? a : 0.5{F} - a;
+    const {T} s = weft_sinpi_quarter_{S}(w), c = weft_cospi_quarter_{S}(w);
+    const {T} cot = copysign(low ? c / s : s / c, r);
+    // psi(y) = psi(y + n) - sum_(j < n) 1 / (y + j), n the steps that reach 10, the sum
+    // kept as one fraction (no division per step; every term positive).
+    {T} num = 0, den = 1, t;
+""" + _fraction_steps(False) + """\
+    const {T} sum = num / den;
+    const {T} z = y < 10 ? y + ceil(10 - y) : y;
+    const {T} q = 1 / (z * z);
+    const {T} series = q * (1.0{F} / 12 - q * (1.0{F} / 120 - q * (1.0{F} / 252 - q * (
+        1.0{F} / 240 - q * (1.0{F} / 132 - q * (691.0{F} / 32760 - q / 12))))));
+    const {T} far = (log(z) - 0.5{F} / z - series) - sum;
+    const {T} value = fabs(h) < {digamma_radius}{F} ? near_root : far;
+    {T} result = reflect ? value - 3.14159265358979323846{F} * cot : value;
+    // Poles at the integers from 0 down (at 0, the infinity's sign is the zero's).
+    const {T} pole = x == 0 ? (1 / x < 0 ? INFINITY : -INFINITY) : NAN;
+    result = reflect && r == 0 ? pole : result;
+    return x == INFINITY || x != x ? x : (x == -INFINITY ? NAN : result);
 }}
 """,
     "trigamma": """\
 {T} weft_trigamma_{S}({T} x) {{
-    if (isnan(x)) return x;
-    if (x == INFINITY) return 0;
-    if (x == -INFINITY) return INFINITY;
-    {T} reflected = 0;
-    const bool negative = x <= 0;
-    if (negative) {{
-        if (x == floor(x)) return INFINITY;
-        // psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x)
-        const {T} s = sinpi(x);
-        reflected = 9.86960440108935861883{F} / (s * s);
-        x = 1 - x;
-    }}
-    {T} sum = 0;
-    while (x < 10) {{
-        sum += 1 / (x * x);
-        x += 1;
-    }}
-    const {T} r = 1 / (x * x);
-    const {T} series = r * (1.0{F} / 6 - r * (1.0{F} / 30 - r * (1.0{F} / 42 - r * (
-        1.0{F} / 30 - r * (5.0{F} / 66 - r * (691.0{F} / 2730 - r * 7 / 6))))));
-    const {T} value = sum + (1 + 0.5{F} / x + series) / x;
-    return negative ? reflected - value : value;
+    // x <= 0: psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x), sin(pi x) from x's exact
+    // distance r to the nearest integer.
+    const int reflect = x <= 0;
+    const {T} r = x - rint(x);
+    const {T} a = fabs(r);
+    const {T} s = a <= 0.25{F} ? weft_sinpi_quarter_{S}(a) : weft_cospi_quarter_{S}(0.5{F} - a);
+    const {T} y = reflect ? 1 - x : x;
+    {T} num = 0, den = 1, t;  // sum_(j < n) 1 / (y + j)^2 as one fraction
+""" + _fraction_steps(True) + """\
+    const {T} sum = num / den;
+    const {T} z = y < 10 ? y + ceil(10 - y) : y;
+    const {T} q = 1 / (z * z);
+    const {T} series = q * (1.0{F} / 6 - q * (1.0{F} / 30 - q * (1.0{F} / 42 - q * (
+        1.0{F} / 30 - q * (5.0{F} / 66 - q * (691.0{F} / 2730 - q * 7 / 6))))));
+    const {T} value = sum + (1 + 0.5{F} / z + series) / z;
+    {T} result = reflect ? 9.86960440108935861883{F} / (s * s) - value : value;
+    result = reflect && r == 0 ? INFINITY : result;
+    return x != x ? x : (x == INFINITY ? 0 : (x == -INFINITY ? INFINITY : result));
 }}
 """,
     # psi(1 + n) + Euler's gamma (the harmonic number H_n), which cancels for n near 0:
@@ -491,6 +538,8 @@ ROOTS: dict[str, dict[str, str]] = {
 }
 
 NEEDS: dict[str, tuple[str, ...]] = {
+    "digamma": ("pi_quarter",),
+    "trigamma": ("pi_quarter",),
     "lbeta": ("stirling_delta",),
     "harmonic": ("digamma",),
     "lchoose": ("stirling_delta", "lbeta", "harmonic", "trigamma", "tetragamma"),
