@@ -244,7 +244,7 @@ class KernelCache:
                 config.log.debug("load %s on %s (%s) from the disk cache: %.3f s", name,
                                  device, reason, time.perf_counter() - started)
                 return program
-        notice = _notice(name, device)
+        notice = _notice(name, device, on_disk)
         try:
             program, binary = backend.compile(device, source, name, options, on_disk)
         except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
@@ -281,14 +281,15 @@ class KernelCache:
             DISK_USE.forget()
 
 
-def _notice(name: str, device: Any) -> threading.Timer | None:
+def _notice(name: str, device: Any, on_disk: bool) -> threading.Timer | None:
     """A line on stderr, should the compile of ``name`` still run after ``NOTICE_AFTER``
-    seconds (a first use; later calls, and later processes through the disk cache, reuse
-    the kernel)."""
+    seconds (a first use; later calls, and with ``on_disk`` later processes through the
+    disk cache, reuse the kernel)."""
     if os.environ.get("WEFT_COMPILE_NOTICE", "1") == "0":
         return None
-    message = (f"weft: compiling {name} for {device} (first use; later calls and "
-               f"processes reuse it; WEFT_COMPILE_NOTICE=0 silences this)")
+    reusers = "later calls and processes reuse it" if on_disk else "later calls reuse it"
+    message = (f"weft: compiling {name} for {device} (first use; {reusers}; "
+               f"WEFT_COMPILE_NOTICE=0 silences this)")
     timer = threading.Timer(NOTICE_AFTER, lambda: print(message, file=sys.stderr, flush=True))
     timer.daemon = True
     timer.start()
