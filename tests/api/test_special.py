@@ -447,3 +447,19 @@ def test_exponential_integrals_against_mpmath(real_device):
                 [float(mpmath.expint(int(a), b)) for a, b in zip(n, z)]]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.to_numpy(), w, rtol=1e-14)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_digamma_and_trigamma_where_the_recurrence_rounds_onto_ten(device, dtype):
+    """Just below an integer k <= 10, y + (10 - k) rounds to 10: the asymptotic series must
+    start where the recurrence's steps stopped (a step counted but not taken was 1/10 off)."""
+    mpmath = pytest.importorskip("mpmath")
+    whole = np.arange(1.0, 11.0, dtype=dtype)
+    x = np.concatenate([np.nextafter(whole, dtype(0)), np.nextafter(whole, dtype(20)),
+                        -np.nextafter(whole, dtype(0)) + dtype(0.5)]).astype(dtype)
+    with mpmath.workprec(120):
+        psi = np.array([float(mpmath.digamma(mpmath.mpf(float(v)))) for v in x])
+        psi1 = np.array([float(mpmath.polygamma(1, mpmath.mpf(float(v)))) for v in x])
+    rtol = 1e-13 if dtype == np.float64 else 2e-6
+    np.testing.assert_allclose(wf.digamma(wf.asarray(x)).to_numpy(), psi, rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(wf.trigamma(wf.asarray(x)).to_numpy(), psi1, rtol=rtol)

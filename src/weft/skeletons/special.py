@@ -56,13 +56,17 @@ _PI_QUARTER = _pi_quarter()
 def _fraction_steps(square: bool) -> str:
     """The statements adding 1 / (y + j) (``square``: 1 / (y + j)^2) to the fraction
     num / den for j = 0, 1, ... while y + j < 10, written out (a loop in a helper keeps it
-    from being inlined on CPU devices, and a call keeps the kernel from vectorizing)."""
+    from being inlined on CPU devices, and a call keeps the kernel from vectorizing). ``n``
+    counts the steps taken, so that the series starts at y + n, the first y + j that the
+    steps' own rounding finds at 10 or beyond (y + 9 may round to 10 when y is just below
+    1: ceil(10 - y) would then count a step not taken)."""
     factor = "(t * t)" if square else "t"
     steps = []
     for j in range(10):
         steps.append(f"    t = y + {j};\n"
                      f"    num = t < 10 ? num * {factor} + den : num;\n"
-                     f"    den = t < 10 ? den * {factor} : den;\n")
+                     f"    den = t < 10 ? den * {factor} : den;\n"
+                     f"    n = t < 10 ? n + 1 : n;\n")
     return "".join(steps)
 
 SPECIAL: dict[str, str] = {
@@ -93,10 +97,10 @@ SPECIAL: dict[str, str] = {
     const {T} cot = copysign(low ? c / s : s / c, r);
     // psi(y) = psi(y + n) - sum_(j < n) 1 / (y + j), n the steps that reach 10, the sum
     // kept as one fraction (no division per step; every term positive).
-    {T} num = 0, den = 1, t;
+    {T} num = 0, den = 1, n = 0, t;
 """ + _fraction_steps(False) + """\
     const {T} sum = num / den;
-    const {T} z = y < 10 ? y + ceil(10 - y) : y;
+    const {T} z = y + n;
     const {T} q = 1 / (z * z);
     const {T} series = q * (1.0{F} / 12 - q * (1.0{F} / 120 - q * (1.0{F} / 252 - q * (
         1.0{F} / 240 - q * (1.0{F} / 132 - q * (691.0{F} / 32760 - q / 12))))));
@@ -118,10 +122,10 @@ SPECIAL: dict[str, str] = {
     const {T} a = fabs(r);
     const {T} s = a <= 0.25{F} ? weft_sinpi_quarter_{S}(a) : weft_cospi_quarter_{S}(0.5{F} - a);
     const {T} y = reflect ? 1 - x : x;
-    {T} num = 0, den = 1, t;  // sum_(j < n) 1 / (y + j)^2 as one fraction
+    {T} num = 0, den = 1, n = 0, t;  // sum_(j < n) 1 / (y + j)^2 as one fraction
 """ + _fraction_steps(True) + """\
     const {T} sum = num / den;
-    const {T} z = y < 10 ? y + ceil(10 - y) : y;
+    const {T} z = y + n;
     const {T} q = 1 / (z * z);
     const {T} series = q * (1.0{F} / 6 - q * (1.0{F} / 30 - q * (1.0{F} / 42 - q * (
         1.0{F} / 30 - q * (5.0{F} / 66 - q * (691.0{F} / 2730 - q * 7 / 6))))));
