@@ -67,12 +67,21 @@ double OVERLOADABLE weft_exp2(double x) {{
 }}
 """
 
+def _reduction_of_magnitude() -> str:
+    """``LOG_REDUCTION`` applied to a = |x| (declared first)."""
+    text = LOG_REDUCTION
+    for old, new in (("const int tiny = x < 0x1p-1022;",
+                      "const double a = __builtin_fabs(x);\n    const int tiny = a < 0x1p-1022;"),
+                     ("tiny ? x * 0x1p54 : x", "tiny ? a * 0x1p54 : a")):
+        if old not in text:
+            raise AssertionError(f"LOG_REDUCTION no longer reads {old!r}")
+        text = text.replace(old, new)
+    return text
+
+
 CBRT = """\
 double OVERLOADABLE weft_cbrt(double x) {
-""" + LOG_REDUCTION.replace("const int tiny = x < 0x1p-1022;",
-                            "const double a = __builtin_fabs(x);\n"
-                            "    const int tiny = a < 0x1p-1022;").replace(
-    "tiny ? x * 0x1p54 : x", "tiny ? a * 0x1p54 : a") + """\
+""" + _reduction_of_magnitude() + """\
     const double q = __builtin_floor(ef * (1.0 / 3.0) + 1e-9);
     const double j = ef - 3.0 * q;
     const double w = m * (j == 0.0 ? 1.0 : (j == 1.0 ? 2.0 : 4.0));
