@@ -60,9 +60,7 @@ double OVERLOADABLE weft_exp2(double x) {{
     const double r = f * {_LN2};
     const double rl = __builtin_fma(f, {_LN2}, -r) + f * 0x1.abc9e3b39803fp-56;
     const double e = weft_exp(r);
-    const long k1 = ki >> 1;
-    const double y = (e + e * rl) * as_double((k1 + 1023) << 52)
-        * as_double((ki - k1 + 1023) << 52);
+    const double y = weft_times_two_to(e + e * rl, ki);
     return x >= 1024.0 ? INFINITY : (x < -1075.0 ? 0.0 : (x != x ? x : y));
 }}
 """
@@ -96,8 +94,7 @@ double OVERLOADABLE weft_cbrt(double x) {
     y = y - residual / (3.0 * y2);
     const double round_q = 0x1.8p52 + q;  // q as an integer without a conversion
     const long qi = as_long(round_q) - as_long(0x1.8p52);
-    const long q1 = qi >> 1;
-    const double root = y * as_double((q1 + 1023) << 52) * as_double((qi - q1 + 1023) << 52);
+    const double root = weft_times_two_to(y, qi);
     const double magnitude = (a == 0.0 || a == INFINITY || a != a) ? a : root;
     return __builtin_copysign(magnitude, x);
 }

@@ -73,6 +73,14 @@ def _through_double(name: str, arity: int = 1) -> str:
 
 # name -> C source of its float64 and float32 versions (one overloaded name).
 _VERSIONS: dict[str, dict[str, str]] = {
+    # y 2^k for -2044 < k < 2046, from exponent bits in two halves (each a normal double),
+    # so that results down to the subnormals and up to the largest double come out right.
+    "times_two_to": {"float64": """\
+double OVERLOADABLE weft_times_two_to(double y, long k) {
+    const long first = k >> 1;  // ("half" is a type in OpenCL C)
+    return y * as_double((first + 1023) << 52) * as_double((k - first + 1023) << 52);
+}
+"""},
     "exp": {
         "float64": """\
 double OVERLOADABLE weft_exp(double x) {
@@ -97,8 +105,7 @@ double OVERLOADABLE weft_exp(double x) {
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    const long k1 = ki >> 1;
-    const double y = p * as_double((k1 + 1023) << 52) * as_double((ki - k1 + 1023) << 52);
+    const double y = weft_times_two_to(p, ki);
     return x > 709.782712893384 ? INFINITY : (x < -745.1332191019412 ? 0.0 : y);
 }
 """,
@@ -212,9 +219,7 @@ double OVERLOADABLE weft_expm1(double x) {
     const long capped = ki < 60L ? ki : 60L;
     const double two_k = as_double((capped + 1023L) << 52);
     const double near = (two_k - 1.0) + two_k * e;
-    const long k1 = ki >> 1;
-    const double far = (1.0 + e) * as_double((k1 + 1023) << 52)
-        * as_double((ki - k1 + 1023) << 52);
+    const double far = weft_times_two_to(1.0 + e, ki);
     const double y = k > 60.0 ? far : near;
     return x > 709.782712893384 ? INFINITY : (x == 0.0 || x != x ? x : y);
 }
@@ -295,22 +300,21 @@ for _name, _source, _arity in (
         ("hypot", HYPOT, 2), ("asinh", ASINH, 1), ("acosh", ACOSH, 1), ("atanh", ATANH, 1)):
     _VERSIONS[_name] = {"float64": _source, "float32": _through_double(_name, _arity)}
 
-# What each calls: emitted first.
-_NEEDS = {"log1p": ("log",), "sin": ("reduce_half_pi",),
-          "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
+# What each calls directly: emitted first (``own_math_source`` follows the calls through).
+_NEEDS = {"exp": ("times_two_to",), "expm1": ("times_two_to",), "log1p": ("log",),
+          "sin": ("reduce_half_pi",), "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
           "lgamma": ("log", "reduce_half_pi"), "erf": ("exp", "erf_kernels"),
-          "erfc": ("exp", "erf_kernels"), "pow": ("exp", "log_parts"),
-          "tanh": ("expm1",), "sinh": ("expm1", "exp"),
-          "cosh": ("exp",), "atan2": ("atan",), "asin": ("atan2", "atan"),
-          "acos": ("atan2", "atan"), "log2": ("log_parts",), "log10": ("log_parts",),
-          "exp2": ("exp",), "asinh": ("log1p", "log"), "acosh": ("log1p", "log"),
-          "atanh": ("log1p", "log")}  # (each with what those call: one level is expanded)
-_ORDER = ("exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh", "reduce_half_pi", "sin",
-          "cos", "tan", "lgamma", "erf_kernels", "erf", "erfc", "log_parts", "pow", "log2",
-          "log10", "exp2", "cbrt", "hypot", "asinh", "acosh", "atanh", "atan", "atan2", "asin",
-          "acos", "isnan", "isfinite", "isinf", "sqrt", "fabs", "floor", "ceil", "trunc",
-          "rint", "fmin", "fmax", "copysign")
-_HELPERS = frozenset({"reduce_half_pi", "erf_kernels", "log_parts"})  # no library name
+          "erfc": ("exp", "erf_kernels"), "pow": ("exp", "log_parts"), "tanh": ("expm1",),
+          "sinh": ("expm1", "exp"), "cosh": ("exp",), "atan2": ("atan",), "asin": ("atan2",),
+          "acos": ("atan2",), "log2": ("log_parts",), "log10": ("log_parts",),
+          "exp2": ("exp", "times_two_to"), "cbrt": ("times_two_to",), "asinh": ("log1p",),
+          "acosh": ("log1p",), "atanh": ("log1p",)}
+_ORDER = ("times_two_to", "exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh",
+          "reduce_half_pi", "sin", "cos", "tan", "lgamma", "erf_kernels", "erf", "erfc",
+          "log_parts", "pow", "log2", "log10", "exp2", "cbrt", "hypot", "asinh", "acosh",
+          "atanh", "atan", "atan2", "asin", "acos", "isnan", "isfinite", "isinf", "sqrt",
+          "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
+_HELPERS = frozenset({"times_two_to", "reduce_half_pi", "erf_kernels", "log_parts"})  # no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 # The functions a CPU row band may still write out once per column (render/reduce.py):
 # the compiler vectorizes those copies. A copy of any other own function's body it does
@@ -333,8 +337,12 @@ def own_math_source(names: frozenset[str], used: str) -> str:
     """
     code = re.sub(r"//[^\n]*", "", used)  # a comment's "log(x)" calls nothing
     wanted = {name for name in names if re.search(rf"\b{name}\(", code)}
-    for name in list(wanted):
-        wanted.update(_NEEDS.get(name, ()))
+    pending = list(wanted)
+    while pending:
+        for needed in _NEEDS.get(pending.pop(), ()):
+            if needed not in wanted:
+                wanted.add(needed)
+                pending.append(needed)
     if not wanted:
         return ""
     # (their double versions need the dialect's fp64 preamble, which the kernel then has)

@@ -216,63 +216,33 @@ double OVERLOADABLE weft_cos_kernel(double rh, double rl) {{
 # What sin and cos share: the reduction, and the kernels on the reduced argument.
 SHARED = REDUCE_HALF_PI + _KERNELS
 
-SIN = """\
-double OVERLOADABLE weft_sin(double x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const double y = (q & 1) ? c : s;
-    const double signed_y = (q & 2) ? -y : y;
-    const double small = __builtin_fabs(x) < 0x1p-26 ? x : signed_y;
-    return x - x == 0.0 ? small : x - x;
-}
-float OVERLOADABLE weft_sin(float x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const double y = (q & 1) ? c : s;
-    const float signed_y = (float)((q & 2) ? -y : y);
-    const float small = __builtin_fabsf(x) < 0x1p-13f ? x : signed_y;
-    return x - x == 0.0f ? small : x - x;
-}
-"""
 
-COS = """\
-double OVERLOADABLE weft_cos(double x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const double y = (q & 1) ? s : c;
-    const double signed_y = ((q + 1) & 2) ? -y : y;
-    return x - x == 0.0 ? signed_y : x - x;
-}
-float OVERLOADABLE weft_cos(float x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const double y = (q & 1) ? s : c;
-    const float signed_y = (float)(((q + 1) & 2) ? -y : y);
-    return x - x == 0.0f ? signed_y : x - x;
-}
-"""
+def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None) -> str:
+    """``weft_<name>`` for double and float from the shared reduction: ``value`` (C
+    statements) leaves the result ``v`` as a double from the kernels ``s``, ``c`` and the
+    quadrant ``q``; ``small`` (double and float thresholds) returns x itself below them (so
+    -0.0 stays); infinities and NaN give NaN."""
+    out = ""
+    for ctype, suffix, fabs, threshold in (("double", "", "__builtin_fabs", 0),
+                                           ("float", "f", "__builtin_fabsf", 1)):
+        result = "v" if ctype == "double" else "(float)v"
+        if small is not None:
+            result = f"{fabs}(x) < {small[threshold]} ? x : {result}"
+        out += (f"{ctype} OVERLOADABLE weft_{name}({ctype} x) {{\n"
+                "    double rh, rl;\n"
+                "    const int q = weft_reduce_half_pi(x, &rh, &rl);\n"
+                "    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);\n"
+                f"{value}"
+                f"    const {ctype} y = {result};\n"
+                f"    return x - x == 0.0{suffix} ? y : x - x;\n}}\n")
+    return out
 
-# tan from the same reduction: sin / cos of r, or -cos / sin in odd quadrants (each within
-# about half an ulp, so the quotient within about 1.5).
-TAN = """\
-double OVERLOADABLE weft_tan(double x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const double y = (q & 1) ? -c / s : s / c;
-    const double small = __builtin_fabs(x) < 0x1p-27 ? x : y;
-    return x - x == 0.0 ? small : x - x;
-}
-float OVERLOADABLE weft_tan(float x) {
-    double rh, rl;
-    const int q = weft_reduce_half_pi(x, &rh, &rl);
-    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);
-    const float y = (float)((q & 1) ? -c / s : s / c);
-    const float small = __builtin_fabsf(x) < 0x1p-14f ? x : y;
-    return x - x == 0.0f ? small : x - x;
-}
-"""
+
+SIN = _on_the_reduction("sin", "    const double u = (q & 1) ? c : s;\n"
+                               "    const double v = (q & 2) ? -u : u;\n", ("0x1p-26", "0x1p-13f"))
+COS = _on_the_reduction("cos", "    const double u = (q & 1) ? s : c;\n"
+                               "    const double v = ((q + 1) & 2) ? -u : u;\n", None)
+# tan: sin / cos of r, or -cos / sin in odd quadrants (each within about half an ulp, so the
+# quotient within about 1.5).
+TAN = _on_the_reduction("tan", "    const double v = (q & 1) ? -c / s : s / c;\n",
+                        ("0x1p-27", "0x1p-14f"))
