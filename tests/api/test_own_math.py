@@ -191,6 +191,34 @@ def test_sin_and_cos_specials_and_float32(cpu):
         assert _mp_ulps(f(wf.asarray(big)).to_numpy(), big, ref) <= 0.6
 
 
+# The floats nearest a multiple of pi/2 (within 2^-29.2 .. 2^-25.6 of one), from the
+# exhaustive search of scripts/hardest-float-reductions: 2^2 .. 2^25 take the FMA reduction,
+# the others the integer product with 2/pi's bits.
+_HARDEST_FLOATS = ("0x1.f37c8ap+95", "0x1.47d0fep+34", "0x1.f9cbe2p+7", "0x1.32ede2p+85",
+                   "0x1.628d4cp+40", "0x1.130930p+76", "0x1.b08c4ap+111", "0x1.4665d2p+25",
+                   "0x1.2d97c8p+2", "0x1.abb4b0p+89", "0x1.0f79a0p+57", "0x1.9a48dep+15",
+                   "0x1.7f4134p+101", "0x1.4ac55cp+21", "0x1.5c0e66p+73", "0x1.9c8dc8p+77",
+                   "0x1.27a94ap+29", "0x1.7b9b40p+126")
+
+
+def test_float32_sin_cos_and_tan_where_the_reduction_is_hardest(cpu):
+    """float32 sin, cos and tan within 0.6 ulp of mpmath at the floats nearest multiples of
+    pi/2 (both reductions), around the switch between them at 2^28, and at random floats of
+    every size."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(11)
+    hardest = np.array([float.fromhex(h) for h in _HARDEST_FLOATS])
+    switch = np.nextafter(np.float32(2.0**28), np.float32(0.0))
+    x = np.concatenate([hardest, -hardest, [switch, np.float32(2.0**28)],
+                        np.float32(2.0**28) + rng.integers(-4000, 4000, 200) * 16.0,
+                        np.exp(rng.uniform(-40, 88, 600)) * rng.choice([-1.0, 1.0], 600),
+                        np.pi / 2 * np.arange(1, 200)]).astype(np.float32)
+    device_x = wf.asarray(x)
+    assert "weft_reduce_half_pi_float" in wf.kernel_source(wf.sin(device_x))
+    for f, ref in ((wf.sin, mpmath.sin), (wf.cos, mpmath.cos), (wf.tan, mpmath.tan)):
+        assert _mp_ulps(f(device_x).to_numpy(), x, ref) <= 0.6, f
+
+
 def test_the_tables_behind_sin_and_cos():
     """2/pi's bits and pi/2's four parts, against mpmath."""
     mpmath = pytest.importorskip("mpmath")

@@ -22,12 +22,15 @@ first-order term, cos's 1 - r^2/2 formed so that its rounding error is carried; 
 q mod 4, swaps them and sets the sign. Tiny arguments give sin(x) = x exactly (so -0.0
 stays); infinities and NaN give NaN.
 
-float32 arguments are reduced and evaluated in double (half an ulp after rounding). Their
-large values need 2/pi's bits from one of two pairs of words, picked by selects, so PoCL
-vectorizes float32 kernels that use sin or cos. A float64's may lie in any of 17 words: read
-from a table, they are gathers, and PoCL's cost model then keeps such float64 kernels scalar
-(still faster than the library's calls: a sin-and-cos chain over 2^22 doubles 64 -> 50 ms on
-2 Zen 4 cores). Picking them by selects instead was tried: LLVM turned the select tree into
+float32 arguments have their own reduction and shorter series, evaluated in double (half an
+ulp after rounding): below 2^28, q pi/2 is taken off by three FMAs; beyond, x 2/pi modulo 4
+is an integer product of the float's 24-bit significand and 104 bits of 2/pi, from one of
+two pairs of words picked by selects, so PoCL vectorizes float32 kernels that use sin or
+cos (2^24 floats on 2 Xeon cores: sin 72 -> 25 ms, NumPy 24; 12 without the large path,
+which every lane computes). A float64's may lie in any of 17 words: read from a table, they
+are gathers, and PoCL's cost model then keeps such float64 kernels scalar (still faster
+than the library's calls: a sin-and-cos chain over 2^22 doubles 64 -> 50 ms on 2 Zen 4
+cores). Picking them by selects instead was tried: LLVM turned the select tree into
 branches and short vectors, which the work-item loop's vectorizer refuses.
 """
 
@@ -60,11 +63,16 @@ __constant ulong weft_two_over_pi[{len(TWO_OVER_PI_WORDS)}] = {{
     {_TABLE}
 }};
 
-// 52 bits of 2/pi's fraction from the one worth 2^-j on, as a double: a window of the words
-// first and next, where the bit lies in first at (j + 63) mod 64.
-double OVERLOADABLE weft_two_over_pi_bits(int j, ulong first, ulong next) {{
+// 64 bits of 2/pi's fraction from the one worth 2^-j on: a window of the words first and
+// next, where the bit lies in first at (j + 63) mod 64.
+ulong OVERLOADABLE weft_two_over_pi_window(int j, ulong first, ulong next) {{
     const int s = (j + 63) & 63;
-    const ulong window = (first << s) | ((next >> 1) >> (63 - s));
+    return (first << s) | ((next >> 1) >> (63 - s));
+}}
+
+// The window's first 52 bits, as a double.
+double OVERLOADABLE weft_two_over_pi_bits(int j, ulong first, ulong next) {{
+    const ulong window = weft_two_over_pi_window(j, first, next);
     return as_double(0x4330000000000000UL | (window >> 12)) - 0x1p52;
 }}
 
@@ -163,26 +171,40 @@ int OVERLOADABLE weft_reduce_half_pi(double x, double* rh, double* rl) {{
     return (int)((big ? ql : qm) & 3);
 }}
 
-// The same for a float: its large values (|x| = m 2^E, m < 2^24, 27 <= E <= 105) need the
-// parts of 2/pi's bits from one of two pairs of words, picked by selects (table reads would
-// be gathers, which keep PoCL from vectorizing a kernel).
-int OVERLOADABLE weft_reduce_half_pi(float x, double* rh, double* rl) {{
-    const int big = __builtin_fabsf(x) >= 0x1p50f;
-    double mh, ml, lh, ll;
-    const long qm = weft_reduce_medium(big ? 0.0 : (double)x, &mh, &ml);
-    const int bits = as_int(big ? __builtin_fabsf(x) : 0x1p50f);
-    const double m = (double)((bits & 0x007fffff) | 0x00800000);
-    const int j0 = ((bits >> 23) & 0xff) - 151;  // E - 1, from 26 to 104
-    const int second = (j0 + 63) >> 6 == 2, third = (j0 + 115) >> 6 == 3;
-    const double g0 = weft_two_over_pi_bits(j0, second ? {_W[2]} : {_W[1]},
-                                            second ? {_W[3]} : {_W[2]});
-    const double g1 = weft_two_over_pi_bits(j0 + 52, third ? {_W[3]} : {_W[2]},
-                                            third ? {_W[4]} : {_W[3]});
-    const long ql = weft_reduce_large(big ? (double)x : 0x1p50, m, g0, g1, 0.0, 0.0,
-                                      &lh, &ll);
-    *rh = big ? lh : mh;
-    *rl = big ? ll : ml;
-    return (int)((big ? ql : qm) & 3);
+// A float's reduction, x = q pi/2 + *r, returns q mod 4; r as one double, off by less than
+// 2^-52 |r| + 2^-76, and |r| >= 2^-29.2 for every float of 1/2 or more (the float nearest
+// a multiple of pi/2: scripts/hardest-float-reductions), so r is good to 2^-46 of itself.
+// |x| < 2^28: r = x - q pi/2 by three FMAs on pi/2's first three parts (each product exact,
+// each difference rounded once relative to itself).
+// Beyond: x = m 2^E (m < 2^24, 5 <= E <= 104); x 2/pi modulo 4 is m times 2/pi's bits from the
+// one worth 2^-(E-1), an integer product modulo 2^64 (64 bits of them) plus m times the next
+// 40 bits (exact in 64 bits): the fraction's error is below m 2^-102 <= 2^-78. The words are
+// picked by selects (table reads would be gathers, which keep PoCL from vectorizing).
+int OVERLOADABLE weft_reduce_half_pi_float(float x, double* r) {{
+    const double round_k = 0x1.8p52;
+    const int big = __builtin_fabsf(x) >= 0x1p28f;
+    const double xm = big ? 0.0 : (double)x;
+    const double t = xm * 0x1.45f306dc9c883p-1 + round_k;
+    const double q = t - round_k;
+    const double rm = __builtin_fma(-q, {_P3}, __builtin_fma(-q, {_P2},
+                                    __builtin_fma(-q, {_P1}, xm)));
+    const uint bits = as_uint(big ? __builtin_fabsf(x) : 0x1p28f);
+    const ulong m = (bits & 0x007fffffU) | 0x00800000U;
+    const int j = (int)((bits >> 23) & 0xff) - 151;  // E - 1, from 4 to 103
+    const int second = j > 64, third = j + 64 > 128;
+    const ulong high = weft_two_over_pi_window(j, second ? {_W[2]} : {_W[1]},
+                                               second ? {_W[3]} : {_W[2]});
+    const ulong next = weft_two_over_pi_window(j + 64, third ? {_W[3]} : {_W[2]},
+                                               third ? {_W[4]} : {_W[3]}) >> 24;
+    const ulong low = m * next;  // < 2^64
+    const ulong top = m * high + (low >> 40);  // x 2/pi modulo 4, in units of 2^-62
+    const ulong ql = (top + (1UL << 61)) >> 62;
+    const long f = (long)(top - (ql << 62));  // the rest, in [-2^61, 2^61)
+    const double rl = ((double)f + (double)(low & 0xffffffffffUL) * 0x1p-40)
+                      * (0x1.921fb54442d18p+0 * 0x1p-62);
+    *r = big ? (x < 0.0f ? -rl : rl) : rm;
+    const int qb = x < 0.0f ? -(int)ql : (int)ql;
+    return (big ? qb : (int)(as_long(t) - as_long(round_k))) & 3;
 }}
 """
 
@@ -211,6 +233,20 @@ double OVERLOADABLE weft_cos_kernel(double rh, double rl) {{
     const double w = 1.0 - hz;
     return w + (((1.0 - w) - hz) + (z * z * p - rh * rl));
 }}
+
+// A float's: its reduced argument as one double, and the series to r^11 and r^10 (their
+// remainders below 2^-32 of the result on |r| <= pi/4).
+double OVERLOADABLE weft_sin_kernel_float(double r) {{
+    const double z = r * r;
+{horner(_S[-5:], "z", "p")}
+    return r + r * z * p;
+}}
+
+double OVERLOADABLE weft_cos_kernel_float(double r) {{
+    const double z = r * r;
+{horner(_C[-4:], "z", "p")}
+    return (1.0 - 0.5 * z) + z * z * p;
+}}
 """
 
 # What sin and cos share: the reduction, and the kernels on the reduced argument.
@@ -218,20 +254,24 @@ SHARED = REDUCE_HALF_PI + _KERNELS
 
 
 def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None) -> str:
-    """``weft_<name>`` for double and float from the shared reduction: ``value`` (C
-    statements) leaves the result ``v`` as a double from the kernels ``s``, ``c`` and the
+    """``weft_<name>`` for double and float from the shared reductions: ``value`` (C
+    statements) leaves the result ``v`` as a double from the kernels' ``s`` and ``c`` and the
     quadrant ``q``; ``small`` (double and float thresholds) returns x itself below them (so
     -0.0 stays); infinities and NaN give NaN."""
     out = ""
-    for ctype, suffix, fabs, threshold in (("double", "", "__builtin_fabs", 0),
-                                           ("float", "f", "__builtin_fabsf", 1)):
+    for ctype, suffix, fabs, threshold, reduce, kernels in (
+            ("double", "", "__builtin_fabs", 0,
+             "    double rh, rl;\n    const int q = weft_reduce_half_pi(x, &rh, &rl);\n",
+             "weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl)"),
+            ("float", "f", "__builtin_fabsf", 1,
+             "    double r;\n    const int q = weft_reduce_half_pi_float(x, &r);\n",
+             "weft_sin_kernel_float(r), c = weft_cos_kernel_float(r)")):
         result = "v" if ctype == "double" else "(float)v"
         if small is not None:
             result = f"{fabs}(x) < {small[threshold]} ? x : {result}"
         out += (f"{ctype} OVERLOADABLE weft_{name}({ctype} x) {{\n"
-                "    double rh, rl;\n"
-                "    const int q = weft_reduce_half_pi(x, &rh, &rl);\n"
-                "    const double s = weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl);\n"
+                f"{reduce}"
+                f"    const double s = {kernels};\n"
                 f"{value}"
                 f"    const {ctype} y = {result};\n"
                 f"    return x - x == 0.0{suffix} ? y : x - x;\n}}\n")
