@@ -39,6 +39,28 @@ def test_matmul_matches_numpy(device, shapes, dtype):
                                **_tol(dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
+def test_products_with_a_transposed_matrix(device, dtype):
+    """x.T @ y and z @ x.T as NumPy's, for transposed buffers, transposed expressions and
+    views of transposes; on OpenCL devices each is the source's reduction along the other
+    axis (a walk along its rows), the same kernel as the product written out."""
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    x = RNG.standard_normal((37, 300)).astype(dtype)
+    y, z = RNG.standard_normal(37).astype(dtype), RNG.standard_normal(300).astype(dtype)
+    wx, wy, wz = wf.asarray(x), wf.asarray(y), wf.asarray(z)
+    cases = [(wx.T @ wy, x.T @ y), ((2 * wx).T @ wy, (2 * x).T @ y),
+             (wz @ wx.T, z @ x.T), (wx.T @ (wy + 1), x.T @ (y + 1)),
+             (wx[3:, :40].T @ wy[3:], x[3:, :40].T @ y[3:]),
+             (wx.T[:40] @ wy, x.T[:40] @ y)]
+    for got, want in cases:
+        assert got.shape == want.shape and got.dtype == wf.to_dtype(dtype)
+        np.testing.assert_allclose(got.to_numpy(), want, **_tol(dtype))
+    if device.kind == "opencl":
+        written_out = (wx * wy.reshape(37, 1)).sum(axis=0)
+        assert wf.kernel_source(wx.T @ wy) == wf.kernel_source(written_out)
+
+
 def test_integer_and_mixed_products(device):
     a = RNG.integers(-5, 5, (4, 6)).astype(np.int32)
     b = RNG.integers(-5, 5, (6, 2)).astype(np.int32)
