@@ -1,7 +1,8 @@
 """weft's own ``exp``, ``log``, ``log1p``, ``expm1``, ``sin``, ``cos``, ``tan`` (trig.py),
-``lgamma`` (own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow`` (own_pow.py), ``atan``,
-``atan2``, ``asin``, ``acos`` (own_inverse_trig.py), ``log2``, ``log10``, ``exp2``, ``cbrt``,
-``hypot``, ``asinh``, ``acosh``, ``atanh`` (own_elementary.py), ``tanh``, ``sinh``,
+``lgamma``, ``tgamma`` (own_lgamma.py), ``erf``, ``erfc`` (own_erf.py), ``pow``
+(own_pow.py), ``atan``, ``atan2``, ``asin``, ``acos`` (own_inverse_trig.py), ``log2``,
+``log10``, ``exp2``, ``cbrt``, ``hypot``, ``asinh``, ``acosh``, ``atanh``
+(own_elementary.py), ``tanh``, ``sinh``,
 ``cosh``, ``isnan``, ``isfinite`` and ``isinf``, written without a single library call, and
 ``sqrt fabs floor ceil trunc rint fmin fmax copysign`` through the compiler's builtins (single
 instructions), for dialects that ask for them (``Dialect.own_math``: the OpenCL dialect of
@@ -46,7 +47,7 @@ from .log_reduction import LOG_REDUCTION
 from .own_elementary import ACOSH, ASINH, ATANH, CBRT, EXP2, HYPOT, LOG2, LOG10
 from .own_erf import ERF, ERF_KERNELS, ERFC
 from .own_inverse_trig import ACOS, ASIN, ATAN, ATAN2
-from .own_lgamma import LGAMMA
+from .own_lgamma import LGAMMA, LGAMMA_PARTS, TGAMMA
 from .own_pow import LOG_PARTS, POW
 from .polynomial import horner
 
@@ -293,8 +294,10 @@ _VERSIONS["cos"] = {"float64": _reduction.COS}
 _VERSIONS["tan"] = {"float64": _reduction.TAN}
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
 _VERSIONS["log_parts"] = {"float64": LOG_PARTS}
+_VERSIONS["lgamma_parts"] = {"float64": LGAMMA_PARTS}
 for _name, _source, _arity in (
-        ("lgamma", LGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1), ("pow", POW, 2),
+        ("lgamma", LGAMMA, 1), ("tgamma", TGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1),
+        ("pow", POW, 2),
         ("atan", ATAN, 1), ("atan2", ATAN2, 2), ("asin", ASIN, 1), ("acos", ACOS, 1),
         ("log2", LOG2, 1), ("log10", LOG10, 1), ("exp2", EXP2, 1), ("cbrt", CBRT, 1),
         ("hypot", HYPOT, 2), ("asinh", ASINH, 1), ("acosh", ACOSH, 1), ("atanh", ATANH, 1)):
@@ -303,18 +306,20 @@ for _name, _source, _arity in (
 # What each calls directly: emitted first (``own_math_source`` follows the calls through).
 _NEEDS = {"exp": ("times_two_to",), "expm1": ("times_two_to",), "log1p": ("log",),
           "sin": ("reduce_half_pi",), "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
-          "lgamma": ("log", "reduce_half_pi"), "erf": ("exp", "erf_kernels"),
+          "lgamma": ("log", "lgamma_parts"), "lgamma_parts": ("reduce_half_pi",),
+          "tgamma": ("exp", "log_parts", "lgamma_parts"), "erf": ("exp", "erf_kernels"),
           "erfc": ("exp", "erf_kernels"), "pow": ("exp", "log_parts"), "tanh": ("expm1",),
           "sinh": ("expm1", "exp"), "cosh": ("exp",), "atan2": ("atan",), "asin": ("atan2",),
           "acos": ("atan2",), "log2": ("log_parts",), "log10": ("log_parts",),
           "exp2": ("exp", "times_two_to"), "cbrt": ("times_two_to",), "asinh": ("log1p",),
           "acosh": ("log1p",), "atanh": ("log1p",)}
 _ORDER = ("times_two_to", "exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh",
-          "reduce_half_pi", "sin", "cos", "tan", "lgamma", "erf_kernels", "erf", "erfc",
-          "log_parts", "pow", "log2", "log10", "exp2", "cbrt", "hypot", "asinh", "acosh",
-          "atanh", "atan", "atan2", "asin", "acos", "isnan", "isfinite", "isinf", "sqrt",
+          "reduce_half_pi", "sin", "cos", "tan", "lgamma_parts", "lgamma", "erf_kernels", "erf",
+          "erfc", "log_parts", "pow", "tgamma", "log2", "log10", "exp2", "cbrt", "hypot", "asinh",
+          "acosh", "atanh", "atan", "atan2", "asin", "acos", "isnan", "isfinite", "isinf", "sqrt",
           "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
-_HELPERS = frozenset({"times_two_to", "reduce_half_pi", "erf_kernels", "log_parts"})  # no macro
+_HELPERS = frozenset({"times_two_to", "reduce_half_pi", "erf_kernels", "log_parts",
+                      "lgamma_parts"})  # no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 # The functions a CPU row band may still write out once per column (render/reduce.py):
 # the compiler vectorizes those copies. A copy of any other own function's body it does
