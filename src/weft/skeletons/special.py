@@ -576,6 +576,7 @@ THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta
                                   "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
                                   "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
                                   "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
+                                  "zeta_ds": 2,
                                   "exp1": 1, "expi": 1, "expn": 2}
 
 WIDE_FLOAT32 = """\

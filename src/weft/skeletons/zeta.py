@@ -61,6 +61,44 @@ ZETA: dict[str, str] = {
     return sum + tail;
 }}
 """,
+    # d/ds of the same sum, term by term: -log(q + k) (q + k)^-s directly, then the
+    # integral's w^(1-s) (-log w / (s - 1) - 1 / (s - 1)^2), half the next term's, and the
+    # corrections' B_2j / (2j)! w^(-s-2j+1) (P' - P log w) for P = (s)_(2j-1), carried
+    # with its derivative by the product rule. The direct terms stop once the next one and
+    # the integral after it no longer count, as in zeta_series. Any s but 1, and q > 0 (the
+    # gradient of zeta(s, q) in s; of Riemann's above -1/2).
+    "zeta_ds": """\
+{T} weft_zeta_ds_{S}({T} s, {T} q) {{
+    if (isnan(s) || isnan(q)) return s + q;
+    if (q <= 0) return NAN;
+    if (s == 1) return -INFINITY;
+    const {T} corrections[12] = {{""" + _TABLE + """}};
+    {T} sum = 0;
+    {T} w = q;
+    for (int k = 0; k < 10 || w < 10; ++k, w += 1) {{
+        const {T} lw = log(w);
+        const {T} term = -lw * pow(w, -s);
+        sum += term;
+        if (s > 1 && w > 1 && fabs(term) * (1 + w / (s - 1) * (1 + 1 / ((s - 1) * lw)))
+                <= {special_eps} * fabs(sum))
+            return sum;
+    }}
+    const {T} lw = log(w), power = pow(w, -s), d = 1 / (s - 1);
+    {T} tail = w * power * (-lw * d - d * d) - 0.5{F} * lw * power;
+    {T} scaled = power / w;  // w^(-s-2j-1)
+    {T} rising = s, rising_ds = 1;  // (s)_(2j+1) and its derivative
+    for (int j = 0; j < 12; ++j) {{
+        const {T} correction = corrections[j] * scaled * (rising_ds - lw * rising);
+        tail += correction;
+        if (fabs(correction) <= {special_eps} * fabs(sum + tail)) break;
+        const {T} a = s + (2 * j + 1), b = s + (2 * j + 2);
+        rising_ds = rising_ds * a * b + rising * (a + b);
+        rising *= a * b;
+        scaled /= w * w;
+    }}
+    return sum + tail;
+}}
+""",
     # SciPy's domain: s > 1 (1 is a pole); q > 0, or q a negative non-integer with s an
     # integer (q <= 0 an integer is a pole). Beyond q = -2^20 the walk up to 10 is not taken:
     # NaN. Far out, the sum's first terms in closed form.
