@@ -9,7 +9,8 @@ whose standard signature differs from NumPy's are adapted here: ``astype``, ``co
 Arrays have at most 2 dimensions until the n-d issue lands; functions the standard has and
 weft does not (FFT, complex numbers) are absent, so
 ``hasattr(xp, name)`` says what is supported (``real``, ``imag`` and ``conj`` take weft's
-real arrays). ``__array_namespace_info__()`` lists the devices and data types.
+real arrays). ``__array_namespace_info__()`` lists the devices and data types. The
+``linalg`` extension is ``xp.linalg`` (``array_api_linalg.py``).
 
 >>> import weft as wf
 >>> xp = wf.asarray([3.0, 1.0, 2.0]).__array_namespace__()
@@ -259,3 +260,5 @@ def namespace(self: Array, /, *, api_version: str | None = None) -> Any:
 
 
 Array.__array_namespace__ = namespace  # type: ignore[attr-defined]
+
+from . import array_api_linalg as linalg  # noqa: E402, F401 - it uses this namespace

@@ -279,8 +279,8 @@ def frobenius(a: Any, b: Any = None) -> Array:
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A002 - NumPy's name
     """A vector or matrix norm, as ``numpy.linalg.norm``: lazy, one fused reduction (two for
     the matrix 1- and inf-norms). Vectors: ``ord`` None or 2, 1, inf, -inf, 0 (the count of
-    non-zeros) or any other power p; matrices: None or ``'fro'``, 1, -1, inf, -inf (the
-    spectral and nuclear norms need singular values, which weft does not compute yet).
+    non-zeros) or any other power p; matrices: None or ``'fro'``, 1, -1, inf, -inf, and 2,
+    -2 and ``'nuc'`` from the singular values (``svdvals``, the device's library).
     Integers and bools are measured as float64.
 
     >>> import weft as wf
@@ -343,8 +343,10 @@ def _matrix_norm(x: Array, ord: Any, keepdims: bool) -> Array:  # noqa: A002
         sums = absolute(x).sum(axis=1)
         result = sums.max() if ord == np.inf else sums.min()
     elif ord in (2, -2, "nuc"):
-        raise NotImplementedError(f"wf.linalg.norm: ord={ord!r} of a matrix needs its "
-                                  "singular values, which weft does not compute yet")
+        from .decompositions import svdvals
+
+        s = svdvals(x)  # (from the device's library)
+        result = s.max() if ord == 2 else (s.min() if ord == -2 else s.sum())
     else:
         raise ValueError(f"wf.linalg.norm: ord {ord!r} is not a matrix norm")
     return result.reshape((1, 1)) if keepdims else result
@@ -554,3 +556,25 @@ def lcholdet(factor: Any) -> Array:
     factor = factor if isinstance(factor, Array) else asarray(factor)
     _square(factor, "lcholdet")
     return 2 * log(diagonal(factor)).sum()
+
+
+# The decompositions from the device's library, and det, slogdet and matrix_power.
+from .decompositions import (  # noqa: E402 - they use the functions above
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    det,
+    eigh,
+    eigvalsh,
+    matrix_power,
+    matrix_rank,
+    pinv,
+    qr,
+    slogdet,
+    svd,
+    svdvals,
+)
+
+__all__ += ["det", "eigh", "eigvalsh", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet",
+            "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]

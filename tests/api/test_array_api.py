@@ -121,3 +121,37 @@ def test_vecdot_keeps_the_promoted_type_and_checks_its_axis(device):
                                np.linalg.vecdot(A, A[0]))
     with pytest.raises(ValueError, match="differ along axis"):
         xp.vecdot(xp.asarray(u), xp.asarray(np.ones(3, np.uint32)))
+
+
+def test_the_linalg_extension(device):
+    """xp.linalg: the standard's signatures over weft's linear algebra, against NumPy."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((5, 3))
+    s = a.T @ a + np.eye(3)
+    xp = wf.asarray(a).__array_namespace__()
+    la = xp.linalg
+    wa, ws = xp.asarray(a), xp.asarray(s)
+    np.testing.assert_allclose(la.cholesky(ws, upper=True).to_numpy(),
+                               np.linalg.cholesky(s).T, rtol=1e-10)
+    for order in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+        np.testing.assert_allclose(la.matrix_norm(wa, ord=order).item(),
+                                   np.linalg.norm(a, ord=order), rtol=1e-10)
+    assert la.matrix_norm(wa, keepdims=True).shape == (1, 1)
+    np.testing.assert_allclose(la.vector_norm(wa).item(), np.linalg.norm(a.ravel()))
+    np.testing.assert_allclose(la.vector_norm(wa, axis=0, ord=3).to_numpy(),
+                               np.linalg.norm(a, ord=3, axis=0), rtol=1e-12)
+    assert la.vector_norm(wa, keepdims=True).shape == (1, 1)
+    np.testing.assert_allclose(la.cross(wa, xp.asarray(a[::-1])).to_numpy(),
+                               np.cross(a, a[::-1]), rtol=1e-12)
+    with pytest.raises(ValueError, match="not 3"):
+        la.cross(xp.asarray(np.ones(2)), xp.asarray(np.ones(2)))
+    assert la.trace(ws, offset=1).item() == pytest.approx(np.trace(s, offset=1))
+    np.testing.assert_array_equal(la.diagonal(ws, offset=-1).to_numpy(), np.diagonal(s, -1))
+    q, r = la.qr(wa)
+    np.testing.assert_allclose(q.to_numpy() @ r.to_numpy(), a, atol=1e-12)
+    assert la.svd(wa, full_matrices=False).U.shape == (5, 3)
+    assert la.eigh(ws).eigenvalues.shape == (3,) and la.slogdet(ws).sign.item() == 1.0
+    assert int(la.matrix_rank(wa)) == 3
+    for name in ("inv", "solve", "matmul", "outer", "tensordot", "vecdot", "matrix_transpose",
+                 "det", "pinv", "svdvals", "eigvalsh", "matrix_power"):
+        assert callable(getattr(la, name)), name

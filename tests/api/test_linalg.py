@@ -233,3 +233,68 @@ def test_host_library_operands_are_read_where_they_lie(device):
         finally:
             del device.backend.map_for_reading
         assert mapped == [s._node.attrs.storage]
+
+
+def test_library_decompositions_match_numpy(device):
+    """eigh, eigvalsh, svd, svdvals, qr, pinv and matrix_rank from the device's library, and
+    det, slogdet and matrix_power from weft's pieces, against NumPy; results on the device,
+    in the operand's type (integers in the default real)."""
+    for dtype in ([np.float64, np.float32] if device.supports_fp64 else [np.float32]):
+        tol = _tol(dtype) if dtype == np.float64 else {"rtol": 1e-4, "atol": 1e-4}
+        a = RNG.standard_normal((6, 4)).astype(dtype)
+        s = _spd(4, dtype)
+        wa, ws = wf.asarray(a), wf.asarray(s)
+        w, v = wf.linalg.eigh(ws)
+        assert w.device is device and w.dtype == wf.to_dtype(dtype)
+        np.testing.assert_allclose(w.to_numpy(), np.linalg.eigvalsh(s), **tol)
+        np.testing.assert_allclose((v.to_numpy() * w.to_numpy()) @ v.to_numpy().T, s,
+                                   rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-3)
+        np.testing.assert_allclose(wf.linalg.eigvalsh(ws).to_numpy(), np.linalg.eigvalsh(s),
+                                   **tol)
+        for full in (True, False):
+            u, sv, vh = wf.linalg.svd(wa, full_matrices=full)
+            want = np.linalg.svd(a, full_matrices=full)
+            assert (u.shape, sv.shape, vh.shape) == tuple(x.shape for x in want)
+            k = sv.shape[0]
+            np.testing.assert_allclose((u.to_numpy()[:, :k] * sv.to_numpy()) @ vh.to_numpy()[:k],
+                                       a, **tol)
+        np.testing.assert_allclose(wf.linalg.svdvals(wa).to_numpy(),
+                                   np.linalg.svd(a, compute_uv=False), **tol)
+        for mode in ("reduced", "complete"):
+            q, r = wf.linalg.qr(wa, mode=mode)
+            assert q.shape == np.linalg.qr(a, mode=mode)[0].shape
+            np.testing.assert_allclose(q.to_numpy() @ r.to_numpy(), a, **tol)
+            assert np.allclose(np.tril(r.to_numpy(), -1), 0)
+        np.testing.assert_allclose(wf.linalg.pinv(wa).to_numpy(), np.linalg.pinv(a),
+                                   rtol=1e-3 if dtype == np.float32 else 1e-10, atol=1e-5)
+        rank_two = a[:, :2] @ a[:2, :]
+        assert int(wf.linalg.matrix_rank(wf.asarray(rank_two))) == 2
+        np.testing.assert_allclose(float(wf.linalg.det(ws)), np.linalg.det(s), rtol=1e-5)
+        sign, logabs = wf.linalg.slogdet(wf.asarray(-s))
+        assert float(sign) == np.linalg.slogdet(-s)[0]
+        np.testing.assert_allclose(float(logabs), np.linalg.slogdet(s)[1], rtol=1e-6)
+        for n in (-2, 0, 1, 3):
+            np.testing.assert_allclose(wf.linalg.matrix_power(ws, n).to_numpy(),
+                                       np.linalg.matrix_power(s.astype(np.float64), n),
+                                       rtol=1e-4 if dtype == np.float32 else 1e-10)
+    assert wf.linalg.eigvalsh(wf.asarray(np.eye(2, dtype=np.int32))).dtype == wf.default_real()
+
+
+def test_decomposition_errors_and_gradients(device):
+    """Shapes and arguments are checked by name; det and slogdet are differentiable, the
+    library decompositions say that they are not."""
+    with pytest.raises(ValueError, match=r"eigh: expected a square matrix, got shape \(2, 3\)"):
+        wf.linalg.eigh(wf.asarray(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="expected a matrix"):
+        wf.linalg.svd(wf.asarray(np.ones(3)))
+    with pytest.raises(ValueError, match="mode"):
+        wf.linalg.qr(wf.asarray(np.eye(2)), mode="raw")
+    with pytest.raises(TypeError, match="integer"):
+        wf.linalg.matrix_power(wf.asarray(np.eye(2)), 1.5)
+    s = _spd(3)
+    got = wf.grad(lambda x: wf.linalg.det(x))(wf.asarray(s)).to_numpy()
+    np.testing.assert_allclose(got, np.linalg.det(s) * np.linalg.inv(s).T, rtol=1e-10)
+    for name in ("svdvals", "eigvalsh", "pinv"):
+        fn = getattr(wf.linalg, name)
+        with pytest.raises(NotImplementedError, match=f"gradient of wf.linalg.{name}"):
+            wf.grad(lambda x, fn=fn: fn(x).sum())(wf.asarray(s))
