@@ -225,6 +225,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
     b = b.T if right + kept_b == [1, 0] else b
     if not left:
         return outer(a, b) if a.ndim == b.ndim == 1 else a * b
-    if len(left) == 2:  # both operands are matrices, contracted whole
-        return (a * b).sum()
+    if len(left) == 2:  # both operands are matrices, contracted whole (in their type)
+        product = a * b
+        return product.sum(dtype=product.dtype)
     return matmul(a, b)

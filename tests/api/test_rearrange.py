@@ -66,6 +66,14 @@ def test_tensordot_matches_numpy(device):
         expected = np.tensordot(a.to_numpy(), b.to_numpy(), axes)
         np.testing.assert_allclose(wf.tensordot(a, b, axes).to_numpy(), expected)
         np.testing.assert_allclose(np.tensordot(a, b, axes).to_numpy(), expected)
+    # In the operands' type, contracted whole or not, as NumPy's (a sum alone would widen).
+    for dtype in (np.uint32, np.int32, np.float32):
+        m = (np.arange(6) % 4).reshape(2, 3).astype(dtype)
+        for axes in (2, ([0], [0])):
+            got = wf.tensordot(wf.asarray(m), wf.asarray(m), axes)
+            want = np.tensordot(m, m, axes)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got.to_numpy(), want)
 
 
 def test_rearranging_errors_name_what_is_wrong(device):
