@@ -222,11 +222,12 @@ def _riemann_zeta_dx(w: Any, x: Any) -> Any:
 
 
 def _zeta_ds_reference(s: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """d/ds zeta(s, q) from mpmath (the reference device's; mpmath comes with the tests)."""
+    """d/ds zeta(s, q) from mpmath (the reference device's; mpmath comes with the tests), on
+    the device function's domain: s >= -1/2, q > 0."""
     import mpmath
 
     def one(a: float, b: float) -> float:
-        if np.isnan(a) or np.isnan(b) or b <= 0:
+        if np.isnan(a) or np.isnan(b) or b <= 0 or a < -0.5:
             return np.nan
         if a == 1:
             return -np.inf

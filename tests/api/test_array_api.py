@@ -142,7 +142,7 @@ def test_the_linalg_extension(device):
                                np.linalg.norm(a, ord=3, axis=0), rtol=1e-12)
     assert la.vector_norm(wa, keepdims=True).shape == (1, 1)
     np.testing.assert_allclose(la.cross(wa, xp.asarray(a[::-1])).to_numpy(),
-                               np.cross(a, a[::-1]), rtol=1e-12)
+                               np.cross(a, a[::-1]), rtol=1e-12, atol=1e-12)
     with pytest.raises(ValueError, match="not 3"):
         la.cross(xp.asarray(np.ones(2)), xp.asarray(np.ones(2)))
     assert la.trace(ws, offset=1).item() == pytest.approx(np.trace(s, offset=1))

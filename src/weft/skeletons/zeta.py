@@ -65,15 +65,16 @@ ZETA: dict[str, str] = {
     # integral's w^(1-s) (-log w / (s - 1) - 1 / (s - 1)^2), half the next term's, and the
     # corrections' B_2j / (2j)! w^(-s-2j+1) (P' - P log w) for P = (s)_(2j-1), carried
     # with its derivative by the product rule. The direct terms stop once the next one and
-    # the integral after it no longer count, as in zeta_series. Any s but 1, and q > 0 (the
-    # gradient of zeta(s, q) in s; of Riemann's above -1/2).
+    # the integral after it no longer count, as in zeta_series. s >= -1/2 but 1, and q > 0
+    # (the gradient of zeta(s, q) in s; of Riemann's from -1/2, its reflection below): NaN
+    # elsewhere, where the direct terms cancel (1e-10 off at s = -2.5).
     "zeta_ds": """\
 {T} weft_zeta_ds_{S}({T} s, {T} q) {{
     if (isnan(s) || isnan(q)) return s + q;
-    if (q <= 0) return NAN;
+    if (q <= 0 || s < -0.5{F}) return NAN;
     if (s == 1) return -INFINITY;
     const {T} corrections[12] = {{""" + _TABLE + """}};
-    {T} sum = 0;
+    {T} sum = -0.0{F};  // (terms that underflow keep their sign: -0 + -0 is -0)
     {T} w = q;
     for (int k = 0; k < 10 || w < 10; ++k, w += 1) {{
         const {T} lw = log(w);
