@@ -15,12 +15,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from . import dtypes as dt
 from .dtypes import DType
+from .zeta_derivative import riemann_zeta_dx, zeta_ds, zeta_ds_reference
 
 # Dtype rules: how argument dtypes give (computation dtype of each argument, result dtype).
 SAME = "same"  # compute in the promoted type, return it
@@ -196,48 +196,6 @@ _add(Op("nextafter", 2, REAL, {FLOAT_ONLY: "nextafter({0}, {1})"}, np.nextafter,
 # only when a reference is computed: the reference device and the tests).
 
 
-def _zeta_ds(w: Any, s: Any, q: Any) -> Any:
-    """d/ds zeta(s, q), NaN where zeta(s, q) is (s < 1: SciPy's domain)."""
-    from .array import apply_op
-
-    return w.where(s < 1, np.nan, apply_op("zeta_ds", s, q))
-
-
-def _riemann_zeta_dx(w: Any, x: Any) -> Any:
-    """d/dx of Riemann's zeta: the series' derivative from -1/2 up, below it the derivative
-    of the reflection zeta(x) = A(x) sin(pi x / 2) zeta(1 - x), A = (2 pi)^x Gamma(1 - x) / pi,
-    written without the cotangent (finite at the trivial zeros): A [(sin (log 2 pi -
-    psi(1 - x)) + pi/2 cos) zeta(1 - x) - sin zeta'(1 - x)], A in logs."""
-    from .array import apply_op
-
-    direct = apply_op("zeta_ds", w.where(x < -0.5, 2.0, x), 1.0)
-    t = w.where(x < -0.5, x, -1.0)  # (other elements take the direct form)
-    u = 1.0 - t
-    half = 0.5 * np.pi * t
-    scale = w.exp(t * 1.8378770664093453 + w.lgamma(u) - 1.1447298858494002)
-    zeta_u = w.zeta(u, 1.0)
-    inner = ((w.sin(half) * (1.8378770664093453 - w.digamma(u)) + 0.5 * np.pi * w.cos(half))
-             * zeta_u - w.sin(half) * apply_op("zeta_ds", u, 1.0))
-    return w.where(x < -0.5, scale * inner, direct)
-
-
-def _zeta_ds_reference(s: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """d/ds zeta(s, q) from mpmath (the reference device's; mpmath comes with the tests), on
-    the device function's domain: s >= -1/2, q > 0."""
-    import mpmath
-
-    def one(a: float, b: float) -> float:
-        if np.isnan(a) or np.isnan(b) or b <= 0 or a < -0.5:
-            return np.nan
-        if a == 1:
-            return -np.inf
-        with mpmath.workprec(800):  # (at 120 bits, s = 47 and q = 541 are 2e-9 off)
-            return float(mpmath.zeta(a, b, 1))
-
-    dtype = np.result_type(s, q)
-    return np.vectorize(one, otypes=[np.float64])(s, q).astype(dtype, copy=False)
-
-
 def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
     def reference(*args: np.ndarray) -> np.ndarray:
         from scipy import special
@@ -320,11 +278,11 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, n, x: (None, g * w.polygamma(n + 1, x))),
     # Hurwitz's zeta(s, q); Riemann's and zeta - 1 have no derivative in s here.
     ("zeta", 2, "helper", _scipy("zeta"), GENERAL,
-     lambda w, g, y, s, q: (g * _zeta_ds(w, s, q), -g * s * w.zeta(s + 1, q))),
+     lambda w, g, y, s, q: (g * zeta_ds(w, s, q), -g * s * w.zeta(s + 1, q))),
     ("riemann_zeta", 1, "helper", _scipy("zeta"), GENERAL,
-     lambda w, g, y, x: g * _riemann_zeta_dx(w, x)),
+     lambda w, g, y, x: g * riemann_zeta_dx(w, x)),
     ("zetac", 1, "helper", _scipy("zetac"), GENERAL,
-     lambda w, g, y, x: g * _riemann_zeta_dx(w, x)),
+     lambda w, g, y, x: g * riemann_zeta_dx(w, x)),
     # The exponential integrals (SciPy's expn truncates a real n toward zero, as weft's).
     ("exp1", 1, "helper", _scipy("exp1"), GENERAL, lambda w, g, y, x: -g * w.exp(-x) / x),
     ("expi", 1, "helper", _scipy("expi"), GENERAL, lambda w, g, y, x: g * w.exp(x) / x),
@@ -381,7 +339,7 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
 ]
 _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
 # The gradient of zeta in s (skeletons/zeta.py): a building block of the adjoint rules.
-_add(Op("zeta_ds", 2, REAL, {FLOAT_ONLY: "weft_zeta_ds_{S}({0}, {1})"}, _zeta_ds_reference,
+_add(Op("zeta_ds", 2, REAL, {FLOAT_ONLY: "weft_zeta_ds_{S}({0}, {1})"}, zeta_ds_reference,
         GENERAL, helpers={FLOAT_ONLY: "zeta_ds"}, internal=True))
 
 for _name, _arity, _tmpl, _ref, _z, _rule in SPECIAL_FUNCTIONS:
