@@ -108,6 +108,15 @@ def masked_write(x: Array, mask: Any, value: Any) -> None:
     if not isinstance(value, Array) or value.ndim == 0:
         assign(x, value, mask=mask[:, None] if rows else mask)
         return
+    if x.ndim == 0:  # one element, written if the mask is true (NumPy takes a 1-value array)
+        if value.size == 1:
+            assign(x, value.reshape(()), mask=mask)
+            return
+        if value.size == 0 and not bool(mask):  # (no values for no element: NumPy's too)
+            return
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign "
+                         f"{value.shape} input values to the {int(bool(mask))} output values "
+                         "where the mask is true")
     if rows:
         x[flatnonzero(mask)] = value
         return

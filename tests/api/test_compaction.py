@@ -117,6 +117,23 @@ def test_masked_writes_select_rows_fuse_and_differentiate(device):
                                rtol=1e-14)
 
 
+def test_masked_writes_of_a_0d_array(device):
+    """x[mask] = v for a 0-d x and mask, as NumPy: a one-value array is written where the
+    mask is true, no values where it is false (SciPy's array API code does both)."""
+    for flag, value, want in ((True, [5.0], 5.0), (False, [5.0], 1.0), (False, [], 1.0),
+                              (True, 7.0, 7.0)):
+        x, reference = wf.asarray(1.0), np.array(1.0)
+        x[wf.asarray(flag)] = wf.asarray(value) if isinstance(value, list) else value
+        reference[np.array(flag)] = value
+        assert x.shape == () and x.item() == want == reference.item()
+    x = wf.asarray(1.0)
+    for flag, value in ((True, [5.0, 6.0]), (True, [])):
+        with pytest.raises(ValueError, match="cannot assign"):
+            x[wf.asarray(flag)] = wf.asarray(value)
+        assert x.item() == 1.0
+    assert wf.asarray(2.0)[wf.asarray(True)].tolist() == [2.0]
+
+
 def test_masked_write_errors_leave_the_array_as_it_was(device):
     x = wf.asarray(MATRIX)
     for key, value, error, match in (
