@@ -40,7 +40,7 @@ bool, int32, int64, uint32, float32, float64 = (  # noqa: A001 - the standard's 
 
 _SAME = (
     "abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift "
-    "bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil clip copysign cos cosh "
+    "bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil copysign cos cosh "
     "divide equal exp expm1 floor floor_divide greater greater_equal hypot isfinite isinf "
     "isnan less less_equal log log1p log2 log10 logaddexp logical_and logical_not logical_or "
     "logical_xor maximum minimum multiply negative not_equal positive pow remainder round "
@@ -48,9 +48,21 @@ _SAME = (
     "arange asarray empty empty_like eye from_dlpack full full_like linspace ones ones_like "
     "tril triu zeros zeros_like broadcast_to stack argmax argmin nonzero where max mean min "
     "prod sum all any result_type broadcast_arrays meshgrid moveaxis repeat roll take "
-    "tensordot tile unstack unique_all unique_counts unique_inverse unique_values").split()
+    "tensordot tile unstack unique_all unique_counts unique_inverse unique_values "
+    "take_along_axis").split()
 globals().update({name: getattr(_wf, name) for name in _SAME})
 matmul = _wf.linalg.matmul
+
+
+def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002
+    """``x`` limited to [min, max] (either may be None), in ``x``'s type."""
+    return _wf.clip(x, min, max)
+
+
+def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Any = None,
+         append: Any = None) -> Array:
+    """The ``n``-th differences along ``axis`` (the standard's 2024.12 signature)."""
+    return _wf.diff(x, n=n, axis=axis, prepend=prepend, append=append)
 
 
 def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

@@ -1,5 +1,6 @@
 """NumPy's functions that rearrange elements (``roll``, ``tile``, ``repeat``, ``take``,
-``meshgrid``, ``broadcast_arrays``, ``moveaxis``, ``unstack``) and ``tensordot``, over
+``take_along_axis``, ``meshgrid``, ``broadcast_arrays``, ``moveaxis``, ``unstack``) and
+``tensordot``, over
 weft's arrays of at most 2 dimensions: lazy views, joins and gathers of what the module
 ``matrix`` and indexing already build, so they fuse like any other expression.
 
@@ -38,6 +39,44 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
     [4, 1]
     """
     return _array(x).take(indices, axis=axis)
+
+
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
+    """The elements of ``arr`` at ``indices`` along ``axis``, pairing each index with its
+    position along the other axis, as ``numpy.take_along_axis`` (a gather): what
+    ``argsort`` and ``argmax(keepdims=True)`` positions pick. ``axis=None`` reads the
+    flattened array.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([[10, 30, 20], [60, 40, 50]])
+    >>> wf.take_along_axis(x, wf.argsort(x, axis=1), axis=1).tolist()
+    [[10, 20, 30], [40, 50, 60]]
+    """
+    arr, indices = _array(arr), _array(indices)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"take_along_axis: indices must be integers, not {indices.dtype}")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("take_along_axis: with axis=None the indices must be 1-D, not "
+                             f"of shape {indices.shape}")
+        return ravel(arr)[indices]
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"take_along_axis: indices of {indices.ndim} dims for an array of "
+                         f"{arr.ndim} (they must match)")
+    along = checked_axis("take_along_axis", axis, arr.ndim)
+    if arr.ndim == 1:
+        return arr[indices]
+    other = 1 - along
+    try:
+        size = np.broadcast_shapes((arr.shape[other],), (indices.shape[other],))[0]
+    except ValueError:
+        raise ValueError(f"take_along_axis: shapes {arr.shape} and {indices.shape} do not "
+                         f"broadcast along axis {other}") from None
+    shape = (indices.shape[0], size) if along == 0 else (size, indices.shape[1])
+    positions = arange(size) if arr.shape[other] == size else arange(size) * 0
+    positions = broadcast_to(positions.reshape((1, size) if along == 0 else (size, 1)), shape)
+    indices = broadcast_to(indices, shape)
+    return arr[indices, positions] if along == 0 else arr[positions, indices]
 
 
 def roll(x: Any, shift: Any, axis: Any = None) -> Array:
@@ -98,24 +137,45 @@ def tile(x: Any, reps: Any) -> Array:
 
 
 def repeat(x: Any, repeats: Any, axis: int | None = None) -> Array:
-    """Each element repeated ``repeats`` times (an integer), along ``axis`` or of the
-    flattened array, as NumPy's (a gather of each position ``k // repeats``).
+    """Each element repeated ``repeats`` times, along ``axis`` or of the flattened array, as
+    NumPy's: one count for all (a gather of each position ``k // repeats``), or one per
+    element along the axis (the result's length, their sum, is read back; each position is
+    where it falls among their running sums).
 
     >>> import weft as wf
     >>> wf.repeat(wf.asarray([1, 2]), 2).tolist()
     [1, 1, 2, 2]
+    >>> wf.repeat(wf.asarray([1, 2, 3]), [2, 0, 1]).tolist()
+    [1, 1, 3]
     """
     x = _array(x)
-    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)):
-        raise TypeError("repeat: repeats must be one integer for weft arrays (per-element "
-                        f"counts are not supported), not {type(repeats).__name__}")
-    if repeats < 0:
-        raise ValueError(f"repeat: negative repeats {repeats}")
     source = ravel(x) if axis is None else x
     a = 0 if axis is None else checked_axis("repeat", axis, x.ndim, zero_d_has_one=True)
     n = source.shape[a] if source.ndim else 1
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)):
+        return source.take(_positions_by_counts(repeats, n), axis=a)
+    if repeats < 0:
+        raise ValueError(f"repeat: negative repeats {repeats}")
     positions = arange(n * int(repeats)) // int(repeats) if repeats else arange(0)
     return source.take(positions, axis=a)
+
+
+def _positions_by_counts(repeats: Any, n: int) -> Array:
+    """The positions 0..n-1, each ``repeats[k]`` times (one count broadcast to all)."""
+    from .scans import cumsum
+    from .searching import searchsorted
+
+    counts = _array(repeats)
+    if counts.dtype.kind not in "iub":
+        raise TypeError(f"repeat: repeats must be integers, not {counts.dtype}")
+    if counts.ndim > 1 or counts.size not in (1, n):
+        raise ValueError(f"repeat: {counts.size} counts for {n} elements along the axis")
+    counts = broadcast_to(counts.reshape(()) if counts.size == 1 else counts, (n,))
+    if n and int(counts.min()) < 0:
+        raise ValueError("repeat: negative repeats")
+    ends = cumsum(counts.astype(np.int64))
+    total = int(ends[n - 1]) if n else 0
+    return searchsorted(ends, arange(total, dtype=np.int64), side="right")
 
 
 def meshgrid(*xs: Any, indexing: str = "xy") -> list[Array]:

@@ -155,3 +155,16 @@ def test_the_linalg_extension(device):
     for name in ("inv", "solve", "matmul", "outer", "tensordot", "vecdot", "matrix_transpose",
                  "det", "pinv", "svdvals", "eigvalsh", "matrix_power"):
         assert callable(getattr(la, name)), name
+
+
+def test_clip_diff_and_take_along_axis_take_the_standards_signatures(device):
+    xp = wf.asarray([1.0]).__array_namespace__()
+    x = xp.asarray([1.0, 5.0, -3.0, 2.5])
+    assert xp.clip(x, min=0.0, max=2.0).tolist() == [1.0, 2.0, 0.0, 2.0]
+    assert xp.clip(x, max=2.0).tolist() == [1.0, 2.0, -3.0, 2.0]
+    assert xp.clip(x).tolist() == x.tolist()
+    assert xp.diff(x).tolist() == [4.0, -8.0, 5.5]
+    assert xp.diff(x, n=2, prepend=xp.asarray([0.0])).tolist() == [3.0, -12.0, 13.5]
+    m = xp.asarray([[3, 1, 2], [0, 5, 4]])
+    assert xp.take_along_axis(m, xp.argsort(m, axis=1), axis=1).tolist() == [[1, 2, 3],
+                                                                             [0, 4, 5]]

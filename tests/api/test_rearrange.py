@@ -35,6 +35,14 @@ def test_roll_tile_repeat_and_take_match_numpy(device):
         _same(wf.repeat(x, repeats), np.repeat(A, repeats))
         _same(wf.repeat(x, repeats, axis=1), np.repeat(A, repeats, axis=1))
     _same(np.repeat(x, 2, axis=0), np.repeat(A, 2, axis=0))
+    # One count per element: lists, NumPy and weft arrays, zeros, one count broadcast.
+    for counts, axis in (([1, 0, 2, 3, 1], None), ([2, 0, 1], 0), ([0, 3, 1, 1], 1),
+                         ([0, 0, 0, 0], 1), (np.array([2]), 1)):
+        source, values = (v, V) if axis is None else (x, A)
+        _same(wf.repeat(source, counts, axis=axis), np.repeat(values, counts, axis=axis))
+        _same(wf.repeat(source, wf.asarray(np.asarray(counts, np.int32)), axis=axis),
+              np.repeat(values, counts, axis=axis))
+    _same(np.repeat(x, [1, 2, 0], axis=0), np.repeat(A, [1, 2, 0], axis=0))
     _same(wf.take(x, [0, 5, 11]), np.take(A, [0, 5, 11]))
     _same(np.take(x, [2, 0], axis=1), np.take(A, [2, 0], axis=1))
 
@@ -76,12 +84,43 @@ def test_tensordot_matches_numpy(device):
             np.testing.assert_array_equal(got.to_numpy(), want)
 
 
+def test_take_along_axis_matches_numpy(device):
+    """take_along_axis (and NumPy's, through the protocol) pairs each index with its place
+    along the other axis, broadcasting there as NumPy does; negative indices count back."""
+    a = np.array([[10, 30, 20, 5], [60, 40, 50, 70], [0, -1, 3, 2]])
+    x = wf.asarray(a)
+    for axis in (0, 1, -1):
+        order = np.argsort(a, axis=axis)
+        _same(wf.take_along_axis(x, wf.asarray(order), axis=axis),
+              np.take_along_axis(a, order, axis=axis))
+        _same(np.take_along_axis(x, wf.asarray(order), axis=axis),
+              np.take_along_axis(a, order, axis=axis))
+    for indices, axis in ((np.array([[3], [0], [-1]]), 1), (np.array([[2, 0, 1, -3]]), 0),
+                          (np.array([[1, 1]]), 1)):
+        _same(wf.take_along_axis(x, wf.asarray(indices), axis=axis),
+              np.take_along_axis(a, indices, axis=axis))
+    _same(wf.take_along_axis(x, wf.asarray(np.array([11, 0])), axis=None),
+          np.take_along_axis(a, np.array([11, 0]), axis=None))
+    _same(wf.take_along_axis(wf.asarray(a[0]), wf.asarray(np.array([3, 1])), axis=0),
+          np.take_along_axis(a[0], np.array([3, 1]), axis=0))
+    with pytest.raises(ValueError, match="must match"):
+        wf.take_along_axis(x, wf.asarray(np.array([0, 1])), axis=1)
+    with pytest.raises(TypeError, match="integers"):
+        wf.take_along_axis(x, wf.asarray(np.array([[0.0]])), axis=1)
+    with pytest.raises(ValueError, match="do not broadcast"):
+        wf.take_along_axis(x, wf.asarray(np.zeros((2, 1), np.int64)), axis=1)
+
+
 def test_rearranging_errors_name_what_is_wrong(device):
     x, v = wf.asarray(A), wf.asarray(V)
     with pytest.raises(ValueError, match="at most 2"):
         wf.tile(x, (2, 2, 2))
-    with pytest.raises(TypeError, match="repeats must be one integer"):
-        wf.repeat(v, [1, 2, 3, 4, 5])
+    with pytest.raises(ValueError, match="4 counts for 5 elements"):
+        wf.repeat(v, [1, 2, 3, 4])
+    with pytest.raises(ValueError, match="negative repeats"):
+        wf.repeat(v, [1, -2, 3, 4, 5])
+    with pytest.raises(TypeError, match="must be integers"):
+        wf.repeat(v, [1.0, 2.0, 3.0, 4.0, 5.0])
     with pytest.raises(ValueError, match="out of bounds"):
         wf.roll(x, 1, axis=2)
     with pytest.raises(ValueError, match="at most 2"):

@@ -27,6 +27,10 @@ cases = {
     "variation": lambda xp_m, xp_a, xp_b: stats.variation(xp_a),
     "pearsonr": lambda xp_m, xp_a, xp_b: stats.pearsonr(xp_a, xp_b),
     "ttest_ind": lambda xp_m, xp_a, xp_b: stats.ttest_ind(xp_a, xp_b),
+    "rankdata": lambda xp_m, xp_a, xp_b: stats.rankdata(xp_a),
+    "f_oneway": lambda xp_m, xp_a, xp_b: stats.f_oneway(xp_a, xp_b),
+    "bartlett": lambda xp_m, xp_a, xp_b: stats.bartlett(xp_a, xp_b),
+    "iqr": lambda xp_m, xp_a, xp_b: stats.iqr(xp_a),
 }
 for name, fn in cases.items():
     got = fn(wf.asarray(m), wf.asarray(a), wf.asarray(b))
@@ -46,4 +50,4 @@ def test_scipy_functions_run_on_weft_arrays():
     done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                           text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split() == ["ok", "10"]
+    assert done.stdout.split() == ["ok", "14"]
