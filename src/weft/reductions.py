@@ -15,7 +15,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from .array import Array, apply_op
+from .array import Array, apply_op, transposed_source
 from .creation import asarray, full
 from .indexing import AffineMap
 
@@ -100,6 +100,12 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
     if isinstance(axis, tuple) and not axis:
         return _over_no_axes(name, x, _result_dtype(name, x, dtype))
     red_axis = _axis(name, axis, x.ndim)
+    source = transposed_source(x) if x.ndim == 2 else None
+    if source is not None:  # along x's rows is down source's columns: take source's way
+        if red_axis is None:  # (all the elements, in memory's order)
+            return reduce(name, source, None, keepdims, dtype)
+        out = reduce(name, source, 1 - red_axis, keepdims, dtype)
+        return out.T if keepdims else out
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     result = _result_dtype(name, x, dtype)
     op = _REDUCTIONS[name]

@@ -390,3 +390,23 @@ def test_reducing_over_no_axes_keeps_each_element_as_numpy(device):
             expected = np.var(a, axis=(), ddof=ddof)
         np.testing.assert_array_equal(wf.var(wf.asarray(a), axis=(), ddof=ddof).to_numpy(),
                                       expected)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min", "prod", "any", "count_nonzero"])
+def test_reductions_of_a_transpose_walk_its_source(device, name):
+    """A reduction of x.T is the source's reduction along the other axis (all of it for
+    axis=None): NumPy's values and shapes, keepdims included, from the kernel the source's
+    own reduction has (a walk along x.T's rows would step down the source's columns)."""
+    a = np.random.default_rng(4).uniform(0.5, 1.5, (7, 300))
+    x = wf.asarray(a)
+    for axis in (None, 0, 1, -1):
+        for keepdims in (False, True):
+            got = wf.reduce(name, x.T, axis=axis, keepdims=keepdims)
+            want = getattr(np, name)(a.T, axis=axis, keepdims=keepdims)
+            assert got.shape == np.shape(want)
+            np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-12)
+    if device.kind == "opencl":
+        assert (wf.kernel_source(wf.reduce(name, x.T, axis=1))
+                == wf.kernel_source(wf.reduce(name, x, axis=0)))
+    g = wf.grad(lambda v: (v.T.sum(axis=1) ** 2).sum())(x).to_numpy()
+    np.testing.assert_allclose(g, np.broadcast_to(2 * a.sum(axis=0), a.shape), rtol=1e-12)
