@@ -527,22 +527,6 @@ def transpose(x: Any) -> Array:
     return view_of(x, (x.shape[1], x.shape[0]), transpose_map())
 
 
-def transposed_source(x: Array) -> Array | None:
-    """The array ``x`` is the transpose of (a view of it: ``x = source.T``), or None. Work
-    along ``x``'s rows is work down ``source``'s columns: reductions and products take the
-    source along the other axis instead, so that their walks read memory in order.
-
-    >>> import weft as wf
-    >>> a = wf.asarray([[1.0, 2.0]])
-    >>> transposed_source(a.T) is a, transposed_source(a)
-    (True, None)
-    """
-    if x._base is None:
-        return None
-    source, to_source = x._base
-    return source if to_source == transpose_map() and source.shape == x.shape[::-1] else None
-
-
 def view_of(x: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
     """``x``'s elements picked by ``m`` as a lazy view whose writes go to ``x``."""
     base, to_base = (x, m) if x._base is None else (x._base[0], m.then(x._base[1]))

@@ -227,3 +227,20 @@ def reshaped_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
     if len(shape) > 2:
         raise ValueError(f"weft arrays have at most 2 dimensions, not shape {shape}")
     return shape
+
+
+def transposed_source(x: Any) -> Any:
+    """The array ``x`` is the transpose of (a view of it: ``x = source.T``), or None. Work
+    along ``x``'s rows is work down ``source``'s columns: reductions and products take the
+    source along the other axis instead, so that their walks read memory in order.
+
+    >>> import weft as wf
+    >>> a = wf.asarray([[1.0, 2.0]])
+    >>> from weft.indexing import transposed_source
+    >>> transposed_source(a.T) is a, transposed_source(a)
+    (True, None)
+    """
+    if x._base is None:
+        return None
+    source, to_source = x._base
+    return source if to_source == transpose_map() and source.shape == x.shape[::-1] else None

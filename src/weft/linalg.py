@@ -26,10 +26,10 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from .array import Array, apply_op, transposed_source
+from .array import Array, apply_op
 from .creation import asarray
 from .devices import Device
-from .indexing import rows_start_aligned, transpose_map
+from .indexing import rows_start_aligned, transpose_map, transposed_source
 from .linalg_library import library
 from .tape import keep_alias, recorded
 from .tuning import MIN_LANES

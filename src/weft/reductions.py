@@ -15,9 +15,9 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from .array import Array, apply_op, transposed_source
+from .array import Array, apply_op
 from .creation import asarray, full
-from .indexing import AffineMap
+from .indexing import AffineMap, transposed_source
 
 # name: (op-table op, NumPy name for errors)
 _REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
