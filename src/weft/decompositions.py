@@ -25,7 +25,7 @@ from . import dtypes as dt
 from .array import Array
 from .creation import asarray
 from .linalg_library import library
-from .tape import RECORDING, reaches_argument
+from .tape import RECORDING, reaches_argument, recorded
 
 
 class EighResult(NamedTuple):
@@ -50,7 +50,7 @@ class SVDResult(NamedTuple):
 
 
 def _matrix(x: Any, name: str, square: bool = False) -> Array:
-    """``x`` as a weft matrix of a real type, evaluated, or a clear error."""
+    """``x`` as a weft matrix of a real type, or a clear error."""
     x = x if isinstance(x, Array) else asarray(x)
     if x.ndim != 2:
         raise ValueError(f"wf.linalg.{name}: expected a matrix (2 dimensions), got shape "
@@ -62,7 +62,7 @@ def _matrix(x: Any, name: str, square: bool = False) -> Array:
     if RECORDING[0] and reaches_argument(x._node):
         raise NotImplementedError(f"the gradient of wf.linalg.{name} is not available (a "
                                   "library decomposition)")
-    return x.eval()
+    return x
 
 
 def _library(x: Array, compute: Any) -> tuple[Array, ...]:
@@ -179,25 +179,25 @@ def matrix_rank(x: Any, rtol: float | None = None) -> Array:
 
 def slogdet(x: Any) -> SlogdetResult:
     """The sign of the determinant and the log of its absolute value, as 0-d arrays
-    (``numpy.linalg.slogdet``); differentiable through ``logabsdet``.
+    (``numpy.linalg.slogdet``), from one factorization; differentiable through
+    ``logabsdet`` (recorded as ``logdet``'s result, with its rule).
 
     >>> import weft as wf
     >>> sign, logabs = wf.linalg.slogdet(wf.asarray([[2.0, 0.0], [0.0, -4.0]]))
     >>> float(sign), round(float(logabs), 9)
     (-1.0, 2.079441542)
     """
-    from .linalg import logdet
+    from .linalg import sign_and_logdet
 
-    x = x if isinstance(x, Array) else asarray(x)
-    if x.ndim != 2 or x.shape[0] != x.shape[1]:
-        raise ValueError(f"wf.linalg.slogdet: expected a square matrix, got shape {x.shape}")
-    if not x.dtype.is_float:
-        x = x.astype(dt.default_real())
-    lib = library(x.device)
-    with lib.on_stream():
-        sign, _ = lib.slogdet(lib.take(x.eval()))
-        sign = lib.give(sign, x.dtype)
-    return SlogdetResult(sign, logdet(x))
+    signs = []
+
+    def logdet(a: Any) -> Array:
+        sign, value = sign_and_logdet(a, "slogdet")
+        signs.append(sign)
+        return value
+
+    logabs = recorded("logdet")(logdet)(x)
+    return SlogdetResult(signs[0], logabs)
 
 
 def det(x: Any) -> Array:

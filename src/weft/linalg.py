@@ -523,14 +523,25 @@ def logdet(a: Any) -> Array:
     >>> round(float(wf.linalg.logdet(wf.asarray([[2.0, 0.0], [0.0, -4.0]]))), 9)
     2.079441542
     """
-    a = _operand(a, "logdet")
-    _square(a, "logdet")
+    return sign_and_logdet(a, "logdet")[1]
+
+
+def sign_and_logdet(a: Any, name: str) -> tuple[Array, Array]:
+    """The sign of det a and log |det a| from one factorization by the device's library
+    (``logdet`` and ``slogdet``; ``name`` is the caller's, for errors), as 0-d Arrays.
+
+    >>> import weft as wf
+    >>> [float(v) for v in sign_and_logdet(wf.asarray([[-3.0]]), "slogdet")]
+    [-1.0, 1.0986122886681098]
+    """
+    a = _operand(a, name)
+    _square(a, name)
     dtype = _real(a)
     a = _as(a, dtype)
     lib = library(a.device)
     with lib.on_stream():
-        _, value = lib.slogdet(lib.take(a))
-        return lib.give(value, dtype)
+        sign, value = lib.slogdet(lib.take(a))
+        return lib.give(sign, dtype), lib.give(value, dtype)
 
 
 def lcholdet(factor: Any) -> Array:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .array import Array
-from .creation import arange, asarray, broadcast_to
+from .creation import arange, asarray, broadcast_to, zeros
 from .indexing import checked_axis
 from .matrix import concatenate, ravel
 
@@ -73,7 +73,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
         raise ValueError(f"take_along_axis: shapes {arr.shape} and {indices.shape} do not "
                          f"broadcast along axis {other}") from None
     shape = (indices.shape[0], size) if along == 0 else (size, indices.shape[1])
-    positions = arange(size) if arr.shape[other] == size else arange(size) * 0
+    positions = arange(size) if arr.shape[other] == size else zeros(size, dtype=np.int64)
     positions = broadcast_to(positions.reshape((1, size) if along == 0 else (size, 1)), shape)
     indices = broadcast_to(indices, shape)
     return arr[indices, positions] if along == 0 else arr[positions, indices]

@@ -77,6 +77,17 @@ double OVERLOADABLE weft_lgamma_near_two(double t) {
     return t * p;
 }
 
+// For 3/2 <= y < 8: y = z + n with z in [3/2, 5/2) and n <= 6 (exact); sets *z and returns
+// z (z + 1) ... (z + n - 1). Where the caller takes another path (``elsewhere``), z = 2.
+double OVERLOADABLE weft_down_to_near_two(double y, int elsewhere, double* z) {
+    const double n = __builtin_fmin(__builtin_fmax(__builtin_floor(y - 1.5), 0.0), 6.0);
+    const double w = elsewhere ? 2.0 : y - n;
+    *z = w;
+    return (n >= 1.0 ? w : 1.0) * (n >= 2.0 ? w + 1.0 : 1.0)
+        * (n >= 3.0 ? w + 2.0 : 1.0) * (n >= 4.0 ? w + 3.0 : 1.0)
+        * (n >= 5.0 ? w + 4.0 : 1.0) * (n >= 6.0 ? w + 5.0 : 1.0);
+}
+
 // Stirling's series after its leading terms: sum B_2k / (2k (2k - 1) y^(2k - 1)), k <= 8.
 double OVERLOADABLE weft_stirling_tail(double y) {
     const double w = 1.0 / y, w2 = w * w;
@@ -109,11 +120,8 @@ double OVERLOADABLE weft_lgamma(double x) {
     const double a = __builtin_fabs(y);
     const int small = a < 0.5, near_one = y >= 0.5 && y < 1.5, big = y >= 8.0;
     const double t1 = small ? y : y - 1.0;
-    const double n = __builtin_fmin(__builtin_fmax(__builtin_floor(y - 1.5), 0.0), 6.0);
-    const double z = small || near_one || big ? 2.0 : y - n;
-    const double product = (n >= 1.0 ? z : 1.0) * (n >= 2.0 ? z + 1.0 : 1.0)
-        * (n >= 3.0 ? z + 2.0 : 1.0) * (n >= 4.0 ? z + 3.0 : 1.0)
-        * (n >= 5.0 ? z + 4.0 : 1.0) * (n >= 6.0 ? z + 5.0 : 1.0);
+    double z;
+    const double product = weft_down_to_near_two(y, small || near_one || big, &z);
     const double log_part = weft_log(small ? a : (big ? y : product));
     const double scale = small ? -1.0 : (near_one ? 0.0 : (big ? y - 0.5 : 1.0));
     const double polynomial = small || near_one ? weft_lgamma_near_one(t1)
@@ -136,11 +144,8 @@ double OVERLOADABLE weft_tgamma(double x) {
     // y < 8: exp(lgamma) of the polynomials, where lgamma is at most 1/2 (its rounding
     // stays relative), times z (z + 1) ... (y - 1) or over y.
     const double t1 = small ? y : y - 1.0;
-    const double n = __builtin_fmin(__builtin_fmax(__builtin_floor(y - 1.5), 0.0), 6.0);
-    const double z = small || near_one || big ? 2.0 : y - n;
-    const double product = (n >= 1.0 ? z : 1.0) * (n >= 2.0 ? z + 1.0 : 1.0)
-        * (n >= 3.0 ? z + 2.0 : 1.0) * (n >= 4.0 ? z + 3.0 : 1.0)
-        * (n >= 5.0 ? z + 4.0 : 1.0) * (n >= 6.0 ? z + 5.0 : 1.0);
+    double z;
+    const double product = weft_down_to_near_two(y, small || near_one || big, &z);
     const double near = weft_exp(small || near_one ? weft_lgamma_near_one(t1)
                                                    : weft_lgamma_near_two(z - 2.0));
     const double low = small ? near / y : (near_one ? near : near * product);
