@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import dtypes as dt
+from . import incomplete_derivative as inc
 from .dtypes import DType
 from .zeta_derivative import riemann_zeta_dx, zeta_ds, zeta_ds_reference
 
@@ -239,16 +240,6 @@ def _lchoose(n, k):
     return np.where((k == 0) | (k == n), 0, value).astype(n.dtype)
 
 
-def _gamma_density(w, a, x):
-    """d/dx of the regularized lower incomplete gamma function P(a, x)."""
-    return w.exp(w.xlogy(a - 1, x) - x - w.lgamma(a))
-
-
-def _beta_density(w, a, b, x):
-    """d/dx of the regularized incomplete beta function I_x(a, b)."""
-    return w.exp(w.xlogy(a - 1, x) + w.xlogy(b - 1, 1 - x) - w.lbeta(a, b))
-
-
 def _expn_adjoint(w, g, y, n, x):
     """d/dx E_n(x) = -E_(n-1)(x), with E_-1(x) = e^-x (x + 1) / x^2; n is an integer."""
     m = w.trunc(n)
@@ -317,30 +308,35 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      GENERAL,
      lambda w, g, y, a, b: (g * w.log(b), w.where(a == 0, 0, g * a / b))),
     ("gamma_p", 2, "helper", _scipy("gammainc"), GENERAL,
-     lambda w, g, y, a, x: ("a", g * _gamma_density(w, a, x))),
+     lambda w, g, y, a, x: (g * inc.gamma_p_da(a, x), g * inc.gamma_density(w, a, x))),
     ("gamma_q", 2, "helper", _scipy("gammaincc"), GENERAL,
-     lambda w, g, y, a, x: ("a", -g * _gamma_density(w, a, x))),
-    # The inverses in x: dx/dp = 1 / density at the result (with respect to a: none).
+     lambda w, g, y, a, x: (-g * inc.gamma_p_da(a, x), -g * inc.gamma_density(w, a, x))),
     ("gamma_p_inv", 2, "helper", _scipy("gammaincinv"), GENERAL,
-     lambda w, g, y, a, p: ("a", g / _gamma_density(w, a, y))),
+     lambda w, g, y, a, p: inc.gamma_inverse_adjoint(w, g, y, a, p, lower=True)),
     ("gamma_q_inv", 2, "helper", _scipy("gammainccinv"), GENERAL,
-     lambda w, g, y, a, q: ("a", -g / _gamma_density(w, a, y))),
-    # The inverses in x: dx/dp = 1 / density at the result (with respect to a, b: none).
+     lambda w, g, y, a, q: inc.gamma_inverse_adjoint(w, g, y, a, q, lower=False)),
     ("ibeta_inv", 3, "helper", _scipy("betaincinv"), GENERAL,
-     lambda w, g, y, a, b, p: ("a", "b", g / _beta_density(w, a, b, y))),
+     lambda w, g, y, a, b, p: inc.beta_inverse_adjoint(w, g, y, a, b, p, lower=True)),
     ("ibetac_inv", 3, "helper", _scipy("betainccinv"), GENERAL,
-     lambda w, g, y, a, b, q: ("a", "b", -g / _beta_density(w, a, b, y))),
+     lambda w, g, y, a, b, q: inc.beta_inverse_adjoint(w, g, y, a, b, q, lower=False)),
     ("ibeta", 3, "helper", _scipy("betainc"), GENERAL,
-     lambda w, g, y, a, b, x: ("a", "b", g * _beta_density(w, a, b, x))),
+     lambda w, g, y, a, b, x: tuple(g * d for d in (*inc.ibeta_shapes(a, b, x),
+                                                     inc.beta_density(w, a, b, x)))),
     ("Phi", 1, "(0.5{F} * erfc(-{0} * 0.70710678118654752440{F}))", _scipy("ndtr"), GENERAL,
      lambda w, g, y, x: g * w.exp(-0.5 * x * x) / _SQRT_2PI),
     ("inv_Phi", 1, "helper", _scipy("ndtri"), GENERAL,
      lambda w, g, y, x: g * _SQRT_2PI * w.exp(0.5 * y * y)),
 ]
 _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
-# The gradient of zeta in s (skeletons/zeta.py): a building block of the adjoint rules.
-_add(Op("zeta_ds", 2, REAL, {FLOAT_ONLY: "weft_zeta_ds_{S}({0}, {1})"}, zeta_ds_reference,
-        GENERAL, helpers={FLOAT_ONLY: "zeta_ds"}, internal=True))
+# Derivatives in parameters (skeletons/zeta.py, incomplete_derivatives.py): building blocks
+# of the adjoint rules.
+for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
+                                  ("gamma_p_da", 2, inc.gamma_p_da_reference),
+                                  ("ibeta_da", 3, inc.ibeta_da_reference),
+                                  ("ibeta_db", 3, inc.ibeta_db_reference)):
+    _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
+    _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
+            GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))
 
 for _name, _arity, _tmpl, _ref, _z, _rule in SPECIAL_FUNCTIONS:
     _helper = _HELPER_OF.get(_name, _name if _tmpl == "helper" else None)

@@ -48,6 +48,10 @@ COUNTERPARTS = {
 }
 
 
+# Arguments JAX has no gradient for (weft's: test_grad_incomplete.py, against mpmath).
+JAX_LACKS = {"ibeta": (0, 1)}
+
+
 def _jax_function(name: str):
     if name in COUNTERPARTS:
         return COUNTERPARTS[name]
@@ -69,9 +73,10 @@ def test_every_op_matches_jax(real_device, dtype):
     for name, args, argnums, got in cases:
         fn = _jax_function(name)
         weights_j = jnp.asarray(weights.astype(dtype))
+        compared = [(k, g) for k, g in zip(argnums, got) if k not in JAX_LACKS.get(name, ())]
         expected = jax.grad(lambda *xs, fn=fn, w=weights_j: jnp.sum(fn(*xs) * w),
-                            argnums=argnums)(*[jnp.asarray(a) for a in args])
-        for k, g, e in zip(argnums, got, expected):
+                            argnums=tuple(k for k, _ in compared))(*[jnp.asarray(a) for a in args])
+        for (k, g), e in zip(compared, expected):
             np.testing.assert_allclose(g.to_numpy(), np.asarray(e), rtol=tolerance[0],
                                        atol=tolerance[1], err_msg=f"{name}, argument {k}")
 

@@ -26,6 +26,7 @@ import math
 
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
+from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
 from .zeta import ZETA, ZETA_NEEDS
@@ -524,6 +525,7 @@ SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
+SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
 # it: the positive zero of digamma, 1.46163214496836234126265954232572132846819620400644...;
@@ -566,6 +568,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **INVERSE_BETA_NEEDS,
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
+    **INCOMPLETE_DERIVATIVES_NEEDS,
 }
 
 # Special functions whose float32 forms compute in double on devices that have it (name ->
@@ -576,7 +579,7 @@ THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta
                                   "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
                                   "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
                                   "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
-                                  "zeta_ds": 2,
+                                  "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3, "ibeta_db": 3,
                                   "exp1": 1, "expi": 1, "expn": 2}
 
 WIDE_FLOAT32 = """\
