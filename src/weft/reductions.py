@@ -18,6 +18,7 @@ from . import expr as ex
 from .array import Array, apply_op
 from .creation import asarray, full
 from .indexing import AffineMap, transposed_source
+from .transposing import flipped
 
 # name: (op-table op, NumPy name for errors)
 _REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
@@ -105,6 +106,11 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
         if red_axis is None:  # (all the elements, in memory's order)
             return reduce(name, source, None, keepdims, dtype)
         out = reduce(name, source, 1 - red_axis, keepdims, dtype)
+        return out.T if keepdims else out
+    rebuilt = flipped(x._node) if x.ndim == 2 and x._node.kind is not ex.BUFFER else None
+    if rebuilt is not None:  # element-wise over transposes: the same, over their sources
+        out = reduce(name, Array(rebuilt, x.device), None if red_axis is None else 1 - red_axis,
+                     keepdims, dtype)
         return out.T if keepdims else out
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     result = _result_dtype(name, x, dtype)

@@ -410,3 +410,51 @@ def test_reductions_of_a_transpose_walk_its_source(device, name):
                 == wf.kernel_source(wf.reduce(name, x, axis=0)))
     g = wf.grad(lambda v: (v.T.sum(axis=1) ** 2).sum())(x).to_numpy()
     np.testing.assert_allclose(g, np.broadcast_to(2 * a.sum(axis=0), a.shape), rtol=1e-12)
+
+
+def test_reductions_of_element_wise_expressions_over_transposes(device):
+    """``(x.T * w).sum(1)`` and its kin: rebuilt over ``x`` and reduced along the other axis
+    (so the walk reads rows); the same values as NumPy's for every reduction, keepdims,
+    broadcast rows, columns, 1-D vectors and scalars, shared subexpressions and casts;
+    expressions that also read a matrix the other way are left as they are."""
+    from weft.transposing import flipped
+
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((300, 129)), rng.standard_normal((129, 300))
+    w, v = rng.standard_normal(300), rng.standard_normal(129)
+    x, y, ww, vv = (wf.asarray(t) for t in (a, b, w, v))
+    shared = wf.exp(x.T * 0.1)
+    cases = [
+        (x.T * ww, a.T * w), (x.T * ww[None, :] + vv[:, None], a.T * w[None, :] + v[:, None]),
+        (shared * shared - 2.0, np.exp(a.T * 0.1) ** 2 - 2.0),
+        ((x.T * ww).astype(wf.float32) + 1, (a.T * w).astype(np.float32) + 1),
+    ]
+    for got, want in cases:
+        assert flipped(got._node) is not None
+        rtol = 1e-5 if want.dtype == np.float32 else 1e-12
+        for name in ("sum", "mean", "max", "min"):
+            for axis in (None, 0, 1):
+                for keepdims in (False, True):
+                    result = wf.reduce(name, got, axis=axis, keepdims=keepdims).to_numpy()
+                    expected = getattr(np, name)(want, axis=axis, keepdims=keepdims)
+                    assert result.shape == expected.shape
+                    np.testing.assert_allclose(result, expected, rtol=rtol, atol=1e-4 * (
+                        want.dtype == np.float32), err_msg=f"{name} {axis} {keepdims}")
+    mixed = x.T * 2 + y  # y read across its rows, x.T down its columns: kept as written
+    assert flipped(mixed._node) is None
+    np.testing.assert_allclose(mixed.sum(1).to_numpy(), (a.T * 2 + b).sum(1), rtol=1e-12)
+
+
+def test_reductions_over_transposes_in_gradients_and_traced_functions(device):
+    rng = np.random.default_rng(5)
+    a, w = rng.standard_normal((40, 30)), rng.standard_normal(40)
+    gx, gw = wf.grad(lambda x, w: ((x.T * w).sum(1) ** 2).sum(), argnums=(0, 1))(
+        wf.asarray(a), wf.asarray(w))
+    row = (a.T * w).sum(1)  # d/dx_ij = 2 row_j w_i, d/dw_i = 2 sum_j row_j x_ij
+    np.testing.assert_allclose(gx.to_numpy(), 2 * np.outer(w, row), rtol=1e-12)
+    np.testing.assert_allclose(gw.to_numpy(), 2 * a @ row, rtol=1e-12)
+    traced = wf.function(lambda x, w: (x.T * w).sum(1))
+    for _ in range(2):  # a new matrix each call: nothing of the first is kept
+        a, w = rng.standard_normal((40, 30)), rng.standard_normal(40)
+        np.testing.assert_allclose(traced(wf.asarray(a), wf.asarray(w)).to_numpy(),
+                                   (a.T * w).sum(1), rtol=1e-12)
