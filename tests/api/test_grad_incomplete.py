@@ -3,7 +3,8 @@ inverses'), against mpmath at 256 bits: across P's series, Q's continued fractio
 expansion from a = 1e6, deep tails (relative accuracy where P or Q is 1e-266), the limit
 a -> 0, ibeta's continued fraction on both sides of the mean, and float32; the inverses
 against central differences of SciPy's; the SciPy-style distribution functions through
-them."""
+them. The comparisons with mpmath run on the compiling devices: the reference device's
+derivatives are mpmath's (its edges are checked here too)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def beta_points() -> tuple[np.ndarray, ...]:
     return a, b, x, ibeta_da_reference(a, b, x), ibeta_db_reference(a, b, x)
 
 
-def test_gamma_p_and_q_in_a_against_mpmath(device):
+def test_gamma_p_and_q_in_a_against_mpmath(real_device):
     a, x, want = gamma_points()
     at = wf.asarray(x)
     dp = wf.grad(lambda a: wf.gamma_p(a, at).sum())(wf.asarray(a)).to_numpy()
@@ -60,7 +61,7 @@ def test_gamma_p_and_q_in_a_against_mpmath(device):
     np.testing.assert_allclose(dp[a == 0], -special.exp1(x[a == 0]), rtol=1e-13)
 
 
-def test_gamma_p_in_a_float32(device):
+def test_gamma_p_in_a_float32(real_device):
     a, x, _ = gamma_points()
     keep = a < 1e6  # (float32 holds 2e6 + 1500 only to 0.25)
     a32, x32 = a[keep].astype(np.float32), x[keep].astype(np.float32)
@@ -80,7 +81,7 @@ def test_gamma_p_in_a_at_the_edges(device):
     assert np.isnan(got[4]) and np.isnan(got[5])
 
 
-def test_ibeta_in_a_and_b_against_mpmath(device):
+def test_ibeta_in_a_and_b_against_mpmath(real_device):
     a, b, x, want_a, want_b = beta_points()
     da, db = wf.grad(lambda a, b: wf.ibeta(a, b, wf.asarray(x)).sum(), argnums=(0, 1))(
         wf.asarray(a), wf.asarray(b))
@@ -111,7 +112,7 @@ def _central(fn, x: np.ndarray) -> np.ndarray:
     return (fn(x + h) - fn(x - h)) / (2 * h)
 
 
-def test_inverse_functions_in_their_shape_parameters(device):
+def test_inverse_functions_in_their_shape_parameters(real_device):
     rng = np.random.default_rng(11)
     a, b = rng.uniform(0.5, 30, 12), rng.uniform(0.5, 30, 12)
     p = rng.uniform(0.02, 0.98, 12)
@@ -131,7 +132,7 @@ def test_inverse_functions_in_their_shape_parameters(device):
                                    rtol=1e-6, err_msg=name)
 
 
-def test_distribution_functions_in_their_shape_parameters(device):
+def test_distribution_functions_in_their_shape_parameters(real_device):
     """The SciPy-style CDFs built on them: a censored gamma or chi-square model's gradient."""
     rng = np.random.default_rng(12)
     shape, x = rng.uniform(0.5, 8, 10), rng.uniform(0.2, 10, 10)
