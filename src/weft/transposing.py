@@ -3,7 +3,7 @@
 column). A reduction of it along one axis is then the reduction of the rebuilt expression
 along the other, and its walk reads the matrices in memory order: ``(x.T * w).sum(1)``, a
 weighted ``X^T w`` written by hand, walks the rows of ``x``, not its columns
-(``reductions.reduce``).
+(``reductions.reduce``; from ``FLIP_MIN_ELEMENTS`` elements up).
 
 >>> import weft as wf
 >>> x = wf.asarray([[1.0, 2.0], [3.0, 4.0]])
@@ -16,6 +16,10 @@ from __future__ import annotations
 from . import expr as ex
 from .indexing import AffineMap, transpose_map
 
+# Below this many elements a matrix lies in a core's L2 cache (128 KB of doubles), where a
+# walk down its columns costs little, and the rebuild's Python (about 4 us a node) would
+# cost more than it saves: small expressions in a hot loop stay as written.
+FLIP_MIN_ELEMENTS = 1 << 14
 # A 1-D vector's element i as row i of an (n, 1) column (1-D shapes pad to rows).
 _ROW_TO_COLUMN = AffineMap(0, 0, 0, 0, 1, 0)
 
@@ -24,20 +28,62 @@ def flipped(node: ex.Node) -> ex.Node | None:
     """``node`` (2-D) transposed, its transposes undone, where that makes its matrices read
     in memory order: every matrix leaf it reads walks down columns now (the transpose of a
     row-major matrix), and it is element-wise over leaves, scalars, casts and broadcasts.
-    None otherwise (the expression stays as it is)."""
-    walks = {"across": 0, "down": 0}
+    None otherwise (the expression stays as it is). A survey that makes nothing decides
+    first: every reduction of a 2-D expression asks."""
+    if node.shape[0] * node.shape[1] < FLIP_MIN_ELEMENTS:
+        return None
+    leaves = node.leaves  # (the leaves in tree order, kept by the node: a quick no)
+    if leaves is not None and not _some_walk_down(leaves):
+        return None
     try:
-        out = _flip(node, {}, walks)
+        if not _survey(node, set()):
+            return None
     except _UnflippableError:
         return None
-    return out if walks["down"] and not walks["across"] else None
+    return _flip(node, {})
+
+
+def _some_walk_down(leaves: tuple[ex.Node, ...]) -> bool:
+    """Whether some matrix leaf walks down columns and none along rows."""
+    down = False
+    for leaf in leaves:
+        shape = leaf.shape
+        if leaf.kind is ex.BUFFER and len(shape) == 2 and shape[0] > 1 and shape[1] > 1:
+            strides = leaf.attrs.strides
+            if strides[0] >= strides[1]:
+                return False
+            down = True
+    return down
 
 
 class _UnflippableError(Exception):
     pass
 
 
-def _flip(node: ex.Node, done: dict[int, ex.Node], walks: dict[str, int]) -> ex.Node:
+def _survey(node: ex.Node, seen: set[int]) -> int:
+    """How many matrix leaves under ``node`` walk down columns; raises where ``_flip``
+    would not apply or a matrix leaf walks along rows already."""
+    if id(node) in seen:
+        return 0
+    seen.add(id(node))
+    kind, shape = node.kind, node.shape
+    if kind is ex.SCALAR or not shape:
+        return 0
+    if kind is ex.BUFFER:
+        if node.tape is not None:
+            raise _UnflippableError  # (a gradient's leaf: left to the general path)
+        if len(shape) == 2 and shape[0] > 1 and shape[1] > 1:
+            down, across = node.attrs.strides
+            if down >= across:
+                raise _UnflippableError
+            return 1
+        return 0
+    if kind is ex.MAP or kind is ex.CAST or kind is ex.BROADCAST:
+        return sum(_survey(a, seen) for a in node.args)
+    raise _UnflippableError
+
+
+def _flip(node: ex.Node, done: dict[int, ex.Node]) -> ex.Node:
     known = done.get(id(node))
     if known is not None:
         return known
@@ -46,21 +92,14 @@ def _flip(node: ex.Node, done: dict[int, ex.Node], walks: dict[str, int]) -> ex.
     if kind is ex.SCALAR or not shape:
         out = node
     elif kind is ex.BUFFER:
-        if node.tape is not None:
-            raise _UnflippableError  # (a gradient's leaf: left to the general path)
-        if len(shape) == 2 and shape[0] > 1 and shape[1] > 1:
-            down, across = node.attrs.strides
-            walks["down" if down < across else "across"] += 1
         out = ex.view(node, new_shape, transpose_map() if len(shape) == 2 else _ROW_TO_COLUMN)
     elif kind is ex.MAP:
-        args = tuple(_flip(a, done, walks) for a in node.args)
-        out = ex.apply(node.op, args, node.dtype, node.attrs, new_shape)
+        out = ex.apply(node.op, tuple(_flip(a, done) for a in node.args), node.dtype,
+                       node.attrs, new_shape)
     elif kind is ex.CAST:
-        arg = _flip(node.args[0], done, walks)
+        arg = _flip(node.args[0], done)
         out = ex.Node(ex.CAST, node.dtype, new_shape, (arg,), structure=arg.structure)
-    elif kind is ex.BROADCAST:
-        out = ex.Node(ex.BROADCAST, node.dtype, new_shape, (_flip(node.args[0], done, walks),))
-    else:
-        raise _UnflippableError
+    else:  # BROADCAST (what _survey lets through)
+        out = ex.Node(ex.BROADCAST, node.dtype, new_shape, (_flip(node.args[0], done),))
     done[id(node)] = out
     return out

@@ -444,13 +444,16 @@ def test_reductions_of_element_wise_expressions_over_transposes(device):
             np.testing.assert_allclose(result, expected, rtol=rtol, atol=1e-4 * (
                 want.dtype == np.float32), err_msg=f"{name} {axis} {keepdims}")
     mixed = x.T * 2 + y  # y read across its rows, x.T down its columns: kept as written
-    assert flipped(mixed._node) is None
+    assert flipped(mixed._node) is None and flipped((x[:100, :100].T * 2)._node) is None
     np.testing.assert_allclose(mixed.sum(1).to_numpy(), (a.T * 2 + b).sum(1), rtol=1e-12)
 
 
 def test_reductions_over_transposes_in_gradients_and_traced_functions(device):
+    from weft.transposing import FLIP_MIN_ELEMENTS, flipped
+
     rng = np.random.default_rng(5)
-    a, w = rng.standard_normal((40, 30)), rng.standard_normal(40)
+    a, w = rng.standard_normal((160, 120)), rng.standard_normal(160)
+    assert a.size >= FLIP_MIN_ELEMENTS and flipped((wf.asarray(a).T * wf.asarray(w))._node)
     gx, gw = wf.grad(lambda x, w: ((x.T * w).sum(1) ** 2).sum(), argnums=(0, 1))(
         wf.asarray(a), wf.asarray(w))
     row = (a.T * w).sum(1)  # d/dx_ij = 2 row_j w_i, d/dw_i = 2 sum_j row_j x_ij
@@ -458,6 +461,6 @@ def test_reductions_over_transposes_in_gradients_and_traced_functions(device):
     np.testing.assert_allclose(gw.to_numpy(), 2 * a @ row, rtol=1e-12)
     traced = wf.function(lambda x, w: (x.T * w).sum(1))
     for _ in range(2):  # a new matrix each call: nothing of the first is kept
-        a, w = rng.standard_normal((40, 30)), rng.standard_normal(40)
+        a, w = rng.standard_normal((160, 120)), rng.standard_normal(160)
         np.testing.assert_allclose(traced(wf.asarray(a), wf.asarray(w)).to_numpy(),
                                    (a.T * w).sum(1), rtol=1e-12)
