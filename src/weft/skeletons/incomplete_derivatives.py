@@ -75,6 +75,36 @@ INCOMPLETE_DERIVATIVES: dict[str, str] = {
                 + (dc1 - c1 / a) / a);
 }}
 """,
+    # One modified-Lentz step of a continued fraction b0 + a1 / (b1 + a2 / (b2 + ...)), each
+    # quantity carried with its derivative in a parameter (forward mode): the term an, bn
+    # and their derivatives dan, dbn update the state; the step's factor delta (by which h,
+    # the fraction so far, was multiplied) and its derivative are returned through it.
+    "lentz_d": """\
+typedef struct {{
+    {T} c, dc, d, dd, h, dh, delta, ddelta;
+}} weft_lentz_d_{S};
+
+{Q}void weft_lentz_d_step_{S}(weft_lentz_d_{S} *s, {T} an, {T} dan, {T} bn, {T} dbn) {{
+    {T} e = bn + an * s->d, de = dbn + dan * s->d + an * s->dd;
+    if (fabs(e) < {special_tiny}) {{
+        e = {special_tiny};
+        de = 0;
+    }}
+    {T} f = bn + an / s->c, df = dbn + (dan - an * s->dc / s->c) / s->c;
+    if (fabs(f) < {special_tiny}) {{
+        f = {special_tiny};
+        df = 0;
+    }}
+    s->d = 1 / e;
+    s->dd = -de * s->d * s->d;
+    s->c = f;
+    s->dc = df;
+    s->delta = s->d * s->c;
+    s->ddelta = s->dd * s->c + s->d * s->dc;
+    s->dh = s->dh * s->delta + s->h * s->ddelta;
+    s->h *= s->delta;
+}}
+""",
     # dP(a, x)/da for a, x >= 0 (dQ/da is its negative). At a = 0, the one-sided limit
     # -E1(x).
     "gamma_p_da": """\
@@ -100,34 +130,17 @@ INCOMPLETE_DERIVATIVES: dict[str, str] = {
     }}
     // Q = a prefix h; d(a prefix)/da = prefix (1 + a shift). Each Lentz quantity v with its
     // derivative dv: an = -i (i - a) (d: i), b = x + 1 - a + 2 i (d: -1).
-    {T} b = x + 1 - a, c = 1 / {special_tiny}, dc = 0, d = 1 / b, dd = d * d;
-    {T} h = d, dh = dd;
+    {T} b = x + 1 - a;
+    weft_lentz_d_{S} s = {{1 / {special_tiny}, 0, 1 / b, 1 / (b * b), 1 / b, 1 / (b * b), 0, 0}};
     for (int i = 1; i < {special_steps}; ++i) {{
-        const {T} an = -i * (i - a);
         b += 2;
-        {T} e = an * d + b, de = i * d + an * dd - 1;
-        if (fabs(e) < {special_tiny}) {{
-            e = {special_tiny};
-            de = 0;
-        }}
-        {T} f = b + an / c, df = (i - an * dc / c) / c - 1;
-        if (fabs(f) < {special_tiny}) {{
-            f = {special_tiny};
-            df = 0;
-        }}
-        d = 1 / e;
-        dd = -de * d * d;
-        c = f;
-        dc = df;
-        const {T} delta = d * c, ddelta = dd * c + d * dc;
-        dh = dh * delta + h * ddelta;
-        h *= delta;
+        weft_lentz_d_step_{S}(&s, -i * (i - a), i, b, -1);
         // (relative to the whole result: dh alone may be zero, and then only rounding)
-        if (fabs(delta - 1) <= {special_eps} && fabs(a * h * ddelta)
-                <= {special_eps} * (fabs(a * dh) + fabs((1 + a * shift) * h)))
+        if (fabs(s.delta - 1) <= {special_eps} && fabs(a * s.h * s.ddelta)
+                <= {special_eps} * (fabs(a * s.dh) + fabs((1 + a * shift) * s.h)))
             break;
     }}
-    return -prefix * ((1 + a * shift) * h + a * dh);
+    return -prefix * ((1 + a * shift) * s.h + a * s.dh);
 }}
 """,
     # dI_x(a, b)/da (first != 0) or /db for x at or below the mean, y = 1 - x: I = K h with
@@ -162,44 +175,19 @@ INCOMPLETE_DERIVATIVES: dict[str, str] = {
         e = {special_tiny};
         de = 0;
     }}
-    {T} c = 1, dc = 0, d = 1 / e, dd = -de * d * d;
-    {T} h = d, dh = dd;
+    weft_lentz_d_{S} s = {{1, 0, 1 / e, -de / (e * e), 1 / e, -de / (e * e), 0, 0}};
     for (int m = 1; m < {special_steps}; ++m) {{
         const int m2 = 2 * m;
-        for (int odd = 0; odd < 2; ++odd) {{
-            {T} step, dstep;
-            if (odd) {{
-                step = -(a + m) / (a + m2) * ((total + m) * x / (a + 1 + m2));
-                dstep = first ? step * (1 / (a + m) + 1 / (total + m) - 1 / (a + m2)
-                                        - 1 / (a + 1 + m2))
-                              : step / (total + m);
-            }} else {{
-                step = m / (a - 1 + m2) * ((b - m) * x / (a + m2));
-                dstep = first ? -step * (1 / (a - 1 + m2) + 1 / (a + m2))
-                              : m / (a - 1 + m2) * (x / (a + m2));
-            }}
-            e = 1 + step * d;
-            de = dstep * d + step * dd;
-            if (fabs(e) < {special_tiny}) {{
-                e = {special_tiny};
-                de = 0;
-            }}
-            {T} f = 1 + step / c, df = (dstep - step * dc / c) / c;
-            if (fabs(f) < {special_tiny}) {{
-                f = {special_tiny};
-                df = 0;
-            }}
-            d = 1 / e;
-            dd = -de * d * d;
-            c = f;
-            dc = df;
-            const {T} delta = d * c, ddelta = dd * c + d * dc;
-            dh = dh * delta + h * ddelta;
-            h *= delta;
-            if (odd && fabs(delta - 1) <= {special_eps}
-                    && fabs(h * ddelta) <= {special_eps} * (fabs(dh) + fabs(shift * h)))
-                return weft_ibeta_prefix_{S}(a, b, x, y) / a * (shift * h + dh);
-        }}
+        {T} step = m / (a - 1 + m2) * ((b - m) * x / (a + m2));
+        weft_lentz_d_step_{S}(&s, step, first ? -step * (1 / (a - 1 + m2) + 1 / (a + m2))
+                                              : m / (a - 1 + m2) * (x / (a + m2)), 1, 0);
+        step = -(a + m) / (a + m2) * ((total + m) * x / (a + 1 + m2));
+        weft_lentz_d_step_{S}(&s, step, first ? step * (1 / (a + m) + 1 / (total + m)
+                                                        - 1 / (a + m2) - 1 / (a + 1 + m2))
+                                              : step / (total + m), 1, 0);
+        if (fabs(s.delta - 1) <= {special_eps}
+                && fabs(s.h * s.ddelta) <= {special_eps} * (fabs(s.dh) + fabs(shift * s.h)))
+            return weft_ibeta_prefix_{S}(a, b, x, y) / a * (shift * s.h + s.dh);
     }}
     return NAN;  // (as ibeta_cf: an unconverged fraction is not an answer)
 }}
@@ -229,8 +217,8 @@ INCOMPLETE_DERIVATIVES: dict[str, str] = {
 INCOMPLETE_DERIVATIVES_NEEDS: dict[str, tuple[str, ...]] = {
     "gamma_log_shift": ("digamma", "digamma_gap"),
     "gamma_temme_da": ("log1pmx",),
-    "gamma_p_da": ("gamma_log_shift", "gamma_prefix", "gamma_temme_da"),
-    "ibeta_lower_d": ("digamma", "digamma_gap", "ibeta_prefix"),
+    "gamma_p_da": ("gamma_log_shift", "gamma_prefix", "gamma_temme_da", "lentz_d"),
+    "ibeta_lower_d": ("digamma", "digamma_gap", "ibeta_prefix", "lentz_d"),
     "ibeta_da": ("ibeta_lower_d",),
     "ibeta_db": ("ibeta_lower_d",),
 }
