@@ -302,6 +302,25 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
     return values.astype(d)
 
 
+def logspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
+             base: float = 10.0, dtype: Any = None, device: Any = None) -> Array:
+    """``base ** linspace(start, stop, num, endpoint)``, as NumPy's ``logspace``: ``num``
+    values spaced evenly on a log scale from ``base ** start`` to ``base ** stop``, generated
+    inside the kernel. ``base`` is a number; an integer ``dtype`` truncates each value, as
+    NumPy's cast does.
+
+    >>> import weft as wf
+    >>> wf.logspace(0.0, 3.0, 4).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    """
+    if isinstance(base, bool) or not isinstance(base, (int, float, np.integer, np.floating)):
+        raise TypeError(f"logspace: base must be a real number, not {type(base).__name__} "
+                        "(weft takes one base for every value)")
+    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
+    exponents = linspace(start, stop, num, endpoint, device=device)
+    return apply_op("power", float(base), exponents).astype(d)
+
+
 def row_index(shape: Any, device: Any = None) -> Array:
     """The int32 row index of each element of ``shape`` (lazy).
 
