@@ -26,9 +26,10 @@ import numpy as np
 
 from .ops import OPS
 
-# Ufuncs whose op-table op has them as its NumPy reference (np.absolute -> "abs").
-_UFUNC_OPS = {op.numpy: name for name, op in OPS.items()
-              if isinstance(op.numpy, np.ufunc) and not op.internal}
+# Ufuncs whose op-table op has them as its NumPy reference (np.absolute -> "abs"), or has
+# their name where its reference is a wrapper of them (np.power -> "power").
+_UFUNC_OPS = {ufunc: name for name, op in OPS.items() if not op.internal
+              for ufunc in (op.numpy, getattr(np, name, None)) if isinstance(ufunc, np.ufunc)}
 _UFUNC_REDUCTIONS = {np.add: "sum", np.multiply: "prod", np.maximum: "max",
                      np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
 
@@ -89,12 +90,13 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
             return _into(out, weft.linalg.matmul(*inputs), name)
         op = _UFUNC_OPS.get(ufunc)
         if op is None:
-            special = _scipy_special_ufuncs().get(ufunc)
+            module = "numpy" if ufunc in _same_named_ufuncs() else "scipy.special"
+            special = _same_named_ufuncs().get(ufunc) or _scipy_special_ufuncs().get(ufunc)
             if special is None:
                 raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives "
                                 "a NumPy array)")
-            _refuse(f"scipy.special.{name}", kwargs, {"where": True, "casting": "same_kind"})
-            return _into(out, getattr(weft, special)(*inputs), f"scipy.special.{name}")
+            _refuse(f"{module}.{name}", kwargs, {"where": True, "casting": "same_kind"})
+            return _into(out, getattr(weft, special)(*inputs), f"{module}.{name}")
         _refuse(name, kwargs, {"dtype": _READ, "casting": _READ, "where": True})
         # NumPy's own rule (same_kind) for dtype= and out=, as np.add would apply it.
         casting = kwargs.get("casting", "same_kind")
@@ -120,6 +122,21 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         return _into(out, scan(a, axis=kwargs.get("axis", 0), **keywords), f"{name}.accumulate")
     raise TypeError(f"weft does not implement numpy.{name}.{method} (np.asarray(x) gives a "
                     "NumPy array)")
+
+
+@functools.cache
+def _same_named_ufuncs() -> dict[np.ufunc, str]:
+    """NumPy's ufuncs outside the op table that weft defines under the same name and meaning
+    (``np.reciprocal``, ``np.deg2rad``, ``np.float_power``, ``np.heaviside``...)."""
+    import weft
+
+    found = {}
+    for name in dir(np):
+        ufunc = getattr(np, name)
+        if isinstance(ufunc, np.ufunc) and ufunc not in _UFUNC_OPS:
+            if callable(getattr(weft, ufunc.__name__, None)):
+                found[ufunc] = ufunc.__name__
+    return found
 
 
 @functools.cache

@@ -38,6 +38,42 @@ def test_every_ufunc_weft_has_is_its_op(device):
     assert checked >= 30
 
 
+def test_every_numpy_ufunc_weft_defines_stays_on_the_device(device):
+    """NumPy's ufuncs that weft defines by name but not as an op's reference (composites
+    such as ``np.reciprocal``, ``np.deg2rad``; the test above checks the op table's) and
+    the integer shifts give weft's lazy results with NumPy's values; ``np.power`` and
+    ``np.sign`` reach their ops (their references wrap the ufuncs), with a NumPy scalar
+    first too (``np.float64(2.0) ** x``); ufuncs weft lacks raise TypeError naming them."""
+    import weft
+    from weft.numpy_protocols import _same_named_ufuncs
+
+    x, y = wf.asarray(A), wf.asarray(B)
+    ints = RNG.integers(0, 5, (3, 4)).astype(np.int32)
+    i, j = wf.asarray(ints), wf.asarray(ints % 3)
+    cases = [(f"numpy.{u.__name__}", u(*(x, y)[:u.nin]), u(*(A, B)[:u.nin]))
+             for u in _same_named_ufuncs() if u is not np.matmul and u.nout == 1]
+    assert len(cases) >= 9
+    cases += [("numpy.modf", np.modf(x)[0], np.modf(A)[0]),
+              ("numpy.left_shift", np.left_shift(i, j), np.left_shift(ints, ints % 3)),
+              ("numpy.right_shift", np.right_shift(i, j), np.right_shift(ints, ints % 3)),
+              ("numpy.power", np.power(x, 2), np.power(A, 2)),
+              ("numpy.sign", np.sign(x - 0.5), np.sign(A - 0.5)),
+              ("a NumPy scalar ** x", np.float64(2.0) ** wf.asarray(np.arange(11.0)),
+               2.0 ** np.arange(11.0))]
+    wf.eval(*[got for _, got, _ in cases])
+    for label, got, expected in cases:
+        np.testing.assert_allclose(_weft_on(device, got), expected, rtol=1e-12, atol=1e-300,
+                                   err_msg=label)
+    for name in sorted(dir(np)):
+        ufunc = getattr(np, name)
+        if (isinstance(ufunc, np.ufunc) and name == ufunc.__name__
+                and not callable(getattr(weft, name, None))):
+            with pytest.raises(TypeError, match=f"numpy.{name}"):
+                ufunc(*(x, y, x)[:ufunc.nin])
+    with pytest.raises(TypeError, match="dtype"):
+        np.reciprocal(x, dtype=np.float32)
+
+
 def test_reductions_functions_and_mixed_operands(device):
     x, y = wf.asarray(A), wf.asarray(B)
     cases = [
