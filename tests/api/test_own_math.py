@@ -362,6 +362,34 @@ def test_pow_against_mpmath_and_numpys_special_cases(cpu):
     assert _ulps(got32[fits], want32[fits]) <= 0.51
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_powers_with_exact_values_are_exact(device, dtype):
+    """A power whose value the type holds comes out exactly, as NumPy's: integer powers of
+    2, 3, 5, 7 and 10 (each base to every exponent that keeps it exact, and 2 to negative
+    ones), from arrays and from a scalar base (own pow once gave 2.0 ** 4.0 an ulp under
+    16, rounding e^h (1 + l) twice)."""
+    if dtype == np.float64 and not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    digits = np.finfo(dtype).nmant + 1
+    bases, exponents = [], []
+    for base in (2, 3, 5, 7, 10):
+        top = int(digits / np.log2(base)) if base != 2 else 60
+        bases += [base] * (top + 1)
+        exponents += list(range(top + 1))
+    bases += [2] * 60
+    exponents += list(range(-60, 0))
+    b = np.array(bases, dtype=dtype)
+    e = np.array(exponents, dtype=dtype)
+    want = np.power(b, e)
+    assert np.all(want == np.power(b.astype(object), e.astype(int)).astype(dtype))
+    np.testing.assert_array_equal((wf.asarray(b) ** wf.asarray(e)).to_numpy(), want)
+    tens = e[b == 10]
+    np.testing.assert_array_equal((dtype(10.0) ** wf.asarray(tens)).to_numpy(),
+                                  np.power(dtype(10.0), tens))
+    np.testing.assert_array_equal(wf.logspace(0, 10, 11, base=2.0, dtype=dtype).to_numpy(),
+                                  2.0 ** np.arange(11, dtype=dtype))
+
+
 def test_tanh_sinh_cosh_against_mpmath(cpu):
     """Own tanh, sinh and cosh: within 3 ulps of mpmath, through the switch at 22 and up to
     sinh's and cosh's overflow at 710.48; signed zeros, infinities and NaN as NumPy's;

@@ -72,26 +72,19 @@ def _through_double(name: str, arity: int = 1) -> str:
             f"    return (float)weft_{name}({', '.join(f'(double){p}' for p in params)});\n}}\n")
 
 
-# name -> C source of its float64 and float32 versions (one overloaded name).
-_VERSIONS: dict[str, dict[str, str]] = {
-    # y 2^k for -2044 < k < 2046, from exponent bits in two halves (each a normal double),
-    # so that results down to the subnormals and up to the largest double come out right.
-    "times_two_to": {"float64": """\
-double OVERLOADABLE weft_times_two_to(double y, long k) {
-    const long first = k >> 1;  // ("half" is a type in OpenCL C)
-    return y * as_double((first + 1023) << 52) * as_double((k - first + 1023) << 52);
-}
-"""},
-    "exp": {
-        "float64": """\
-double OVERLOADABLE weft_exp(double x) {
+def _exp_double(signature: str, plus_low: str) -> str:
+    """The float64 exp as ``signature``: x = k ln 2 + r, then e^r by its Taylor polynomial
+    times 2^k; ``plus_low`` adds to r a low part of the argument (pow's e^(h + l)), which a
+    product e^h (1 + l) would round twice (2.0 ** 4.0 came out as 16 less an ulp)."""
+    return f"""\
+double OVERLOADABLE {signature} {{
     const double round_k = 0x1.8p52;
     double c = x > 709.8 ? 709.8 : x;
     c = c < -745.2 ? -745.2 : c;
     const double t = c * 1.4426950408889634 + round_k;
     const double k = t - round_k;
     const long ki = as_long(t) - as_long(round_k);
-    const double r = (c - k * 0x1.62e42fee00000p-1) - k * 0x1.a39ef35793c76p-33;
+    const double r = (c - k * 0x1.62e42fee00000p-1) - k * 0x1.a39ef35793c76p-33{plus_low};
     double p = 1.0 / 6227020800.0;
     p = p * r + 1.0 / 479001600.0;
     p = p * r + 1.0 / 39916800.0;
@@ -108,8 +101,22 @@ double OVERLOADABLE weft_exp(double x) {
     p = p * r + 1.0;
     const double y = weft_times_two_to(p, ki);
     return x > 709.782712893384 ? INFINITY : (x < -745.1332191019412 ? 0.0 : y);
+}}
+"""
+
+
+# name -> C source of its float64 and float32 versions (one overloaded name).
+_VERSIONS: dict[str, dict[str, str]] = {
+    # y 2^k for -2044 < k < 2046, from exponent bits in two halves (each a normal double),
+    # so that results down to the subnormals and up to the largest double come out right.
+    "times_two_to": {"float64": """\
+double OVERLOADABLE weft_times_two_to(double y, long k) {
+    const long first = k >> 1;  // ("half" is a type in OpenCL C)
+    return y * as_double((first + 1023) << 52) * as_double((k - first + 1023) << 52);
 }
-""",
+"""},
+    "exp": {
+        "float64": _exp_double("weft_exp(double x)", ""),
         "float32": """\
 float OVERLOADABLE weft_exp(float x) {
     const float round_k = 0x1.8p23f;
@@ -294,6 +301,8 @@ _VERSIONS["cos"] = {"float64": _reduction.COS}
 _VERSIONS["tan"] = {"float64": _reduction.TAN}
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
 _VERSIONS["log_parts"] = {"float64": LOG_PARTS}
+_VERSIONS["exp_sum"] = {"float64": _exp_double("weft_exp_sum(double x, double lo)",
+                                                            " + lo")}
 _VERSIONS["lgamma_parts"] = {"float64": LGAMMA_PARTS}
 for _name, _source, _arity in (
         ("lgamma", LGAMMA, 1), ("tgamma", TGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1),
@@ -304,22 +313,23 @@ for _name, _source, _arity in (
     _VERSIONS[_name] = {"float64": _source, "float32": _through_double(_name, _arity)}
 
 # What each calls directly: emitted first (``own_math_source`` follows the calls through).
-_NEEDS = {"exp": ("times_two_to",), "expm1": ("times_two_to",), "log1p": ("log",),
+_NEEDS = {"exp": ("times_two_to",), "exp_sum": ("times_two_to",),
+          "expm1": ("times_two_to",), "log1p": ("log",),
           "sin": ("reduce_half_pi",), "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
           "lgamma": ("log", "lgamma_parts"), "lgamma_parts": ("reduce_half_pi",),
           "tgamma": ("exp", "log_parts", "lgamma_parts"), "erf": ("exp", "erf_kernels"),
-          "erfc": ("exp", "erf_kernels"), "pow": ("exp", "log_parts"), "tanh": ("expm1",),
+          "erfc": ("exp", "erf_kernels"), "pow": ("exp_sum", "log_parts"), "tanh": ("expm1",),
           "sinh": ("expm1", "exp"), "cosh": ("exp",), "atan2": ("atan",), "asin": ("atan2",),
           "acos": ("atan2",), "log2": ("log_parts",), "log10": ("log_parts",),
           "exp2": ("exp", "times_two_to"), "cbrt": ("times_two_to",), "asinh": ("log1p",),
           "acosh": ("log1p",), "atanh": ("log1p",)}
-_ORDER = ("times_two_to", "exp", "log", "log1p", "expm1", "tanh", "sinh", "cosh",
+_ORDER = ("times_two_to", "exp", "exp_sum", "log", "log1p", "expm1", "tanh", "sinh", "cosh",
           "reduce_half_pi", "sin", "cos", "tan", "lgamma_parts", "lgamma", "erf_kernels", "erf",
           "erfc", "log_parts", "pow", "tgamma", "log2", "log10", "exp2", "cbrt", "hypot", "asinh",
           "acosh", "atanh", "atan", "atan2", "asin", "acos", "isnan", "isfinite", "isinf", "sqrt",
           "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
-_HELPERS = frozenset({"times_two_to", "reduce_half_pi", "erf_kernels", "log_parts",
-                      "lgamma_parts"})  # no macro
+_HELPERS = frozenset({"times_two_to", "exp_sum", "reduce_half_pi", "erf_kernels",
+                      "log_parts", "lgamma_parts"})  # no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 # The functions a CPU row band may still write out once per column (render/reduce.py):
 # the compiler vectorizes those copies. A copy of any other own function's body it does
