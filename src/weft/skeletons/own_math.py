@@ -301,8 +301,7 @@ _VERSIONS["cos"] = {"float64": _reduction.COS}
 _VERSIONS["tan"] = {"float64": _reduction.TAN}
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
 _VERSIONS["log_parts"] = {"float64": LOG_PARTS}
-_VERSIONS["exp_sum"] = {"float64": _exp_double("weft_exp_sum(double x, double lo)",
-                                                            " + lo")}
+_VERSIONS["exp_sum"] = {"float64": _exp_double("weft_exp_sum(double x, double lo)", " + lo")}
 _VERSIONS["lgamma_parts"] = {"float64": LGAMMA_PARTS}
 for _name, _source, _arity in (
         ("lgamma", LGAMMA, 1), ("tgamma", TGAMMA, 1), ("erf", ERF, 1), ("erfc", ERFC, 1),

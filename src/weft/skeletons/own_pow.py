@@ -10,10 +10,9 @@ e^(h + l) takes l into exp's reduced argument (``weft_exp_sum``): e^h (1 + l) ro
 and powers with exact results came out an ulp off (2.0 ** 4.0, 10.0 ** 7.0). The rounding
 left, about 2^-61 of log|x|, costs |y log x| / 256 ulps: at most 3 where the result is
 finite, well under one where it is near 1; with exp's own rounding, 2 ulps measured (NumPy's
-pow: 1). A library pow cost
-PoCL 70 times a multiply: 2^20 doubles took 82 ms, now 10 (NumPy 4.5 on one core, with
-AVX-512). A compare choosing between two sums (the textbook fast two-sum) made LLVM branch
-and kept the kernel scalar (25 ms); Knuth's two-sum has no compare.
+pow: 1). A library pow cost PoCL 70 times a multiply: 2^20 doubles took 82 ms, now 10 (NumPy
+4.5 on one core, with AVX-512). A compare choosing between two sums (the textbook fast
+two-sum) made LLVM branch and kept the kernel scalar (25 ms); Knuth's two-sum has no compare.
 """
 
 from .log_reduction import LOG_REDUCTION
