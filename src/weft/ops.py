@@ -403,8 +403,8 @@ _add(Op("remainder", 2, SAME,
         {"ui": "weft_mod_{S}({0}, {1})", "f": "weft_mod_{S}({0}, {1})"},
         np.remainder, GENERAL, helpers={"u": "mod_uint", "i": "mod_int", "f": "mod_float"},
         adjoint=lambda w, g, y, a, b: (g, -g * w.floor(a / b))))
-_add(Op("power", 2, SAME, {"ui": "weft_ipow_{S}({0}, {1})", "f": "pow({0}, {1})"},
-        _ipow, GENERAL, helpers={"ui": "ipow"},
+_add(Op("power", 2, SAME, {"ui": "weft_ipow_{S}({0}, {1})", "f": "weft_pow_{S}({0}, {1})"},
+        _ipow, GENERAL, helpers={"ui": "ipow", "f": "pow_exact"},
         adjoint=lambda w, g, y, a, b: (w.where(b == 0, 0, g * b * a ** (b - 1)),
                                        w.where(a == 0, 0, g * y * w.log(a)))))
 _add(Op("negative", 1, SAME,

@@ -88,7 +88,41 @@ HELPERS: dict[str, str] = {
     return ({T})r;
 }}
 """,
+    # The vendor's pow (NVIDIA's: within 2 ulps) misses exact powers by an ulp (3.0 ** 1.0
+    # on an H200). For an integer exponent, a power by squaring whose every product an FMA
+    # shows exact is the power itself, and its reciprocal, rounded once, the negative power.
+    # Products below 1e-30 fall back to pow: an FMA cannot see a subnormal's rounding.
+    "pow_exact": """\
+{T} weft_pow_{S}({T} x, {T} y) {{
+    {T} r = pow(x, y);
+    if (y == rint(y) && fabs(y) <= 64 && fabs(x) < INFINITY && x != 0) {{
+        int n = (int)fabs(y);
+        {T} base = x, p = 1;
+        int exact = 1;
+        while (n) {{
+            if (n & 1) {{
+                const {T} q = p * base;
+                exact = exact && fma(p, base, -q) == 0 && fabs(q) >= ({T})1e-30;
+                p = q;
+            }}
+            n >>= 1;
+            if (n) {{
+                const {T} s = base * base;
+                exact = exact && fma(base, base, -s) == 0 && fabs(s) >= ({T})1e-30;
+                base = s;
+            }}
+        }}
+        if (exact) r = y < 0 ? 1 / p : p;
+    }}
+    return r;
+}}
+""",
 }
+
+# Helpers that mend a library function, and the function: a dialect with its own version of
+# it (``Dialect.own_math``: weft's own pow on CPUs gives exact powers exactly) calls that.
+MENDS = {"pow_exact": "pow"}
+_UNMENDED = "{T} weft_pow_{S}({T} x, {T} y) {{ return pow(x, y); }}\n"
 
 _LOOP = re.compile(r"\b(for|while)\s*\(")
 
@@ -105,6 +139,8 @@ __all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_
 def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     """Helper ``name``'s C text for ``dtype`` in ``dialect``."""
     template = HELPERS[name]
+    if MENDS.get(name) in dialect.own_math:
+        template = _UNMENDED
     qualifier = dialect.function_qualifier
     if dialect.looping_function_qualifier is not None and _LOOP.search(template):
         qualifier = dialect.looping_function_qualifier
