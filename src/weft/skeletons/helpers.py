@@ -119,10 +119,10 @@ HELPERS: dict[str, str] = {
 """,
 }
 
-# Helpers that mend a library function, and the function: a dialect with its own version of
-# it (``Dialect.own_math``: weft's own pow on CPUs gives exact powers exactly) calls that.
-MENDS = {"pow_exact": "pow"}
-_UNMENDED = "{T} weft_pow_{S}({T} x, {T} y) {{ return pow(x, y); }}\n"
+# Helpers that mend a library function: (the function, the helper as a plain call of it). A
+# dialect with its own version of the function (``Dialect.own_math``: weft's own pow on CPUs
+# gives exact powers exactly) gets the plain call.
+MENDS = {"pow_exact": ("pow", "{T} weft_pow_{S}({T} x, {T} y) {{ return pow(x, y); }}\n")}
 
 _LOOP = re.compile(r"\b(for|while)\s*\(")
 
@@ -139,8 +139,8 @@ __all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_
 def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     """Helper ``name``'s C text for ``dtype`` in ``dialect``."""
     template = HELPERS[name]
-    if MENDS.get(name) in dialect.own_math:
-        template = _UNMENDED
+    if name in MENDS and MENDS[name][0] in dialect.own_math:
+        template = MENDS[name][1]
     qualifier = dialect.function_qualifier
     if dialect.looping_function_qualifier is not None and _LOOP.search(template):
         qualifier = dialect.looping_function_qualifier
