@@ -90,8 +90,9 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
             return _into(out, weft.linalg.matmul(*inputs), name)
         op = _UFUNC_OPS.get(ufunc)
         if op is None:
-            module = "numpy" if ufunc in _same_named_ufuncs() else "scipy.special"
-            special = _same_named_ufuncs().get(ufunc) or _scipy_special_ufuncs().get(ufunc)
+            module, special = "numpy", _same_named_ufuncs().get(ufunc)
+            if special is None:
+                module, special = "scipy.special", _scipy_special_ufuncs().get(ufunc)
             if special is None:
                 raise TypeError(f"weft does not implement numpy.{name} (np.asarray(x) gives "
                                 "a NumPy array)")

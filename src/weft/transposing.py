@@ -43,17 +43,20 @@ def flipped(node: ex.Node) -> ex.Node | None:
     return _flip(node, {})
 
 
+def _walks_down(leaf: ex.Node) -> bool | None:
+    """For a buffer leaf that is a matrix (not a row or column): whether its walk in
+    element order steps down its columns (True) or along its rows (False); else None."""
+    shape = leaf.shape
+    if leaf.kind is not ex.BUFFER or len(shape) != 2 or shape[0] <= 1 or shape[1] <= 1:
+        return None
+    down, across = leaf.attrs.strides
+    return down < across
+
+
 def _some_walk_down(leaves: tuple[ex.Node, ...]) -> bool:
     """Whether some matrix leaf walks down columns and none along rows."""
-    down = False
-    for leaf in leaves:
-        shape = leaf.shape
-        if leaf.kind is ex.BUFFER and len(shape) == 2 and shape[0] > 1 and shape[1] > 1:
-            strides = leaf.attrs.strides
-            if strides[0] >= strides[1]:
-                return False
-            down = True
-    return down
+    walks = [w for w in map(_walks_down, leaves) if w is not None]
+    return bool(walks) and all(walks)
 
 
 class _UnflippableError(Exception):
@@ -72,12 +75,10 @@ def _survey(node: ex.Node, seen: set[int]) -> int:
     if kind is ex.BUFFER:
         if node.tape is not None:
             raise _UnflippableError  # (a gradient's leaf: left to the general path)
-        if len(shape) == 2 and shape[0] > 1 and shape[1] > 1:
-            down, across = node.attrs.strides
-            if down >= across:
-                raise _UnflippableError
-            return 1
-        return 0
+        walks_down = _walks_down(node)
+        if walks_down is False:
+            raise _UnflippableError
+        return int(bool(walks_down))
     if kind is ex.MAP or kind is ex.CAST or kind is ex.BROADCAST:
         return sum(_survey(a, seen) for a in node.args)
     raise _UnflippableError
