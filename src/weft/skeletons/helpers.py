@@ -94,12 +94,11 @@ HELPERS: dict[str, str] = {
     # Products below 1e-30 fall back to pow: an FMA cannot see a subnormal's rounding.
     "pow_exact": """\
 {T} weft_pow_{S}({T} x, {T} y) {{
-    {T} r = pow(x, y);
     if (y == rint(y) && fabs(y) <= 64 && fabs(x) < INFINITY && x != 0) {{
         int n = (int)fabs(y);
         {T} base = x, p = 1;
         int exact = 1;
-        while (n) {{
+        while (n && exact) {{  // (an inexact product ends it: pow's answer is then taken)
             if (n & 1) {{
                 const {T} q = p * base;
                 exact = exact && fma(p, base, -q) == 0 && fabs(q) >= ({T})1e-30;
@@ -112,9 +111,9 @@ HELPERS: dict[str, str] = {
                 base = s;
             }}
         }}
-        if (exact) r = y < 0 ? 1 / p : p;
+        if (exact) return y < 0 ? 1 / p : p;
     }}
-    return r;
+    return pow(x, y);
 }}
 """,
 }
