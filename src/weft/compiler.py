@@ -114,12 +114,12 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
 
             for root, dest in step.scans:
                 compiled.kernels += (
-                    scan_kernels(root, dest, target)
+                    scan_kernels(root, dest, target.traits, target.fp64)
                     if root.kind == ex.SCAN else arg_kernels(root, dest, target.traits))
         elif step.reductions:
             _compile_reductions(compiled.kernels, step.reductions, step.elementwise, target)
         else:
-            kernel = elementwise_kernel(step.outputs, target)
+            kernel = _compile_elementwise(step.outputs, target)
             if kernel.n:
                 compiled.kernels.append(kernel)
     seen: set[int] = set()
@@ -154,8 +154,7 @@ def _refuse_float64(ir: KernelIR, target: Target) -> None:
             )
 
 
-def elementwise_kernel(outputs: list[schedule.Output], target: Target) -> Kernel:
-    """One element-wise kernel computing every ``(expression, destination)`` pair."""
+def _compile_elementwise(outputs: list[schedule.Output], target: Target) -> Kernel:
     ir, args, errors = lower(outputs)
     variant, groups = variants.elementwise(ir, args, target.traits)
     return Kernel(ir, variant, args, errors, args[-2], groups)

@@ -103,13 +103,6 @@ class Dialect:
     # backend's call (``Traits.last_group``).
     last_group_add: str = ""
     global_fence: str = ""
-    # A single-pass scan's look-back (skeletons/scan.py, ``LOOKBACK``): a statement setting
-    # the int at {0} to {1} once the work-item's earlier global writes are seen device-wide
-    # (a release), and an expression reading the int at {0} before the later reads (an
-    # acquire; ``global_fence`` follows it where the read alone does not order them). Empty:
-    # a long row's scan takes three passes.
-    release_store: str = ""
-    acquire_load: str = ""
     global_barrier: str = ""
     group_count: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert

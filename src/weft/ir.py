@@ -212,9 +212,6 @@ class Scan:
     arg: bool = False
     combining: bool = False
     flat: bool = False  # an arg-reduction's positions in the whole operand, row-major
-    # One pass for a long row (GPUs with device-scope atomics): a tile per work-group, its
-    # carry from the tiles before it (decoupled look-back through ``flags`` and ``lookback``).
-    lookback: bool = False
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select

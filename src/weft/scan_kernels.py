@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 
 from . import dtypes as dt
 from . import expr as ex
-from .compiler import Kernel, Target, TemporaryBuffer, elementwise_kernel, temporary_leaf
+from .compiler import Kernel, TemporaryBuffer
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
-from .ir import GROUP_COUNTER, SCAN, BufferParam, IndexParam, KernelIR, Scan, Variant
+from .ir import SCAN, BufferParam, IndexParam, KernelIR, Scan, Variant
 from .lower import Arguments, lower_scan
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
@@ -38,8 +38,6 @@ MIN_CPU_SPLIT = 1 << 14
 # GPU rows at most this long are walked by one work-item each: a work-group's tile would
 # be mostly empty.
 SERIAL_COLS = 64
-# A single-pass scan's elements per thread of its tile, for 4-byte and 8-byte elements.
-LOOKBACK_PER_THREAD = (16, 8)
 
 
 @dataclass(frozen=True)
@@ -121,8 +119,7 @@ def _view(leaf: ex.Node, axis: int) -> list[int]:
 
 
 def _pass(spec: Scan, operand: ex.Node, axis: int, out: tuple[DType, object, list[int]],
-          carries: TemporaryBuffer | None, layout: ScanLayout, extra: list | None = None
-          ) -> Kernel:
+          carries: TemporaryBuffer | None, layout: ScanLayout) -> Kernel:
     """One pass's kernel: the operand lowered into its IR, then its own parameters (the
     totals' ``part`` or the destination ``dst`` and its view, the ``carries``, the layout)."""
     rows, cols = as_2d(operand.shape)
@@ -136,7 +133,6 @@ def _pass(spec: Scan, operand: ex.Node, axis: int, out: tuple[DType, object, lis
                  *((IndexParam(f"dst_{k}"), v) for k, v in zip(("off", "s0", "s1"), view))]
     if carries is not None:
         named.append((BufferParam("carries", spec.dtype, True, False), carries))
-    named += extra or []
     named += [(IndexParam(name), value) for name, value in (
         ("rows", rows), ("cols", cols), ("splits", layout.splits), ("chunk", layout.chunk))]
     ir, args = lower_scan(operand, axis, spec, named)
@@ -145,13 +141,13 @@ def _pass(spec: Scan, operand: ex.Node, axis: int, out: tuple[DType, object, lis
     return Kernel(ir, variant, args, [], rows * cols, layout.groups)
 
 
-def scan_kernels(root: ex.Node, dest: ex.Node, target: Target) -> list[Kernel]:
-    """The kernels computing the ``SCAN`` node ``root`` into the buffer leaf ``dest`` on
-    ``target``; the operand is computed where each pass reads it."""
+def scan_kernels(root: ex.Node, dest: ex.Node, traits: Traits, fp64: bool) -> list[Kernel]:
+    """The kernels computing the ``SCAN`` node ``root`` into the buffer leaf ``dest`` on a
+    device of ``traits`` (``fp64``: it has float64); the operand is computed where each pass
+    reads it."""
     (operand,) = root.args
     (op, axis), dtype = root.attrs, root.dtype
-    traits = target.traits
-    if op == "add" and dtype.name == "float32" and target.fp64:
+    if op == "add" and dtype.name == "float32" and fp64:
         dtype = dt.float64  # as the reductions' sums: the running sums of 10^7 elements to 1e-7
     rows, cols = as_2d(root.shape)
     if axis == 0:
@@ -164,10 +160,6 @@ def scan_kernels(root: ex.Node, dest: ex.Node, target: Target) -> list[Kernel]:
     out = (dest.dtype, dest.attrs.storage, view)
     if layout.splits == 1:
         return [_pass(Scan(op, dtype), operand, axis, out, None, layout)]
-    if layout.per_thread and traits.last_group and target.dialect is not None \
-            and target.dialect.release_store:
-        return _single_pass(Scan(op, dtype, lookback=True), operand, axis, out, rows, cols,
-                            layout, target)
     totals = TemporaryBuffer(dtype, rows * layout.splits)
     carries = TemporaryBuffer(dtype, rows * layout.splits)
     along = scan_layout(rows, layout.splits, dtype.itemsize, traits)
@@ -179,26 +171,6 @@ def scan_kernels(root: ex.Node, dest: ex.Node, target: Target) -> list[Kernel]:
             _pass(Scan(op, dtype, exclusive=True), totals_leaf, 1,
                   (dtype, carries, [0, layout.splits, 1]), None, along),
             _pass(Scan(op, dtype, carried=True), operand, axis, out, carries, layout)]
-
-
-def _single_pass(spec: Scan, operand: ex.Node, axis: int,
-                 out: tuple[DType, object, list[int]], rows: int, cols: int,
-                 layout: ScanLayout, target: Target) -> list[Kernel]:
-    """A long row's scan in one pass over its elements (``Scan.lookback``): a tile per
-    work-group, whose carry comes from the tiles before it through their published states
-    (``flags``, zeroed by a first small kernel) and values (``lookback``)."""
-    tile = LOOKBACK_PER_THREAD[spec.dtype.itemsize > 4] * WORK_GROUP
-    splits = ceil_div(cols, tile)
-    layout = replace(layout, splits=splits, chunk=tile, groups=rows * splits,
-                     per_thread=tile // WORK_GROUP)
-    flags = temporary_leaf((rows * splits,), dt.int32)
-    zero = ex.broadcast(ex.scalar(0, dt.int32), flags.shape)
-    values = TemporaryBuffer(spec.dtype, 2 * rows * splits)
-    lookback = [(BufferParam(GROUP_COUNTER, dt.int32, False, True), None),
-                (BufferParam("flags", dt.int32, True, True), flags.attrs.storage),
-                (BufferParam("lookback", spec.dtype, True, True), values)]
-    return [elementwise_kernel([(zero, flags)], target),
-            _pass(spec, operand, axis, out, None, layout, lookback)]
 
 
 def arg_kernels(root: ex.Node, dest: ex.Node, traits: Traits) -> list[Kernel]:

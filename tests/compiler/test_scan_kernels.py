@@ -4,8 +4,6 @@ reads straight from a buffer, and the sources' skeletons."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -64,20 +62,6 @@ def test_a_long_row_takes_three_passes_a_short_one_one(reference):
     assert passes[2].ir.scan.carried
     (single,) = _kernels(wf.cumsum(wf.asarray(np.ones(100))), Target(OPENCL, CPU))
     assert not single.ir.scan.carried and not single.ir.scan.totals
-
-
-def test_a_long_row_on_a_gpu_with_device_scope_atomics_takes_one_pass(reference):
-    long_row = wf.asarray(np.ones(1 << 20, np.float32))
-    for dialect in (OPENCL, CUDA):
-        zero, scan = _kernels(wf.cumsum(long_row), Target(dialect, replace(GPU, last_group=True)))
-        assert zero.ir.scan is None and scan.ir.scan.lookback
-        text = scan.source(dialect)
-        assert "lookback" in text and "done_groups" in text and "flags" in text
-        # float32 sums run in float64: tiles of 8 doubles a thread, one tile a work-group.
-        assert scan.variant.scan_per_thread == 8 and scan.groups == (1 << 20) // 2048
-    # Without the atomics, three passes.
-    passes = _kernels(wf.cumsum(long_row), Target(OPENCL, GPU))
-    assert [k.ir.scan.lookback for k in passes] == [False, False, False]
 
 
 def test_the_scan_computes_its_operand_where_it_reads_it(reference):

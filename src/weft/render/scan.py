@@ -63,7 +63,6 @@ def render_scan(f: Renderer) -> str:
             group_scan = scan.GROUP_SCAN_TREE.format(**scanned)
         slots.update(common, body=indent(statements, 3), tile=str(k * WORK_GROUP),
                      per_thread=str(k), group_scan=group_scan,
-                     lookback=_lookback(f, combine) if spec.lookback else "",
                      combine_before=combine("carry", "preceding"),
                      combine_carry=combine("carry", "tile_total"),
                      write_back=write.format(**tile), store=scan.TILE_STORE.format(**tile),
@@ -143,34 +142,11 @@ def _render_arg(f: Renderer) -> str:
     return f.finish(scan.ARG_SERIAL, slots)
 
 
-def _lookback(f: Renderer, combine) -> str:
-    """A single-pass scan's look-back (``skeletons.scan.LOOKBACK``): the tile's carry from
-    the states and values its predecessors publish."""
-    d, spec = f.d, f.ir.scan
-    assert spec is not None
-    fence = f"                    {d.global_fence};\n" if d.global_fence else ""
-    return scan.LOOKBACK.format(
-        T=f.ctype(spec.dtype), identity=c_literal(identity(spec.op, spec.dtype), spec.dtype),
-        index_t=f.index_t, global_ptr=d.global_ptr, lookback_storage=f.storage(spec.dtype),
-        publish_total=d.release_store.format("(flags + task)", "1"),
-        publish_prefix=d.release_store.format("(flags + task)", "2"),
-        read_state=d.acquire_load.format("(flags + k)"), acquire_fence=fence,
-        combine_seen=combine("seen", "exclusive"),
-        combine_exclusive=combine("exclusive", "tile_total"), barrier=d.barrier)
-
-
 def _tasks(f: Renderer) -> dict[str, str]:
     """Where a pass's tasks lie (``task_span``) and, where work-items walk them, the loop
     over them (``task_loop``): a work-group's own task (tiles), a band of columns, or a
     row's split, taken a task per work-group (CPUs) or per work-item."""
     d, band = f.d, f.variant.scan_band
-    spec = f.ir.scan
-    if spec is not None and spec.lookback:
-        span = scan.LOOKBACK_TASK.format(
-            local=d.local_qualifier, index_t=f.index_t, T=f.ctype(spec.dtype),
-            local_id=d.local_id, take_ticket=d.last_group_add.format("done_groups"),
-            barrier=d.barrier)
-        return dict(task_span=indent(span), task_loop="")
     if f.variant.scan_per_thread:
         span = scan.GROUP_TASK.format(index_t=f.index_t, group_id=d.group_id)
         return dict(task_span=indent(span), task_loop="")

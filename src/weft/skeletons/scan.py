@@ -18,9 +18,7 @@ run of ``per_thread`` consecutive elements sits in distinct banks), each thread 
 run in registers, the work-group scans the runs' totals (``group_scan``: warp shuffles
 where the dialect has them, else Hillis and Steele's doubling in work-group memory), each
 thread writes its run back from its prefix, and the tile is stored coalesced; the tile's
-total carries into the next tile. With ``lookback`` (devices with device-scope atomics) a
-long row takes one pass: a work-group scans one tile and takes its carry from the tiles
-before it (``LOOKBACK``). A totals pass on GPUs is a plain work-group reduction
+total carries into the next tile. A totals pass on GPUs is a plain work-group reduction
 (``TILED_TOTALS``). ``BANDS``: down the columns of a row-major array. ``ARG_*``: argmax and
 argmin, a (value, position) pair per task.
 
@@ -52,50 +50,6 @@ const {index_t} i0 = (task - split * bands) * {band};
 const int width = rows - i0 < {band} ? (int)(rows - i0) : {band};
 const {index_t} begin = split * chunk;
 const {index_t} end = begin + chunk < cols ? begin + chunk : cols;
-"""
-
-# A single-pass scan's task (``TILED`` with ``lookback``): one tile, taken in launch order
-# from the stream's counter (``ir.GROUP_COUNTER``, zero between launches: the last ticket
-# resets it), so a tile's predecessors have all started before it waits on them.
-LOOKBACK_TASK = """\
-{local} {index_t} ticket;
-{local} {T} shared_carry;
-if ({local_id} == 0) {{
-    ticket = {take_ticket};
-    if (ticket == rows * splits - 1) *done_groups = 0;
-}}
-{barrier};
-const {index_t} task = ticket;
-""" + ROW_TASK
-# Decoupled look-back (Merrill and Garland, 2016): a tile publishes its total (state 1) at
-# once, then walks back over its predecessors' states, adding their totals until one has
-# published its inclusive prefix (state 2: the row's first tile does so at once), and
-# publishes its own. ``lookback`` holds the totals, then the prefixes ``tasks`` further;
-# ``flags`` the states, zero before the launch. The tile's exclusive prefix is its carry.
-LOOKBACK = """\
-        if (lid == 0) {{
-            {T} exclusive = {identity};
-            const {index_t} tasks = rows * splits;
-            if (split > 0) {{
-                lookback[task] = ({lookback_storage})tile_total;
-                {publish_total};
-                for ({index_t} k = task - 1;; --k) {{
-                    int state;
-                    do {{
-                        state = {read_state};
-                    }} while (state == 0);
-{acquire_fence}                    const {index_t} at = state == 2 ? tasks + k : k;
-                    const {T} seen = ((volatile {global_ptr}{lookback_storage}*)lookback)[at];
-                    exclusive = {combine_seen};
-                    if (state == 2) break;
-                }}
-            }}
-            lookback[tasks + task] = ({lookback_storage}){combine_exclusive};
-            {publish_prefix};
-            shared_carry = exclusive;
-        }}
-        {barrier};
-        carry = shared_carry;
 """
 
 BY_GROUPS = ("    if ({local_id} != 0) return;\n"
@@ -185,7 +139,7 @@ TILED = """\
             acc = {combine_acc};
             run[k] = acc;
         }}
-{group_scan}{lookback}        const {T} before = {combine_before};
+{group_scan}        const {T} before = {combine_before};
 {write_back}        {barrier};
 {store}        carry = {combine_carry};
         {barrier};

@@ -45,8 +45,4 @@ CUDA = Dialect(
     global_fence="__threadfence()",
     global_barrier="__syncthreads()",
     group_count="gridDim.x",
-    # The look-back's states through L2 (atomics), its values read volatile (past L1, which
-    # may hold an older line of them), ordered by fences on both sides.
-    release_store="__threadfence(); atomicExch({0}, {1})",
-    acquire_load="atomicAdd({0}, 0)",
 )

@@ -66,10 +66,6 @@ OPENCL = Dialect(
                     "memory_order_acq_rel, memory_scope_device)"),
     global_barrier="barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)",
     group_count="get_num_groups(0)",
-    release_store=("atomic_store_explicit((volatile __global atomic_int*){0}, {1}, "
-                   "memory_order_release, memory_scope_device)"),
-    acquire_load=("atomic_load_explicit((volatile __global atomic_int*){0}, "
-                  "memory_order_acquire, memory_scope_device)"),
 )
 
 # Helpers always inlined too: one left as a call keeps PoCL from vectorizing the kernel;
