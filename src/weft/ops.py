@@ -192,6 +192,11 @@ _add(Op("logaddexp2", 2, REAL,
 # with respect to x1 is 1 (and 0 with respect to x2) wherever it is defined.
 _add(Op("nextafter", 2, REAL, {FLOAT_ONLY: "nextafter({0}, {1})"}, np.nextafter, GENERAL,
         adjoint=lambda w, g, y, a, b: (g, None)))
+# The distance to the next value away from zero (NumPy's: -0.0 steps up, as 0.0 does); a
+# step function, so its derivative is zero.
+_add(Op("spacing", 1, REAL,
+        {FLOAT_ONLY: "(nextafter({0}, {0} < 0 ? -({T})INFINITY : ({T})INFINITY) - {0})"},
+        np.spacing, GENERAL, adjoint=lambda w, g, y, x: None))
 
 # Special functions (device code in skeletons/special.py; SciPy is the reference, imported
 # only when a reference is computed: the reference device and the tests).
@@ -483,6 +488,9 @@ _add(Op("logical_not", 1, LOGICAL, {"b": "(!{0})"}, np.logical_not))
 _add(Op("bitwise_and", 2, SAME, {"bui": "({0} & {1})"}, np.bitwise_and, INTERSECTION))
 _add(Op("bitwise_or", 2, SAME, {"bui": "({0} | {1})"}, np.bitwise_or, UNION))
 _add(Op("bitwise_xor", 2, SAME, {"bui": "({0} ^ {1})"}, np.bitwise_xor, UNION))
+_add(Op("gcd", 2, SAME, {"ui": "weft_gcd_{S}({0}, {1})"}, np.gcd, UNION, helpers={"ui": "gcd"}))
+_add(Op("lcm", 2, SAME, {"ui": "weft_lcm_{S}({0}, {1})"}, np.lcm, INTERSECTION,
+        helpers={"ui": "lcm"}))
 _add(Op("invert", 1, SAME, {"b": "(!{0})", "ui": "(~{0})"}, np.invert))
 _add(Op("left_shift", 2, SAME,
         {"ui": "(({1}) < 0 || ({1}) >= {BITS} ? ({T})0 : ({T})(({U}){0} << {1}))"},

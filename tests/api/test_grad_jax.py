@@ -27,6 +27,7 @@ special = jax.scipy.special
 # weft names whose JAX function has another name or is a formula of JAX functions.
 COUNTERPARTS = {
     "nextafter": None,  # JAX defines no derivative for it (weft's: 1 for x1, by test_grad)
+    "spacing": None,  # nor for spacing, which is nextafter's (weft's: 0, by test_grad)
     "Phi": jax.scipy.stats.norm.cdf, "inv_Phi": special.ndtri, "inv_logit": special.expit,
     "logit": special.logit, "lgamma": special.gammaln, "tgamma": special.gamma,
     "digamma": special.digamma, "erf": special.erf, "erfc": special.erfc,

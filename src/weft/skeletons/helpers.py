@@ -88,6 +88,28 @@ HELPERS: dict[str, str] = {
     return ({T})r;
 }}
 """,
+    # NumPy's gcd and lcm: of the magnitudes (MIN's wraps to itself, as NumPy's does), by
+    # Euclid's remainders in the unsigned type; lcm(0, x) == 0, its product wrapping.
+    "gcd": """\
+{T} weft_gcd_{S}({T} a, {T} b) {{
+    {U} x = a < 0 ? ({U})0 - ({U})a : ({U})a;
+    {U} y = b < 0 ? ({U})0 - ({U})b : ({U})b;
+    while (y != 0) {{
+        const {U} r = x % y;
+        x = y;
+        y = r;
+    }}
+    return ({T})x;
+}}
+""",
+    "lcm": """\
+{T} weft_lcm_{S}({T} a, {T} b) {{
+    const {U} x = a < 0 ? ({U})0 - ({U})a : ({U})a;
+    const {U} y = b < 0 ? ({U})0 - ({U})b : ({U})b;
+    const {U} g = ({U})weft_gcd_{S}(a, b);
+    return g == 0 ? ({T})0 : ({T})(x / g * y);
+}}
+""",
     # The vendor's pow (NVIDIA's: within 2 ulps) misses exact powers by an ulp (3.0 ** 1.0
     # on an H200). For an integer exponent, a power by squaring whose every product an FMA
     # shows exact is the power itself, and its reciprocal, rounded once, the negative power.
@@ -128,6 +150,7 @@ _LOOP = re.compile(r"\b(for|while)\s*\(")
 HELPERS.update(SPECIAL)
 HELPERS.update(RANDOM)
 NEEDS.update(RANDOM_NEEDS)
+NEEDS["lcm"] = ("gcd",)
 # Helpers computing in double whatever the op's dtype (the kernel needs doubles).
 DOUBLE_INSIDE = frozenset(RANDOM)
 
