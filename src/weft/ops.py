@@ -283,6 +283,13 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("exp1", 1, "helper", _scipy("exp1"), GENERAL, lambda w, g, y, x: -g * w.exp(-x) / x),
     ("expi", 1, "helper", _scipy("expi"), GENERAL, lambda w, g, y, x: g * w.exp(x) / x),
     ("expn", 2, "helper", _scipy("expn"), GENERAL, _expn_adjoint),
+    # The modified Bessel functions of the second kind, orders 0 and 1, and their scaled
+    # forms e^x K (K0' = -K1, K1' = -K0 - K1/x).
+    ("k0", 1, "helper", _scipy("k0"), GENERAL, lambda w, g, y, x: -g * w.k1(x)),
+    ("k1", 1, "helper", _scipy("k1"), GENERAL, lambda w, g, y, x: -g * (w.k0(x) + y / x)),
+    ("k0e", 1, "helper", _scipy("k0e"), GENERAL, lambda w, g, y, x: g * (y - w.k1e(x))),
+    ("k1e", 1, "helper", _scipy("k1e"), GENERAL,
+     lambda w, g, y, x: g * (y - w.k0e(x) - y / x)),
     ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
      lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
                             g * (w.digamma(b) - w.digamma(a + b)))),

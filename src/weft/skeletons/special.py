@@ -24,6 +24,7 @@ worst errors):
 
 import math
 
+from .bessel_k import BESSEL_K, BESSEL_K_NEEDS
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
@@ -525,6 +526,7 @@ SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
+SPECIAL.update(BESSEL_K)  # (bessel_k.py: K0, K1 and their scaled forms)
 SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
@@ -568,6 +570,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **INVERSE_BETA_NEEDS,
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
+    **BESSEL_K_NEEDS,
     **INCOMPLETE_DERIVATIVES_NEEDS,
 }
 
@@ -580,7 +583,8 @@ THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta
                                   "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
                                   "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
                                   "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3, "ibeta_db": 3,
-                                  "exp1": 1, "expi": 1, "expn": 2}
+                                  "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1,
+                                  "k0e": 1, "k1e": 1}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
