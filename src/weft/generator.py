@@ -93,6 +93,12 @@ class Generator:
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Array:
         return rnd.poisson(self._next(), _size(size, lam), lam, device=self._device)
 
+    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64,
+                 endpoint: bool = False) -> Array:
+        """Whole numbers from [low, high) (NumPy's; [0, low) without ``high``)."""
+        return rnd.integers(self._next(), _size(size, low, *(() if high is None else (high,))),
+                            low, high, dtype=dtype, endpoint=endpoint, device=self._device)
+
     def binomial(self, n: Any, p: Any, size: Any = None) -> Array:
         return rnd.binomial(self._next(), _size(size, n, p), n, p, device=self._device)
 

@@ -364,6 +364,7 @@ RANDOM_DRAWS: list[tuple[str, int, str]] = [
     ("uniform", 2, RANDOM), ("normal", 2, RANDOM), ("exponential", 1, RANDOM),
     ("gamma", 2, RANDOM), ("beta", 2, RANDOM), ("bernoulli", 1, RANDOM_FLAG),
     ("poisson", 1, RANDOM_COUNT), ("binomial", 2, RANDOM_COUNT),
+    ("integers", 2, RANDOM_COUNT),
 ]
 
 

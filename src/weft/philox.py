@@ -344,3 +344,37 @@ def binomial(k0, k1, i, n, p):
             pending &= ~accept
     result = np.where(flip, n.astype(np.int64) - result, result)
     return np.where(bad, -1, result)
+
+
+def _mulhi64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The high 64 bits of the 128-bit product of uint64 arrays, from 32-bit halves."""
+    a_lo, a_hi, b_lo, b_hi = a & MASK32, a >> np.uint64(32), b & MASK32, b >> np.uint64(32)
+    p0, p1, p2, p3 = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+    middle = (p0 >> np.uint64(32)) + (p1 & MASK32) + (p2 & MASK32)
+    return p3 + (p1 >> np.uint64(32)) + (p2 >> np.uint64(32)) + (middle >> np.uint64(32))
+
+
+def integers(k0, k1, i, low, high):
+    """Whole numbers in [low, high): Lemire's multiply-and-reject on the first 64 bits of a
+    block (exact, no bias); -1 + low where the bounds are not whole numbers with
+    low < high within 2^53 (then 0: a count's -1 sentinel is low's business)."""
+    s = Stream(*_key_words(k0, k1, i))
+    low = np.broadcast_to(np.asarray(low, np.float64), s.n.shape)
+    high = np.broadcast_to(np.asarray(high, np.float64), s.n.shape)
+    bad = ~((low < high) & (np.abs(low) <= 2.0**53) & (np.abs(high) <= 2.0**53)
+            & (np.floor(low) == low) & (np.floor(high) == high))
+    low_i = np.where(bad, 0, low).astype(np.int64)
+    span = (np.where(bad, 1, high).astype(np.int64) - low_i).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        threshold = (np.uint64(0) - span) % span
+        result = np.zeros(s.n.shape, np.int64)
+        pending = ~bad
+        while pending.any():
+            w = s.words(pending)
+            x = (w[0] << np.uint64(32)) | w[1]
+            low_bits = x * span
+            ok = pending & (low_bits >= threshold)
+            result = np.where(ok, low_i + _mulhi64(x, span).astype(np.int64), result)
+            pending &= ~ok
+    return np.where(bad, -1, result)
+

@@ -28,7 +28,7 @@ from .array import Array, apply_op
 from .creation import _device, _shape, flat_position
 
 __all__ = ["Key", "key", "split", "uniform", "normal", "exponential", "gamma", "beta",
-           "bernoulli", "poisson", "binomial", "Generator", "default_rng"]
+           "bernoulli", "poisson", "binomial", "integers", "Generator", "default_rng"]
 
 
 def __dir__() -> list[str]:
@@ -213,6 +213,79 @@ def binomial(key: Key, shape: Any, n: Any, p: Any, device: Any = None) -> Array:
     _check_scalar("binomial", "n", n, lambda v: 0 <= v < 2**53 and float(v).is_integer())
     _check_scalar("binomial", "p", p, lambda v: 0 <= v <= 1)
     return _draw("binomial", key, shape, (n, p), None, device)
+
+
+_EXACT = 2.0**53  # integers' bounds: whole numbers a double holds exactly
+
+
+def integers(key: Key, shape: Any, low: Any, high: Any = None, dtype: Any = None,
+             endpoint: bool = False, device: Any = None) -> Array:
+    """Whole numbers drawn uniformly from [low, high) (NumPy's ``Generator.integers``:
+    [0, low) without ``high``, [low, high] with ``endpoint``), exactly: no bias (Lemire's
+    multiply-and-reject on 64 random bits). The bounds are whole numbers within ±2^53;
+    int64 unless ``dtype`` (int32, uint32 or int64) says otherwise, the bounds within it.
+    Bad scalar bounds raise ValueError here, bad array bounds when the draw is evaluated.
+
+    >>> import weft as wf
+    >>> x = wf.random.integers(wf.random.key(1), (1000,), 2, 5)
+    >>> x.dtype, int(x.min()), int(x.max())
+    (wf.int64, 2, 4)
+    """
+    if high is None:
+        low, high = 0, low
+    if endpoint:
+        high = high + 1
+    out_dtype = dt.int64 if dtype is None else dt.to_dtype(dtype)
+    if out_dtype.name not in ("int32", "uint32", "int64"):
+        raise TypeError(f"wf.random.integers: dtype must be int32, uint32 or int64, not "
+                        f"{out_dtype}")
+    bounds = []
+    for param, value in (("low", low), ("high", high)):
+        if isinstance(value, Array):
+            if value.dtype.kind not in "iub" and not value.dtype.is_float:
+                raise TypeError(f"wf.random.integers: {param} must be real, not {value.dtype}")
+            bounds.append(value)
+            continue
+        if not isinstance(value, (int, float, np.integer, np.floating)):
+            value = np.asarray(value)
+            if value.dtype.kind not in "iuf":
+                raise TypeError(f"wf.random.integers: {param} must be real, not {value.dtype}")
+            bounds.append(_as_array(value, device))
+            continue
+        if not (float(value).is_integer() and abs(value) <= _EXACT):
+            raise ValueError(f"wf.random.integers: {param} = {value!r} must be a whole number "
+                             "within ±2^53")
+        info = np.iinfo(out_dtype.numpy)
+        bound = value if param == "low" else value - 1
+        if not info.min <= bound <= info.max:
+            raise ValueError(f"wf.random.integers: {param} = {value!r} is out of range for "
+                             f"{out_dtype}")
+        bounds.append(value)
+    low, high = bounds
+    scalars = [v for v in (low, high) if not isinstance(v, Array)]
+    if len(scalars) == 2 and not low < high:
+        raise ValueError(f"wf.random.integers: low = {low!r} must be below high = {high!r}")
+    out = _draw("integers", key, shape, (low, high), None, device)
+    if len(scalars) < 2:  # array bounds: checked where the draw is computed
+        from .creation import broadcast_to
+        from .matrix import check
+
+        lo, hi = (v.astype(dt.float64) if isinstance(v, Array) else float(v)
+                  for v in (low, high))
+        valid = lo < hi
+        for v in (lo, hi):
+            if isinstance(v, Array):
+                valid = valid & (apply_op("floor", v) == v) & (apply_op("abs", v) <= _EXACT)
+        out = check(out, broadcast_to(valid, out.shape),
+                    "wf.random.integers: the bounds must be whole numbers within ±2^53 with "
+                    "low < high; at {index} they are not")
+    return out if out_dtype is dt.int64 else out.astype(out_dtype)
+
+
+def _as_array(value: np.ndarray, device: Any) -> Array:
+    from .creation import asarray
+
+    return asarray(value, device=_device(device))
 
 
 def _check_scalar(name: str, param: str, value: Any, ok: Any) -> None:

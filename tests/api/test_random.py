@@ -24,6 +24,9 @@ CASES = [
     ("poisson", {"lam": 250.0}, (250.0,)),
     ("binomial", {"n": 20, "p": 0.3}, (20.0, 0.3)),
     ("binomial", {"n": 1000, "p": 0.8}, (1000.0, 0.8)),
+    ("integers", {"low": -7, "high": 12}, (-7.0, 12.0)),
+    # A span of 1.5 * 2^53: about one block in 4000 is rejected and drawn again.
+    ("integers", {"low": -2**53, "high": 2**52 + 1}, (-2.0**53, 2.0**52 + 1)),
 ]
 
 
@@ -126,6 +129,10 @@ def test_bad_arguments_raise_clear_errors():
         (lambda: wf.random.poisson(key, (2,), -1.0), "lam = -1.0"),
         (lambda: wf.random.binomial(key, (2,), 2.5, 0.5), "n = 2.5"),
         (lambda: wf.random.binomial(key, (2,), 10, 1.1), "p = 1.1"),
+        (lambda: wf.random.integers(key, (2,), 5, 5), "low = 5 must be below high = 5"),
+        (lambda: wf.random.integers(key, (2,), 0.5, 3), "low = 0.5 must be a whole"),
+        (lambda: wf.random.integers(key, (2,), 0, 2**54), "high = 18014398509481984"),
+        (lambda: wf.random.integers(key, (2,), 0, 2**32, dtype=wf.int32), "out of range"),
     ]:
         with pytest.raises(ValueError, match=match):
             call()
@@ -174,6 +181,7 @@ DISCRETE = [
     ("poisson", {"lam": 1234.5}, stats.poisson(1234.5)),
     ("binomial", {"n": 7, "p": 0.2}, stats.binom(7, 0.2)),
     ("binomial", {"n": 500, "p": 0.6}, stats.binom(500, 0.6)),
+    ("integers", {"low": -3, "high": 7}, stats.randint(-3, 7)),
 ]
 
 
@@ -194,3 +202,26 @@ def test_discrete_draws_follow_their_distribution(real_device, name, kwargs, dis
     observed = counts[inside][keep]
     expected = expected[keep] * observed.sum() / expected[keep].sum()
     assert stats.chisquare(observed, expected).pvalue > 1e-4
+
+
+def test_integers_take_numpys_forms_and_check_array_bounds(device):
+    """[0, low) without high, [low, high] with endpoint, int32 where asked, array bounds
+    broadcast (and a bad one raises when the draw is computed, naming where), and a
+    generator's ``integers`` as NumPy's."""
+    key = wf.random.key(11)
+    one_bound = wf.random.integers(key, (500,), 4).to_numpy()
+    assert one_bound.dtype == np.int64 and set(one_bound) == {0, 1, 2, 3}
+    closed = wf.random.integers(key, (500,), 1, 3, endpoint=True, dtype=wf.int32).to_numpy()
+    assert closed.dtype == np.int32 and set(closed) == {1, 2, 3}
+    low, high = np.array([0, 10, -100]), np.array([5, 20, 100])
+    got = wf.random.integers(key, (400, 3), wf.asarray(low), wf.asarray(high)).to_numpy()
+    assert ((got >= low) & (got < high)).all()
+    assert np.array_equal(got, _host("integers", key, (400, 3), (low * 1.0, high * 1.0)))
+    bad = wf.random.integers(key, (3,), wf.asarray(low), wf.asarray(np.array([5, 10, 7])))
+    with pytest.raises(ValueError, match=r"wf.random.integers: the bounds .* at \[1\]"):
+        bad.to_numpy()
+    rng = wf.random.default_rng(3)
+    draws = rng.integers(10, size=1000).to_numpy()
+    assert draws.dtype == np.int64 and draws.min() >= 0 and draws.max() <= 9
+    assert rng.integers(1, 7, size=(2, 3), endpoint=True).shape == (2, 3)
+

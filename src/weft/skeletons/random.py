@@ -359,6 +359,36 @@ SIN_POLY
     return weft_rpoisson(&s, (double)lam);
 }}
 """,
+    "rintegers": """\
+// Whole numbers in [low, high): Lemire's multiply-and-reject on the first 64 bits of a block
+// (exact; a block is rejected with probability below (high - low) / 2^64); -1 for bounds
+// that are not whole numbers with low < high within 2^53.
+{Q}{I64} weft_rintegers(weft_stream *s, double low, double high) {{
+    if (!(low < high && fabs(low) <= 9007199254740992.0 && fabs(high) <= 9007199254740992.0
+          && floor(low) == low && floor(high) == high)) return -1;
+    const {U64} span = ({U64})(({I64})high - ({I64})low);
+    const {U64} threshold = (({U64})0 - span) % span;
+    for (;;) {{
+        {U32} w[4];
+        weft_philox(s, w);
+        const {U64} x = (({U64})w[0] << 32) | w[1];
+        if (x * span >= threshold) {{
+            const {U64} a_lo = x & 0xFFFFFFFFu, a_hi = x >> 32;
+            const {U64} b_lo = span & 0xFFFFFFFFu, b_hi = span >> 32;
+            const {U64} p0 = a_lo * b_lo, p1 = a_lo * b_hi, p2 = a_hi * b_lo;
+            const {U64} middle = (p0 >> 32) + (p1 & 0xFFFFFFFFu) + (p2 & 0xFFFFFFFFu);
+            const {U64} high_bits = a_hi * b_hi + (p1 >> 32) + (p2 >> 32) + (middle >> 32);
+            return ({I64})low + ({I64})high_bits;
+        }}
+    }}
+}}
+""",
+    "random_integers": """\
+{Q}{I64} weft_random_integers_{S}({U32} k0, {U32} k1, {I64} i, {T} low, {T} high) {{
+    weft_stream s = weft_stream_at(k0, k1, i, 0);
+    return weft_rintegers(&s, (double)low, (double)high);
+}}
+""",
     "random_binomial": """\
 {Q}{I64} weft_random_binomial_{S}({U32} k0, {U32} k1, {I64} i, {T} n, {T} p) {{
     weft_stream s = weft_stream_at(k0, k1, i, 0);
@@ -391,6 +421,7 @@ RANDOM_NEEDS: dict[str, tuple[str, ...]] = {
     "random_exponential": ("philox", "rlog"), "random_gamma": ("rgamma",),
     "random_beta": ("rgamma",), "random_bernoulli": ("philox",),
     "random_poisson": ("rpoisson",), "random_binomial": ("rbinomial",),
+    "rintegers": ("philox",), "random_integers": ("rintegers",),
 }
 
 # Helpers that do not depend on the op's dtype: one copy per kernel.
