@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from . import random as rnd
-from .array import Array
+from .array import Array, apply_op
+from .creation import asarray
+from .scans import cumsum
 
 
 class Generator:
@@ -101,6 +103,102 @@ class Generator:
 
     def binomial(self, n: Any, p: Any, size: Any = None) -> Array:
         return rnd.binomial(self._next(), _size(size, n, p), n, p, device=self._device)
+
+
+    def permutation(self, x: Any) -> Array:
+        """A random ordering of ``range(x)`` (an integer), or of an array along its first
+        axis (a new array): the order of 2^53-wide random keys, sorted stably (a tie, at
+        most n^2 / 2^54 likely, keeps the earlier position first)."""
+        population, n = self._population("permutation", x)
+        order = _order(rnd.integers(self._next(), (n,), 0, 2**53, device=self._device))
+        return order if population is None else population[order]
+
+    def shuffle(self, x: Array) -> None:
+        """Reorders the weft array ``x`` in place along its first axis."""
+        if not isinstance(x, Array):
+            raise TypeError(f"shuffle: x must be a weft array, not {type(x).__name__} "
+                            "(numpy.random shuffles NumPy's own)")
+        x[...] = self.permutation(x)
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Array:
+        """Draws from ``range(a)`` (an integer) or from an array's first axis: with
+        replacement, uniformly or with probabilities ``p`` (by the inverse of their running
+        sums); without, the first of a permutation, or with ``p`` the largest of
+        log(U) / p (Efraimidis and Spirakis: each next draw in proportion to p among those
+        left). A ``size`` of None gives one draw (0-d, or a row).
+
+        >>> import weft as wf
+        >>> rng = wf.random.default_rng(1)
+        >>> sorted(rng.choice(5, size=5, replace=False).tolist())
+        [0, 1, 2, 3, 4]
+        """
+        population, n = self._population("choice", a)
+        shape = () if size is None else _size(size)
+        count = int(np.prod(shape)) if shape else 1
+        weights = None if p is None else _probabilities(p, n, self._device)
+        if not replace and count > n:
+            raise ValueError(f"choice: cannot take {count} draws without replacement from "
+                             f"{n} values")
+        if not replace and p is not None and not isinstance(p, Array) \
+                and np.count_nonzero(np.asarray(p)) < count:
+            raise ValueError(f"choice: fewer non-zero probabilities than the {count} draws "
+                             "without replacement")
+        key = self._next()
+        if replace and weights is None:
+            picks = rnd.integers(key, (count,), 0, n, device=self._device)
+        elif replace:
+            from .searching import searchsorted
+
+            running = cumsum(weights)
+            u = rnd.uniform(key, (count,), device=self._device) * running[-1]
+            picks = apply_op("minimum", searchsorted(running, u, side="right"), n - 1)
+        elif weights is None:
+            picks = _order(rnd.integers(key, (n,), 0, 2**53, device=self._device))[:count]
+        else:
+            u = rnd.uniform(key, (n,), device=self._device)
+            keys = apply_op("log", 1.0 - u) / weights  # (1 - u: in (0, 1], log finite)
+            picks = _order(-keys)[:count]
+        picks = picks.reshape(shape) if shape else picks[0]
+        return picks if population is None else population[picks]
+
+    def _population(self, name: str, x: Any) -> tuple[Array | None, int]:
+        if isinstance(x, (int, np.integer)):
+            if x < 0 or (name == "choice" and x == 0):
+                raise ValueError(f"{name}: a population of {x} values")
+            return None, int(x)
+        values = x if isinstance(x, Array) else asarray(x, device=self._device)
+        if values.ndim == 0:
+            raise ValueError(f"{name}: x must be an integer or have at least one dimension")
+        if name == "choice" and values.shape[0] == 0:
+            raise ValueError("choice: a must not be empty")
+        return values, values.shape[0]
+
+
+def _order(keys: Array) -> Array:
+    from .sorting import argsort
+
+    return argsort(keys, kind="stable")
+
+
+def _probabilities(p: Any, n: int, device: Any) -> Array:
+    """``p`` as an array of ``n`` probabilities: checked here when it is on the host (NumPy's
+    rules: non-negative, summing to 1 within sqrt(eps)), in the draw's kernel when not."""
+    if isinstance(p, Array):
+        if p.shape != (n,):
+            raise ValueError(f"choice: p must have shape ({n},), not {p.shape}")
+        from .matrix import check
+
+        weights = p.astype(float)
+        return check(weights, (weights >= 0) & apply_op("isfinite", weights),
+                     "choice: p must be finite and non-negative; p{index} = {value}")
+    host = np.asarray(p, dtype=np.float64)
+    if host.shape != (n,):
+        raise ValueError(f"choice: p must have shape ({n},), not {host.shape}")
+    if not np.all(np.isfinite(host)) or np.any(host < 0):
+        raise ValueError("choice: p must be finite and non-negative")
+    if abs(host.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
+        raise ValueError(f"choice: p must sum to 1, not {host.sum()!r}")
+    return asarray(host, device=device)
 
 
 def _size(size: Any, *params: Any) -> tuple[int, ...]:

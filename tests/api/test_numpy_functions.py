@@ -149,6 +149,48 @@ def test_default_rng_follows_numpys_parameters(device):
         wf.random.default_rng(1.5)
 
 
+def test_default_rng_permutes_shuffles_and_chooses_as_numpy(device):
+    """``permutation``, ``shuffle`` and ``choice`` (with and without replacement, with and
+    without ``p``) give NumPy's shapes and values from the population, in NumPy's
+    proportions; bad arguments raise NumPy's errors."""
+    from scipy import stats
+
+    rng = wf.random.default_rng(5)
+    assert sorted(rng.permutation(50).tolist()) == list(range(50))
+    rows = np.arange(12.0).reshape(4, 3)
+    permuted = rng.permutation(wf.asarray(rows)).to_numpy()
+    assert sorted(permuted[:, 0].tolist()) == [0.0, 3.0, 6.0, 9.0]
+    assert np.array_equal(permuted[:, 1] - permuted[:, 0], np.ones(4))  # whole rows move
+    x = wf.asarray(np.arange(20.0))
+    rng.shuffle(x)
+    shuffled = x.to_numpy()
+    assert sorted(shuffled.tolist()) == list(range(20)) and not np.array_equal(shuffled,
+                                                                                np.arange(20))
+    picks = rng.choice(np.array([10, 20, 30]), size=(300, 2)).to_numpy()
+    assert picks.shape == (300, 2) and set(picks.ravel()) == {10, 20, 30}
+    assert rng.choice(7).shape == () and 0 <= int(rng.choice(7)) < 7
+    assert sorted(rng.choice(9, 9, replace=False).tolist()) == list(range(9))
+    p = np.array([0.1, 0.2, 0.3, 0.4])
+    counts = np.bincount(rng.choice(4, 100_000, p=p).to_numpy(), minlength=4)
+    assert stats.chisquare(counts, p * 100_000).pvalue > 1e-4
+    # Without replacement, the first draw goes in proportion to p, and p = 0 never.
+    weighted = np.array([0.5, 0.3, 0.2, 0.0])
+    firsts = [int(rng.choice(4, 3, replace=False, p=weighted)[0]) for _ in range(150)]
+    assert 3 not in firsts
+    assert stats.chisquare(np.bincount(firsts, minlength=3)[:3], weighted[:3] * 150).pvalue > 1e-4
+    for call, match in [(lambda: rng.choice(3, 4, replace=False), "without replacement"),
+                        (lambda: rng.choice(3, p=[0.5, 0.6, 0.1]), "sum to 1"),
+                        (lambda: rng.choice(3, 3, replace=False, p=[0.5, 0.5, 0.0]),
+                         "fewer non-zero"),
+                        (lambda: rng.permutation(wf.asarray(3.0)), "at least one dimension")]:
+        with pytest.raises(ValueError, match=match):
+            call()
+    with pytest.raises(ValueError, match=r"p\[1\] = -0.1"):
+        rng.choice(3, 5, p=wf.asarray([0.2, -0.1, 0.9])).to_numpy()
+    with pytest.raises(TypeError, match="weft array"):
+        rng.shuffle(np.arange(3))
+
+
 ARGS = [RNG.standard_normal((5, 7)), RNG.integers(0, 3, (6, 4)), RNG.standard_normal(9),
         np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 2.0, 1.0, 0.0]]),
         RNG.integers(0, 2, (3, 3)).astype(bool), np.array([np.nan, 1.0]),
