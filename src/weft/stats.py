@@ -44,7 +44,7 @@ from .traced import TRACED, TracedFloat, TracedInt, plain
 
 __all__ = ["normal_lpdf", "normal_id_glm_lpdf", "bernoulli_logit_lpmf",
            "bernoulli_logit_glm_lpmf", "poisson_log_lpmf", "poisson_log_glm_lpmf", "gamma_lpdf",
-           "exponential_lpdf", "student_t_lpdf", "beta_lpdf"]
+           "exponential_lpdf", "student_t_lpdf", "beta_lpdf"]  # and densities.py's below
 
 
 def __dir__() -> list[str]:
@@ -561,3 +561,10 @@ def beta_lpdf(theta: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
     terms = (_f("xlogy", a - 1, t) + _f("where", b == 1, 0.0, (b - 1) * log1m_t)
              - _f("lbeta", a, b))
     return _broadcast_sum(c, terms, "theta", "alpha", "beta")
+
+
+from . import densities as _densities  # noqa: E402 - it builds on this module
+from .densities import *  # noqa: E402, F403 - its densities are wf.stats's too
+
+__all__ += _densities.__all__
+

@@ -30,6 +30,9 @@ def _draw(kind: str, shape: tuple[int, ...]) -> np.ndarray:
         "count": lambda: RNG.integers(0, 12, shape),
         "logit": lambda: RNG.normal(0.0, 3.0, shape),
         "lograte": lambda: RNG.normal(0.5, 1.0, shape),
+        "trials": lambda: RNG.integers(12, 30, shape),  # at least every "count"
+        "low": lambda: RNG.uniform(-3.0, -1.0, shape),
+        "high": lambda: RNG.uniform(1.0, 3.0, shape),
     }
     return draws[kind]()
 
@@ -48,7 +51,6 @@ DENSITIES = {
                        lambda y, nu, m, s: st.t.logpdf(y, nu, m, s)),
     "beta_lpdf": (("unit", "positive", "positive"), lambda t, a, b: st.beta.logpdf(t, a, b)),
 }
-
 # which arguments are arrays (1) or Python scalars (0), per pattern
 PATTERNS = ["all arrays", "first array", "all scalars", "last array", "0-d arrays"]
 
@@ -66,7 +68,7 @@ def _arguments(kinds: tuple[str, ...], pattern: str, dtype) -> tuple[list, list]
                     "last array": i == len(kinds) - 1, "0-d arrays": True}[pattern]
         shape = () if pattern == "0-d arrays" else (N,)
         value = _draw(kind, shape)
-        integral = kind in ("binary", "count")
+        integral = kind in ("binary", "count", "trials")
         if is_array:
             host = value if integral else value.astype(dtype)
             weft_args.append(wf.asarray(host))
@@ -91,9 +93,14 @@ CASES = [(name, pattern, dtype) for name in DENSITIES for pattern in PATTERNS
     "name, pattern, dtype", CASES,
     ids=[f"{n}-{p}-{'f64' if d == np.float64 else 'f32'}" for n, p, d in CASES])
 def test_density_matches_scipy(device, name, pattern, dtype):
+    check_density(device, DENSITIES[name], name, pattern, dtype)
+
+
+def check_density(device, case, name: str, pattern: str, dtype) -> None:
+    """One density's value against SciPy's: ``case`` is (argument kinds, reference)."""
     if dtype == np.float64 and not device.supports_fp64:
         pytest.skip("no float64 on this device")
-    kinds, reference = DENSITIES[name]
+    kinds, reference = case
     weft_args, ref_args = _arguments(kinds, pattern, dtype)
     got = getattr(wf.stats, name)(*weft_args, dtype=None if pattern != "all scalars" else dtype)
     assert got.shape == () and got.is_lazy
@@ -153,6 +160,15 @@ def test_edge_values_match_scipy(device):
         (wf.stats.normal_lpdf, ([np.inf, 0.0], [0.0, 0.0], [1.0, 1.0]),
          lambda y, m, s: st.norm.logpdf(y, m, s)),
     ]
+    check_edges(cases)
+    # a logit far out: no overflow where expit would round to 1
+    got = float(wf.stats.bernoulli_logit_lpmf(wf.asarray([0]), wf.asarray([800.0])))
+    assert got == -800.0
+
+
+def check_edges(cases: list) -> None:
+    """Each (density, argument lists, reference): the density's sum as SciPy's, exactly
+    where that is infinite."""
     for density, args, reference in cases:
         want = reference(*(np.asarray(a, dtype=float) for a in args)).sum()
         got = float(density(*(wf.asarray(a) for a in args)))
@@ -160,9 +176,6 @@ def test_edge_values_match_scipy(device):
             assert got == want, (density.__name__, args)
         else:
             np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=density.__name__)
-    # a logit far out: no overflow where expit would round to 1
-    got = float(wf.stats.bernoulli_logit_lpmf(wf.asarray([0]), wf.asarray([800.0])))
-    assert got == -800.0
 
 
 def test_a_subnormal_scalar_sigma_matches_an_array_sigma_and_scipy(device):
@@ -178,82 +191,6 @@ def test_a_subnormal_scalar_sigma_matches_an_array_sigma_and_scipy(device):
             # a non-zero residual: the density is -inf once z^2 / 2 passes the largest real
             far = float(wf.stats.normal_lpdf(wf.asarray(y + 1), 0.0, sigma, dtype=dtype))
             assert far == -np.inf
-
-
-# -- GLMs -------------------------------------------------------------------------------
-
-
-def _glm_data(n: int, k: int, dtype, vector_alpha: bool):
-    x = RNG.normal(size=(n, k)).astype(dtype) / np.sqrt(k)
-    beta = RNG.normal(size=k).astype(dtype)
-    alpha = RNG.normal(size=n).astype(dtype) if vector_alpha else 0.3
-    return x, beta, alpha
-
-
-# One predictor and many (each pairing builds its three GLMs' kernels); three as well under
-# WEFT_TEST_PROFILE=large.
-GLM_WIDTHS = [1, 3, 40] if LARGE else [1, 40]
-
-
-@pytest.mark.parametrize("k", GLM_WIDTHS, ids=[f"k{k}" for k in GLM_WIDTHS])
-@pytest.mark.parametrize("vector_args", [False, True], ids=["scalars", "vectors"])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
-def test_glms_match_scipy(device, k, vector_args, dtype):
-    if dtype == np.float64 and not device.supports_fp64:
-        pytest.skip("no float64 on this device")
-    n = 301
-    x, beta, alpha = _glm_data(n, k, dtype, vector_args)
-    eta = np.asarray(alpha, dtype=np.float64) + x.astype(np.float64) @ beta.astype(np.float64)
-    wx, wb = wf.asarray(x), wf.asarray(beta)
-    wa = wf.asarray(alpha) if vector_args else alpha
-    tol = {"rtol": 1e-10} if dtype == np.float64 else {"rtol": 1e-4}
-
-    y = (eta + RNG.normal(size=n)).astype(dtype)
-    sigma = RNG.uniform(0.5, 2.0, n).astype(dtype) if vector_args else 1.3
-    got = wf.stats.normal_id_glm_lpdf(wf.asarray(y), wx, wa, wb,
-                                      wf.asarray(sigma) if vector_args else sigma)
-    np.testing.assert_allclose(float(got), st.norm.logpdf(y, eta, sigma).sum(), **tol)
-
-    n01 = RNG.integers(0, 2, n)
-    got = wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(n01), wx, wa, wb)
-    np.testing.assert_allclose(float(got), st.bernoulli.logpmf(n01, expit(eta)).sum(), **tol)
-
-    counts = RNG.poisson(np.exp(eta))
-    got = wf.stats.poisson_log_glm_lpmf(wf.asarray(counts), wx, wa, wb)
-    np.testing.assert_allclose(float(got), st.poisson.logpmf(counts, np.exp(eta)).sum(), **tol)
-
-
-def test_glm_scalar_outcome_broadcasts(device):
-    x, beta, _ = _glm_data(50, 2, np.float64, False)
-    got = wf.stats.normal_id_glm_lpdf(0.5, wf.asarray(x), 0.1, wf.asarray(beta), 2.0)
-    np.testing.assert_allclose(float(got), st.norm.logpdf(0.5, 0.1 + x @ beta, 2.0).sum(),
-                               rtol=1e-12)
-
-
-def test_glm_shape_errors_name_the_argument(device):
-    x = wf.asarray(RNG.normal(size=(10, 3)))
-    beta = wf.asarray(RNG.normal(size=3))
-    y = wf.asarray(RNG.normal(size=10))
-    with pytest.raises(ValueError, match=r"beta must have shape \(3,\).*got \(4,\)"):
-        wf.stats.normal_id_glm_lpdf(y, x, 0.0, wf.asarray(np.ones(4)), 1.0)
-    with pytest.raises(ValueError, match=r"y must be a scalar or have shape \(10,\)"):
-        wf.stats.normal_id_glm_lpdf(wf.asarray(np.ones(9)), x, 0.0, beta, 1.0)
-    with pytest.raises(ValueError, match=r"alpha must be a scalar or have shape \(10,\)"):
-        wf.stats.poisson_log_glm_lpmf(wf.asarray(np.ones(10, int)), x,
-                                      wf.asarray(np.ones(3)), beta)
-    with pytest.raises(ValueError, match="x must be a matrix"):
-        wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(np.ones(10, int)), beta, 0.0, beta)
-
-
-@pytest.mark.parametrize("k", [2, 40])
-def test_glm_reports_a_non_finite_predictor_with_its_row(device, k):
-    x = RNG.normal(size=(20, k))
-    x[13, 1] = np.nan
-    y = wf.asarray(RNG.normal(size=20))
-    with pytest.raises(ValueError, match=r"normal_id_glm_lpdf: the linear predictor .* "
-                                         r"\(alpha \+ x @ beta\)\[13\] = nan"):
-        float(wf.stats.normal_id_glm_lpdf(y, wf.asarray(x), 0.0,
-                                          wf.asarray(np.ones(k)), 1.0))
 
 
 # -- argument checks --------------------------------------------------------------------
@@ -293,9 +230,15 @@ ARG_NAMES = {"normal_lpdf": ("y", "mu", "sigma"), "bernoulli_logit_lpmf": ("n", 
 
 @pytest.mark.parametrize("case", BAD, ids=[f"{c[0]}-{c[2]}-{c[3]}" for c in BAD])
 def test_bad_arguments_raise_naming_argument_index_and_value(device, case):
+    check_bad_argument(case, ARG_NAMES)
+
+
+def check_bad_argument(case, arg_names: dict) -> None:
+    """A bad scalar raises at the call; a bad element of an array when the density (alone,
+    or inside a larger sum) is evaluated, naming the argument, index and value."""
     name, valid, position, bad, words = case
     density = getattr(wf.stats, name)
-    arg = ARG_NAMES[name][position]
+    arg = arg_names[name][position]
     # as a Python scalar: raised at the call, before any kernel
     scalar_args = [v[0] if isinstance(v, list) else v for v in valid]
     scalar_args[position] = bad
