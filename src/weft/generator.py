@@ -18,7 +18,10 @@ import numpy as np
 from . import random as rnd
 from .array import Array, apply_op
 from .creation import asarray
+from .matrix import check
 from .scans import cumsum
+from .searching import searchsorted
+from .sorting import argsort
 
 
 class Generator:
@@ -104,7 +107,6 @@ class Generator:
     def binomial(self, n: Any, p: Any, size: Any = None) -> Array:
         return rnd.binomial(self._next(), _size(size, n, p), n, p, device=self._device)
 
-
     def permutation(self, x: Any) -> Array:
         """A random ordering of ``range(x)`` (an integer), or of an array along its first
         axis (a new array): the order of 2^53-wide random keys, sorted stably (a tie, at
@@ -147,8 +149,6 @@ class Generator:
         if replace and weights is None:
             picks = rnd.integers(key, (count,), 0, n, device=self._device)
         elif replace:
-            from .searching import searchsorted
-
             running = cumsum(weights)
             u = rnd.uniform(key, (count,), device=self._device) * running[-1]
             picks = apply_op("minimum", searchsorted(running, u, side="right"), n - 1)
@@ -175,19 +175,17 @@ class Generator:
 
 
 def _order(keys: Array) -> Array:
-    from .sorting import argsort
-
     return argsort(keys, kind="stable")
 
 
 def _probabilities(p: Any, n: int, device: Any) -> Array:
-    """``p`` as an array of ``n`` probabilities: checked here when it is on the host (NumPy's
-    rules: non-negative, summing to 1 within sqrt(eps)), in the draw's kernel when not."""
+    """``p`` as an array of ``n`` probabilities, checked by NumPy's rules (finite,
+    non-negative, summing to 1 within sqrt(eps)) here when it is on the host; a weft array's
+    in the draw's kernel, but for its sum (the draws use p / sum(p) then), which would take
+    a synchronization."""
     if isinstance(p, Array):
         if p.shape != (n,):
             raise ValueError(f"choice: p must have shape ({n},), not {p.shape}")
-        from .matrix import check
-
         weights = p.astype(float)
         return check(weights, (weights >= 0) & apply_op("isfinite", weights),
                      "choice: p must be finite and non-negative; p{index} = {value}")

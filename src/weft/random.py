@@ -25,7 +25,8 @@ from . import dtypes as dt
 from . import expr as ex
 from . import philox
 from .array import Array, apply_op
-from .creation import _device, _shape, flat_position
+from .creation import _device, _shape, asarray, broadcast_to, flat_position
+from .matrix import check
 
 __all__ = ["Key", "key", "split", "uniform", "normal", "exponential", "gamma", "beta",
            "bernoulli", "poisson", "binomial", "integers", "Generator", "default_rng"]
@@ -267,24 +268,20 @@ def integers(key: Key, shape: Any, low: Any, high: Any = None, dtype: Any = None
         raise ValueError(f"wf.random.integers: low = {low!r} must be below high = {high!r}")
     out = _draw("integers", key, shape, (low, high), None, device)
     if len(scalars) < 2:  # array bounds: checked where the draw is computed
-        from .creation import broadcast_to
-        from .matrix import check
-
         lo, hi = (v.astype(dt.float64) if isinstance(v, Array) else float(v)
                   for v in (low, high))
-        valid = lo < hi
+        info = np.iinfo(out_dtype.numpy)
+        valid = (lo < hi) & (lo >= float(info.min)) & (hi - 1 <= float(info.max))
         for v in (lo, hi):
             if isinstance(v, Array):
                 valid = valid & (apply_op("floor", v) == v) & (apply_op("abs", v) <= _EXACT)
         out = check(out, broadcast_to(valid, out.shape),
-                    "wf.random.integers: the bounds must be whole numbers within ±2^53 with "
-                    "low < high; at {index} they are not")
+                    f"wf.random.integers: the bounds must be whole numbers within ±2^53 "
+                    f"and {out_dtype}'s range with low < high; at {{index}} they are not")
     return out if out_dtype is dt.int64 else out.astype(out_dtype)
 
 
 def _as_array(value: np.ndarray, device: Any) -> Array:
-    from .creation import asarray
-
     return asarray(value, device=_device(device))
 
 
