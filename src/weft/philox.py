@@ -356,8 +356,9 @@ def _mulhi64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def integers(k0, k1, i, low, high):
     """Whole numbers in [low, high): Lemire's multiply-and-reject on the first 64 bits of a
-    block (exact, no bias); -1 + low where the bounds are not whole numbers with
-    low < high within 2^53 (then 0: a count's -1 sentinel is low's business)."""
+    block (exact, no bias); -1 where the bounds are not whole numbers with low < high within
+    2^53 (``wf.random.integers`` checks array bounds in the kernel instead: -1 may be a
+    draw)."""
     s = Stream(*_key_words(k0, k1, i))
     low = np.broadcast_to(np.asarray(low, np.float64), s.n.shape)
     high = np.broadcast_to(np.asarray(high, np.float64), s.n.shape)
@@ -377,4 +378,3 @@ def integers(k0, k1, i, low, high):
             result = np.where(ok, low_i + _mulhi64(x, span).astype(np.int64), result)
             pending &= ~ok
     return np.where(bad, -1, result)
-

@@ -563,8 +563,23 @@ def beta_lpdf(theta: Any, alpha: Any, beta: Any, *, dtype: Any = None) -> Array:
     return _broadcast_sum(c, terms, "theta", "alpha", "beta")
 
 
-from . import densities as _densities  # noqa: E402 - it builds on this module
-from .densities import *  # noqa: E402, F403 - its densities are wf.stats's too
+# densities.py builds on this module; its densities are wf.stats's too.
+from . import densities as _densities  # noqa: E402
+from .densities import (  # noqa: E402, F401 - in __all__ through densities.__all__
+    bernoulli_lpmf,
+    binomial_logit_lpmf,
+    binomial_lpmf,
+    cauchy_lpdf,
+    chi_square_lpdf,
+    double_exponential_lpdf,
+    inv_gamma_lpdf,
+    logistic_lpdf,
+    lognormal_lpdf,
+    neg_binomial_2_lpmf,
+    poisson_lpmf,
+    uniform_lpdf,
+    von_mises_lpdf,
+    weibull_lpdf,
+)
 
 __all__ += _densities.__all__
-
