@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .array import Array
 from .composites import i0e, xlog1py
 from .creation import broadcast_to
@@ -44,7 +46,7 @@ from .traced import plain
 __all__ = ["lognormal_lpdf", "cauchy_lpdf", "logistic_lpdf", "double_exponential_lpdf",
            "weibull_lpdf", "inv_gamma_lpdf", "chi_square_lpdf", "uniform_lpdf",
            "von_mises_lpdf", "poisson_lpmf", "bernoulli_lpmf", "binomial_lpmf",
-           "binomial_logit_lpmf", "neg_binomial_2_lpmf"]
+           "binomial_logit_lpmf", "neg_binomial_2_lpmf", "multi_normal_cholesky_lpdf"]
 
 NON_NEGATIVE_FINITE = _Rule("non-negative and finite", lambda v: 0 <= v < math.inf,
                             lambda a: (a >= 0) & (a < math.inf))
@@ -328,3 +330,44 @@ def neg_binomial_2_lpmf(n: Any, mu: Any, phi: Any, *, dtype: Any = None) -> Arra
              + _f("xlogy", n_, mu_) - n_ * _f("log", mu_ + phi_)
              - phi_ * _f("log1p", mu_ / phi_))
     return _broadcast_sum(c, terms, "n", "mu", "phi")
+
+
+def multi_normal_cholesky_lpdf(y: Any, mu: Any, L: Any, *, dtype: Any = None) -> Array:  # noqa: N803
+    """Σ log MultiNormal(y | mu, L L^T) over the rows of ``y`` (shape (k,) or (n, k)), with
+    ``L`` the (k, k) Cholesky factor of the covariance (its lower triangle read):
+    ``scipy.stats.multivariate_normal.logpdf(y, mu, L @ L.T).sum()``, as -1/2 |L^-1 (y -
+    mu)|^2 - n Σ log diag(L) - n k/2 log 2 pi, one triangular solve for all the rows. ``y``
+    not NaN, ``mu`` ((k,) or as ``y``) finite, the diagonal of ``L`` positive and finite.
+
+    >>> import weft as wf
+    >>> L = wf.asarray([[1.0, 0.0], [0.5, 2.0]])
+    >>> round(float(wf.stats.multi_normal_cholesky_lpdf(wf.asarray([0.3, -1.0]), 0.0, L)), 6)
+    -2.741337
+    """
+    from .linalg import solve_triangular
+    from .matrix import diagonal
+
+    name = "multi_normal_cholesky_lpdf"
+    c = _Call(name, dtype, {"y": y, "mu": mu, "L": L})
+    factor = c["L"]
+    if not isinstance(factor, Array) or factor.ndim != 2 or factor.shape[0] != factor.shape[1]:
+        raise ValueError(f"{name}: L must be a square matrix, got shape {np.shape(factor)}")
+    k = factor.shape[0]
+    y_ = _real(c, c.checked("y", NOT_NAN))
+    if y_.ndim not in (1, 2) or y_.shape[-1] != k:
+        raise ValueError(f"{name}: y must have shape ({k},) or (n, {k}) to match L of shape "
+                         f"{factor.shape}, got {y_.shape}")
+    mu_ = _real(c, c.checked("mu", FINITE))
+    if mu_.shape not in ((), (k,), y_.shape):
+        raise ValueError(f"{name}: mu must be a scalar or have shape ({k},) or {y_.shape}, "
+                         f"got {mu_.shape}")
+    diag = check(diagonal(factor.astype(c.dtype)), POSITIVE_FINITE.device,
+                 f"{name}: the diagonal of L must be positive and finite; "
+                 "L[i, i] at i = {index} is {value}")
+    rows = 1 if y_.ndim == 1 else y_.shape[0]
+    residual = broadcast_to(y_ - mu_, (rows, k)) if y_.ndim == 2 else (y_ - mu_)[None, :]
+    z = solve_triangular(factor.astype(c.dtype), residual.T, lower=True)
+    log_det = _f("log", diag).sum(dtype=c.dtype)
+    return ((-0.5 * (z * z).sum(dtype=c.dtype)) - rows * log_det
+            - rows * k * _HALF_LOG_TWO_PI).astype(c.dtype)
+

@@ -575,6 +575,7 @@ from .densities import (  # noqa: E402, F401 - in __all__ through densities.__al
     inv_gamma_lpdf,
     logistic_lpdf,
     lognormal_lpdf,
+    multi_normal_cholesky_lpdf,
     neg_binomial_2_lpmf,
     poisson_lpmf,
     uniform_lpdf,
