@@ -59,10 +59,11 @@ def _reals(c: _Call, rules: dict[str, _Rule]) -> list[Array]:
     return [_real(c, c.checked(key, rule)) for key, rule in rules.items()]
 
 
-def _positive_part(y: Array) -> tuple[Array, Array]:
-    """Whether ``y`` is outside a positive support (y <= 0), and ``y`` with 1 there: the
-    value the density's formula reads, finite with a zero gradient where it is not used."""
-    outside = y <= 0
+def _positive_part(y: Array, zero_inside: bool = False) -> tuple[Array, Array]:
+    """Whether ``y`` is outside a positive support (y <= 0, or y < 0 where ``zero_inside``),
+    and ``y`` with 1 there: the value the density's formula reads, finite with a zero
+    gradient where it is not used."""
+    outside = y < 0 if zero_inside else y <= 0
     return outside, _f("where", outside, 1.0, y)
 
 
@@ -163,8 +164,8 @@ def weibull_lpdf(y: Any, alpha: Any, sigma: Any, *, dtype: Any = None) -> Array:
     c = _Call("weibull_lpdf", dtype, {"y": y, "alpha": alpha, "sigma": sigma})
     y_, alpha_, sigma_ = _reals(c, {"y": NOT_NAN, "alpha": POSITIVE_FINITE,
                                     "sigma": POSITIVE_FINITE})
-    outside = y_ < 0
-    ratio = _f("where", outside, 1.0, y_) / sigma_
+    outside, inside = _positive_part(y_, zero_inside=True)
+    ratio = inside / sigma_
     terms = (_f("log", alpha_) - _f("log", sigma_) + _f("xlogy", alpha_ - 1.0, ratio)
              - _f("power", ratio, alpha_))
     return _broadcast_sum(c, _f("where", outside, -math.inf, terms), "y", "alpha", "sigma")
@@ -200,8 +201,7 @@ def chi_square_lpdf(y: Any, nu: Any, *, dtype: Any = None) -> Array:
     """
     c = _Call("chi_square_lpdf", dtype, {"y": y, "nu": nu})
     y_, nu_ = _reals(c, {"y": NOT_NAN, "nu": POSITIVE_FINITE})
-    outside = y_ < 0
-    inside = _f("where", outside, 1.0, y_)
+    outside, inside = _positive_part(y_, zero_inside=True)
     half = 0.5 * nu_
     terms = (_f("xlogy", half - 1.0, inside) - 0.5 * inside - half * math.log(2.0)
              - _f("lgamma", half))

@@ -251,7 +251,7 @@ def integers(key: Key, shape: Any, low: Any, high: Any = None, dtype: Any = None
             value = np.asarray(value)
             if value.dtype.kind not in "iuf":
                 raise TypeError(f"wf.random.integers: {param} must be real, not {value.dtype}")
-            bounds.append(_as_array(value, device))
+            bounds.append(asarray(value, device=_device(device)))
             continue
         if not (float(value).is_integer() and abs(value) <= _EXACT):
             raise ValueError(f"wf.random.integers: {param} = {value!r} must be a whole number "
@@ -280,9 +280,6 @@ def integers(key: Key, shape: Any, low: Any, high: Any = None, dtype: Any = None
                     f"and {out_dtype}'s range with low < high; at {{index}} they are not")
     return out if out_dtype is dt.int64 else out.astype(out_dtype)
 
-
-def _as_array(value: np.ndarray, device: Any) -> Array:
-    return asarray(value, device=_device(device))
 
 
 def _check_scalar(name: str, param: str, value: Any, ok: Any) -> None:
