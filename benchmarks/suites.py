@@ -143,7 +143,7 @@ SUITES: dict[str, Suite] = {s.name: s for s in [
            "cpu": ("weft",), "small": ("weft",)},
           {}, method="compile", table="compile"),
     Suite("ab", "a launch choice on and off: pass two weft variants, e.g. --impls "
-          "'weft[group_bounds_check=True]' 'weft[group_bounds_check=False]' (a trait of "
+          "'weft[walks_elements=True]' 'weft[walks_elements=False]' (a trait of "
           "target.Traits, or own_math as a tuple of names); interleaved rounds",
           ("c*(a+b)", "normal_pdf", "chain6"), {m: ("weft",) for m in ("gpu", "cpu", "small")},
           _sizes({"float32": 1 << 24, "float64": 1 << 24}, {"float32": 1 << 24,

@@ -248,8 +248,8 @@ class Variant:
     # Columns reductions on CPUs: one work-group per split of the rows, walking whole rows
     # into the split's row of partial results in memory (ReduceLayout.row_chunks).
     row_chunks: bool = False
-    # Element-wise, one element per thread: only the last work-group checks the bounds.
-    group_bounds_check: bool = False
+    # Element-wise on CPUs: each work-item walks a run of consecutive elements.
+    walk: bool = False
     # Element-wise over 2-d grids with 32-bit indexes: an element's row from a multiply by
     # the reciprocal of the row length, corrected by one, instead of a division.
     reciprocal_rows: bool = False

@@ -41,11 +41,13 @@ class Traits:
     tiles_transposes: bool = False  # column-wise loads go through work-group tiles
     reduction_groups: int = 0  # work-groups a reduction aims for (0: never split a walk)
     last_group: bool = False  # a split reduction's last group finishes it (one launch)
-    # Element-wise kernels check the bounds in the last work-group only, by a branch every
-    # work-item of a group takes alike: a per-element check makes PoCL's vectorized
+    # Element-wise kernels give each work-item a run of consecutive elements to walk
+    # (skeletons/elementwise.WALK): a per-element bounds check makes PoCL's vectorized
     # work-item loop use masked loads and stores (c*(a+b), 2^24 float64 on 2 Zen 3 cores:
-    # 11-13.5 ms against 7.1-7.7, as fast as an unchecked launch plus a tail launch).
-    group_bounds_check: bool = False
+    # 11-13.5 ms against 7.1-7.7). A check in the last work-group only was undone where the
+    # kernel is long: LLVM then keeps the test in the loop (lgamma, 2^24 float64 on 2 Zen 4
+    # cores: 345 ms against 190-217 walking runs).
+    walks_elements: bool = False
     # Element-wise kernels over 2-d grids find an element's row by a multiply with the
     # reciprocal of the row length (then corrected by one), not an integer division: x86 has
     # no vector division, so a division per element kept PoCL from vectorizing (a 20000 x 200

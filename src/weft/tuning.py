@@ -27,6 +27,13 @@ from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP
 INDEX32_LIMIT = 2**30 - 2**20
 
 
+# Element-wise kernels on CPUs (skeletons/elementwise.WALK): each work-item walks a run of at
+# least this many elements, over at most ELEMENT_GROUPS_PER_UNIT work-groups per compute
+# unit. A short run is mostly the loop's scalar remainder; a few groups per unit let PoCL's
+# threads share the grid out.
+ELEMENT_RUN = 16
+ELEMENT_GROUPS_PER_UNIT = 4
+
 MIN_WALK = 32
 # Rows a split of a banded column reduction (CPUs, variants.band_layout) walks at least: fewer
 # and the partial results' second pass costs more than the parallelism gains.

@@ -64,10 +64,13 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     if width > 1 and ir.vectorizable:
         return replace(variant, vector=width), ceil_div(n, WORK_GROUP * width)
     per_thread = traits.elementwise_per_thread(n)
+    reciprocal = traits.reciprocal_rows and variant.index32 and ir.ndim == 2
+    if traits.walks_elements:
+        groups = min(ceil_div(n, WORK_GROUP * tuning.ELEMENT_RUN),
+                     tuning.ELEMENT_GROUPS_PER_UNIT * max(1, traits.compute_units))
+        return replace(variant, walk=True, reciprocal_rows=reciprocal), max(1, groups)
     if per_thread == 1:
-        reciprocal = traits.reciprocal_rows and variant.index32 and ir.ndim == 2
-        return replace(variant, group_bounds_check=traits.group_bounds_check,
-                       reciprocal_rows=reciprocal), None
+        return replace(variant, reciprocal_rows=reciprocal), None
     return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
 
 

@@ -54,6 +54,7 @@ def _cases():
             "vector_f32": [2.0 * (a32 + b32), a32 * b32],
             "bitmask_where": [wf.where(bits, a32 + b32, a32)],
             "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
+            "cpu_walk_broadcast": [wf.log(m) * y + col],
         }, {"masked_add_in_place": [c32]}  # written in place: a conditional store
 
 
@@ -64,6 +65,7 @@ TRAITS = {
     "tiled_transpose": Traits(tiles_transposes=True),  # as OpenCL and CUDA devices
     "vector_f32": VECTORS,
     "masked_add_in_place": VECTORS,
+    "cpu_walk_broadcast": Traits(walks_elements=True, reciprocal_rows=True),  # as PoCL
 }  # the others: a device that prefers nothing (one element per thread, no split)
 
 

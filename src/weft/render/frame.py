@@ -366,13 +366,14 @@ class Renderer:
             return self.render_tiled(slots, body)
         if self.variant.vector > 1:
             return self.render_vector(slots, body)
+        if self.variant.walk:
+            slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
+                         group_count=self.d.group_count, group=str(reduce.WORK_GROUP))
+            return self.finish(elementwise.WALK, slots)
         k = self.variant.per_thread
         if k == 1:
             slots["body"] = body
-            slots["bounds_check"] = (
-                elementwise.LAST_GROUP_CHECK.format(group_id=self.d.group_id,
-                                                    group_count=self.d.group_count)
-                if self.variant.group_bounds_check else elementwise.PER_ELEMENT_CHECK)
+            slots["bounds_check"] = elementwise.PER_ELEMENT_CHECK
             return self.finish(elementwise.ELEMENTWISE, slots)
         slots.update(
             body=indent(body), index_setup=indent(slots["index_setup"]), per_thread=str(k),
