@@ -64,14 +64,14 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     if width > 1 and ir.vectorizable:
         return replace(variant, vector=width), ceil_div(n, WORK_GROUP * width)
     per_thread = traits.elementwise_per_thread(n)
+    if per_thread > 1:
+        return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
     reciprocal = traits.reciprocal_rows and variant.index32 and ir.ndim == 2
     if traits.walks_elements:
         groups = min(ceil_div(n, WORK_GROUP * tuning.ELEMENT_RUN),
                      tuning.ELEMENT_GROUPS_PER_UNIT * max(1, traits.compute_units))
         return replace(variant, walk=True, reciprocal_rows=reciprocal), max(1, groups)
-    if per_thread == 1:
-        return replace(variant, reciprocal_rows=reciprocal), None
-    return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
+    return replace(variant, reciprocal_rows=reciprocal), None
 
 
 def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Traits) -> Variant:

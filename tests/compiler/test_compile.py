@@ -91,41 +91,48 @@ def test_compiled_kernels_run_as_given(real_device):
         assert launched == len(kernels) >= 1
 
 
-def test_cpus_check_bounds_in_the_last_group_only(reference):
+def test_cpus_walk_runs_of_elements_without_a_bounds_test(reference):
     x = wf.asarray(np.ones(1000))
-    cpu = Traits(is_cpu=True, group_bounds_check=True)
+    cpu = Traits(is_cpu=True, walks_elements=True)
     (kernel,) = compile(_outputs(x * 2.0), Target(OPENCL, cpu)).kernels
     source = kernel.source(OPENCL)
-    assert "if (get_group_id(0) + 1 == get_num_groups(0) && gid >= n) return;" in source
+    assert kernel.variant.walk and "for (int gid = first; gid < end; ++gid)" in source
+    assert "return;" not in source
     (plain,) = compile(_outputs(x * 2.0), Target(OPENCL, Traits())).kernels
     assert "    if (gid >= n) return;" in plain.source(OPENCL)
 
 
-@pytest.mark.parametrize("n", [1, 255, 256, 257, 1000, (1 << 16) + 3])
-def test_a_last_group_bounds_check_computes_every_element_once(real_device, monkeypatch, n):
-    """Forced on any device: the last group's partial tail is exact, and writing in place
-    (a read and a write of one buffer) stays element by element."""
+@pytest.mark.parametrize("n", [1, 255, 256, 257, 1000, (1 << 16) + 3, (1 << 20) + 7])
+def test_an_element_walk_computes_every_element_once(real_device, monkeypatch, n):
+    """Forced on any device: runs split the grid exactly, whatever the work-item count, and
+    writing in place (a read and a write of one buffer) stays element by element."""
     from dataclasses import replace
 
     from weft import memo
 
     monkeypatch.setattr(real_device, "traits",
-                        replace(real_device.traits, group_bounds_check=True))
+                        replace(real_device.traits, walks_elements=True, per_thread=1,
+                                vector_width=1))
     memo.MEMO.clear()
     try:
         a = np.random.default_rng(n).standard_normal(n)
         x = wf.asarray(a)
         y = wf.exp(x) * 2.0 - x
+        assert "gid < end" in wf.kernel_source(y)
         np.testing.assert_allclose(y.to_numpy(), np.exp(a) * 2.0 - a, rtol=1e-14)
         x += 1.0
         np.testing.assert_array_equal(x.to_numpy(), a + 1.0)
+        # A 2-d grid whose rows the runs cut across.
+        m = np.random.default_rng(1).standard_normal((n // 7 + 1, 7))
+        col = np.arange(7.0)
+        np.testing.assert_array_equal((wf.asarray(m) + wf.asarray(col)).to_numpy(), m + col)
     finally:
         memo.MEMO.clear()
 
 
 def test_cpus_find_rows_without_a_division(reference):
     x, row = wf.asarray(np.ones((300, 7))), wf.asarray(np.ones(7))
-    cpu = Traits(is_cpu=True, group_bounds_check=True, reciprocal_rows=True)
+    cpu = Traits(is_cpu=True, walks_elements=True, reciprocal_rows=True)
     (kernel,) = compile(_outputs(x * row), Target(OPENCL, cpu)).kernels
     source = kernel.source(OPENCL)
     assert kernel.variant.reciprocal_rows and "(1.0 / (double)cols)" in source
