@@ -105,6 +105,11 @@ class Dialect:
     global_fence: str = ""
     global_barrier: str = ""
     group_count: str = ""
+    # The launch's work-item count, and the kernel qualifier that asks for work-groups of one
+    # work-item (empty: the dialect has none; such a kernel is launched in groups of
+    # ``WORK_GROUP`` and reads its work-item count from the launch).
+    global_size: str = ""
+    one_item_groups: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; PoCL: one clSetKernelArg instead of twenty, each a few
     # hundred ns; the backend packs it as ``argument_struct`` lays it out), declared by

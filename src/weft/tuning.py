@@ -27,12 +27,13 @@ from .skeletons.reduce import VECTOR_ALIGN, WORK_GROUP
 INDEX32_LIMIT = 2**30 - 2**20
 
 
-# Element-wise kernels on CPUs (skeletons/elementwise.WALK): each work-item walks a run of at
-# least this many elements, over at most ELEMENT_GROUPS_PER_UNIT work-groups per compute
-# unit. A short run is mostly the loop's scalar remainder; a few groups per unit let PoCL's
-# threads share the grid out.
-ELEMENT_RUN = 16
-ELEMENT_GROUPS_PER_UNIT = 4
+# Element-wise kernels on CPUs (skeletons/elementwise.WALK), in work-groups of one work-item:
+# each walks a run of at least ELEMENT_RUN elements (a short run is mostly its loop's scalar
+# remainder, and each work-group costs PoCL a dispatch), over at most ELEMENT_GROUPS_PER_UNIT
+# work-groups per compute unit (enough for PoCL's threads to share the grid out on a busy
+# host).
+ELEMENT_RUN = 1024
+ELEMENT_GROUPS_PER_UNIT = 32
 
 MIN_WALK = 32
 # Rows a split of a banded column reduction (CPUs, variants.band_layout) walks at least: fewer

@@ -68,7 +68,7 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
         return replace(variant, per_thread=per_thread), ceil_div(n, WORK_GROUP * per_thread)
     reciprocal = traits.reciprocal_rows and variant.index32 and ir.ndim == 2
     if traits.walks_elements:
-        groups = min(ceil_div(n, WORK_GROUP * tuning.ELEMENT_RUN),
+        groups = min(ceil_div(n, tuning.ELEMENT_RUN),
                      tuning.ELEMENT_GROUPS_PER_UNIT * max(1, traits.compute_units))
         return replace(variant, walk=True, reciprocal_rows=reciprocal), max(1, groups)
     return replace(variant, reciprocal_rows=reciprocal), None

@@ -368,7 +368,8 @@ class Renderer:
             return self.render_vector(slots, body)
         if self.variant.walk:
             slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
-                         group_count=self.d.group_count, group=str(reduce.WORK_GROUP))
+                         global_size=self.d.global_size,
+                         kernel_qualifier=self.d.one_item_groups or self.d.kernel_qualifier)
             return self.finish(elementwise.WALK, slots)
         k = self.variant.per_thread
         if k == 1:

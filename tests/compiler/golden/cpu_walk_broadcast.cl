@@ -10,7 +10,7 @@ typedef struct {
     long cols;
 } weft_args;
 
-__kernel void weft_log_multiply_add(
+__attribute__((reqd_work_group_size(1, 1, 1))) __kernel void weft_log_multiply_add(
     __global const double* restrict b0,
     __global const double* restrict b1,
     __global const double* restrict b2,
@@ -24,7 +24,7 @@ __kernel void weft_log_multiply_add(
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
-    const int items = (int)get_num_groups(0) * 256;
+    const int items = (int)get_global_size(0);
     const int run = (n + items - 1) / items;
     const int first = (int)get_global_id(0) * run;
     const int end = first + run < n ? first + run : n;

@@ -22,7 +22,7 @@ extern "C" __global__ void weft_log_multiply_add(
     const int w3_off = (int)args.w3_off;
     const int n = (int)args.n;
     const int cols = (int)args.cols;
-    const int items = (int)gridDim.x * 256;
+    const int items = (int)(gridDim.x * blockDim.x);
     const int run = (n + items - 1) / items;
     const int first = (int)(long long)blockIdx.x * blockDim.x + threadIdx.x * run;
     const int end = first + run < n ? first + run : n;

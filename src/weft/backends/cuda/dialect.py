@@ -45,4 +45,5 @@ CUDA = Dialect(
     global_fence="__threadfence()",
     global_barrier="__syncthreads()",
     group_count="gridDim.x",
+    global_size="(gridDim.x * blockDim.x)",
 )

@@ -112,13 +112,29 @@ def _fine_grained_svm(cl: Any, device: Any) -> bool:
 class _Kernel:
     """A built program and, per host thread, its kernel object (kernel arguments are state)."""
 
-    def __init__(self, program: Any, name: str,
+    def __init__(self, program: Any, name: str, device: Any,
                  resources: occupancy.Resources | None = None) -> None:
         self.program = program
         self.name = name
         self.resources = resources  # registers and shared memory, where the driver reports them
         self._local = threading.local()
         self._layout: _Layout | None = None  # from the kernel's parameters, at its first launch
+        # The work-group size the kernel asks for (reqd_work_group_size: an element walk's
+        # groups of one work-item); 0 where it asks for none.
+        import pyopencl as cl
+
+        self.group_size = int(cl.Kernel(program, name).get_work_group_info(
+            cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, device)[0])
+
+    def launch_shape(self, n: int, groups: int | None, local_size: int
+                     ) -> tuple[tuple[int], tuple[int]]:
+        """The global and local sizes of a launch over ``n`` elements (one work-item each,
+        in groups of ``local_size``) or of ``groups`` work-groups of the size the kernel asks
+        for, else of the reduction skeleton's."""
+        if groups is None:
+            return ((n + local_size - 1) // local_size * local_size,), (local_size,)
+        size = self.group_size or WORK_GROUP
+        return (groups * size,), (size,)
 
     def bind(self, cl: Any, params: tuple[Any, ...], args: list[Any]) -> tuple[Any, list[Any]]:
         """This thread's kernel object and ``args`` as it takes them (``_Layout``). The
@@ -184,12 +200,7 @@ class _Bound:
         self.args.append(layout.pack(*self.fields))
         if not self.scalar_holes:
             self.kernel.set_args(*self.args)
-        if groups is None:
-            self.local_size = (h.local_size,)
-            self.global_size = ((n + h.local_size - 1) // h.local_size * h.local_size,)
-        else:
-            self.local_size = (WORK_GROUP,)
-            self.global_size = (groups * WORK_GROUP,)
+        self.global_size, self.local_size = program.launch_shape(n, groups, h.local_size)
 
     def source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
         """Lines that set the holes to the expressions ``values`` (storages and scalars, in
@@ -408,10 +419,10 @@ class OpenCLBackend:
             log = program.get_build_info(h.device, h.cl.program_build_info.LOG)
             used = occupancy.resources(log, name)
         if not keep_binary:  # (PoCL compiles generic work-group functions for a binary)
-            return _Kernel(program, name, used), None
+            return _Kernel(program, name, h.device, used), None
         binaries = program.get_info(h.cl.program_info.BINARIES)
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
-        return _Kernel(program, name, used), binary
+        return _Kernel(program, name, h.device, used), binary
 
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
@@ -431,8 +442,7 @@ class OpenCLBackend:
         binary, used = occupancy.unpack(binary)
         program = h.cl.Program(h.context, [h.device], [binary])
         program.build(options=options)
-        kernel = _Kernel(program, name, used)
-        h.cl.Kernel(program, name)  # fails now, not at launch, if the binary is unusable
+        kernel = _Kernel(program, name, h.device, used)  # fails now if the binary is unusable
         return kernel
 
     def from_ir(self, device: Any, ir: Any) -> Any:  # pragma: no cover - dialect backend
@@ -490,14 +500,9 @@ class OpenCLBackend:
         q = h.queue()
         kernel, values = program.bind(cl, ir.params, args)
         wait = events_before_launch(inputs, outputs, q)
-        if groups is None:
-            local = h.local_size
-            global_size = (n + local - 1) // local * local
-        else:
-            local = WORK_GROUP
-            global_size = groups * local
+        global_size, local = program.launch_shape(n, groups, h.local_size)
         try:
-            event = kernel(q, (global_size,), (local,), *values, wait_for=wait or None)
+            event = kernel(q, global_size, local, *values, wait_for=wait or None)
         except cl.MemoryError as e:
             raise MemoryError(f"out of device memory running {program.name} on {device}") from e
         record_launch(inputs, outputs, event, q)

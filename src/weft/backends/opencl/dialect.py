@@ -66,6 +66,8 @@ OPENCL = Dialect(
                     "memory_order_acq_rel, memory_scope_device)"),
     global_barrier="barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)",
     group_count="get_num_groups(0)",
+    global_size="get_global_size(0)",
+    one_item_groups="__attribute__((reqd_work_group_size(1, 1, 1))) __kernel void",
 )
 
 # Helpers always inlined too: one left as a call keeps PoCL from vectorizing the kernel;
