@@ -48,7 +48,7 @@ WALK = """\
 {{
 {param_locals}{invariants}    const {index_t} items = ({index_t}){global_size};
     const {index_t} run = (n + items - 1) / items;
-    const {index_t} first = ({index_t}){global_id} * run;
+    const {index_t} first = ({index_t})({global_id}) * run;
     const {index_t} end = first + run < n ? first + run : n;
     for ({index_t} gid = first; gid < end; ++gid) {{
 {index_setup}{body}    }}

@@ -26,7 +26,7 @@ __attribute__((reqd_work_group_size(1, 1, 1))) __kernel void weft_log_multiply_a
     const int cols = (int)args.cols;
     const int items = (int)get_global_size(0);
     const int run = (n + items - 1) / items;
-    const int first = (int)get_global_id(0) * run;
+    const int first = (int)(get_global_id(0)) * run;
     const int end = first + run < n ? first + run : n;
     for (int gid = first; gid < end; ++gid) {
         const int row_guess = (int)((double)gid * (1.0 / (double)cols));

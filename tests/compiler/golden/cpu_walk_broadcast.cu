@@ -24,7 +24,7 @@ extern "C" __global__ void weft_log_multiply_add(
     const int cols = (int)args.cols;
     const int items = (int)(gridDim.x * blockDim.x);
     const int run = (n + items - 1) / items;
-    const int first = (int)(long long)blockIdx.x * blockDim.x + threadIdx.x * run;
+    const int first = (int)((long long)blockIdx.x * blockDim.x + threadIdx.x) * run;
     const int end = first + run < n ? first + run : n;
     for (int gid = first; gid < end; ++gid) {
         const int row_guess = (int)((double)gid * (1.0 / (double)cols));
