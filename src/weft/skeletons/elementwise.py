@@ -15,6 +15,10 @@ row by row, reading those operands from the tile. Extra slots: ``tile_decls`` (o
 per operand: the padding column keeps the column reads free of bank conflicts) and
 ``tile_loads`` (the coalesced copies).
 
+``WALK`` (CPUs) gives each work-item a run of consecutive elements, walked in a loop with no
+bounds test per element; extra slot: ``global_size`` (the launch's work-item count, from
+which each run's length follows).
+
 ``VECTOR`` gives each thread ``width`` consecutive elements. Where they are all inside the
 grid and every flat buffer is aligned for it, one vector load per operand and one vector store
 per output move them (a quarter of the memory instructions, which is what 4-byte types need to
