@@ -128,3 +128,10 @@ class Dialect:
     # or not the helper is inlined, and inlining the incomplete beta function's loops made
     # its kernel take 4.5 s to build instead of 1.3.
     looping_function_qualifier: str | None = None
+
+    @property
+    def one_item_kernel_qualifier(self) -> str:
+        """The qualifier of a kernel whose work-groups hold one work-item where the dialect
+        can ask for that, else the plain one (the kernel is launched in groups of
+        ``WORK_GROUP`` and only their first work-item, or every one, works)."""
+        return self.one_item_groups or self.kernel_qualifier

@@ -369,7 +369,7 @@ class Renderer:
         if self.variant.walk:
             slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
                          global_size=self.d.global_size,
-                         kernel_qualifier=self.d.one_item_groups or self.d.kernel_qualifier)
+                         kernel_qualifier=self.d.one_item_kernel_qualifier)
             return self.finish(elementwise.WALK, slots)
         k = self.variant.per_thread
         if k == 1:

@@ -293,7 +293,7 @@ class Reductions:
         slots.update(local_id=self.f.d.local_id, group_id=self.f.d.group_id,
                      acc_init=acc_init, body=body, accumulate=accumulate, scale="",
                      report=report, **self.chunk_rows(body),
-                     kernel_qualifier=self.f.d.one_item_groups or self.f.d.kernel_qualifier)
+                     kernel_qualifier=self.f.d.one_item_kernel_qualifier)
         return self.f.finish(reduce.REDUCE_COLS_CHUNKS, slots)
 
     def chunk_rows(self, body: str) -> dict[str, str]:

@@ -158,6 +158,6 @@ def _tasks(f: Renderer) -> dict[str, str]:
     span = (scan.BAND_TASK.format(index_t=f.index_t, band=band) if band
             else scan.ROW_TASK.format(index_t=f.index_t))
     tasks = dict(task_span=indent(span, 2), task_loop=task_loop)
-    if f.variant.scan_by_groups and d.one_item_groups:  # the first work-item alone works
-        tasks["kernel_qualifier"] = d.one_item_groups
+    if f.variant.scan_by_groups:  # the first work-item alone works
+        tasks["kernel_qualifier"] = d.one_item_kernel_qualifier
     return tasks
