@@ -3,18 +3,20 @@
 The memory key is (device, kernel IR, variant): the IR is structural (ops, dtypes, access
 patterns, aliasing of buffers) and holds no size, offset or scalar value; the variant holds
 launch choices that take a few values each (vector width, unroll, 32-bit indexes, and on most
-devices a rows kernel's team width), so an expression compiles a bounded number of kernels
-over all sizes. The disk key hashes named parts: weft's cache version, the device and
-compiler fingerprint, the build options and the source. Entries are written atomically (temp
-file + rename, so several processes can share a directory) and carry a checksum: a corrupt
-or unloadable entry is rebuilt, never run. The directory is bounded (``WEFT_CACHE_SIZE``, 1 GiB
-unless set): past the bound, the entries used longest ago are removed (a disk hit marks its
-entry used), so a long-lived machine does not fill its disk with old kernels. PoCL's own
-cache lives inside it and is bounded with it (``pocl_cache``), unless ``POCL_CACHE_DIR``
-says otherwise. ``WEFT_CACHE_IN_MEMORY=1`` keeps kernels in memory only: weft neither reads
-nor writes binaries on disk, which on PoCL also spares the generic work-group functions that
-asking for a program's binary makes PoCL compile (a quarter of a cold compile: for one-shot
-runs such as CI; PoCL still keeps its own cache).
+devices a rows kernel's team width), so an expression compiles a bounded number of kernels over
+all sizes. Structures can differ where the source does not (a full sum over a (1, n) array and
+over an (n, 1) one, say): a miss also looks the source's disk key up in memory and shares the
+program built for it (``source_hits``). The disk key hashes named parts: weft's cache version,
+the device and compiler fingerprint, the build options and the source. Entries are written
+atomically (temp file + rename, so several processes can share a directory) and carry a
+checksum: a corrupt or unloadable entry is rebuilt, never run. The directory is bounded
+(``WEFT_CACHE_SIZE``, 1 GiB unless set): past the bound, the entries used longest ago are
+removed (a disk hit marks its entry used), so a long-lived machine does not fill its disk with
+old kernels. PoCL's own cache lives inside it and is bounded with it (``pocl_cache``), unless
+``POCL_CACHE_DIR`` says otherwise. ``WEFT_CACHE_IN_MEMORY=1`` keeps kernels in memory only:
+weft neither reads nor writes binaries on disk, which on PoCL also spares the generic work-
+group functions that asking for a program's binary makes PoCL compile (a quarter of a cold
+compile: for one-shot runs such as CI; PoCL still keeps its own cache).
 
 Compiles are visible: ``WEFT_DEBUG=1`` logs each with why the memory cache missed, whether
 the disk had it and the time it took; a compile still running after a second prints one line
@@ -189,8 +191,12 @@ class KernelCache:
     def __init__(self) -> None:
         self._memory: dict[tuple[Any, KernelIR, Variant], Any] = {}
         self._known: dict[tuple[Any, KernelIR], Variant] = {}  # a variant built of each IR
+        # (device, the disk key's digest) → its program: a program belongs to one device's
+        # context, though twin devices share a fingerprint and so disk entries.
+        self._by_source: dict[tuple[Any, str], Any] = {}
         self._lock = threading.Lock()
-        self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0, "launches": 0}
+        self.stats = {"hits": 0, "misses": 0, "compiles": 0, "disk_hits": 0,
+                      "source_hits": 0, "launches": 0}
 
     def program(self, device: Any, ir: KernelIR, variant: Variant = PLAIN) -> Any:
         """The program of ``ir`` launched as ``variant`` on ``device``: from memory, else from
@@ -229,6 +235,19 @@ class KernelCache:
         parts = {"cache version": CACHE_VERSION, "device and compiler": backend.fingerprint(device),
                  "build options": " ".join(options), "source": source}
         digest = hashlib.sha256("\n".join(parts.values()).encode()).hexdigest()
+        program = self._by_source.get((device, digest))
+        if program is not None:
+            self.stats["source_hits"] += 1
+            config.log.debug("reuse %s on %s (%s): its source was built for another structure",
+                             name, device, reason)
+            return program
+        program = self._load_or_compile(device, source, name, options, digest, parts, reason)
+        self._by_source[device, digest] = program
+        return program
+
+    def _load_or_compile(self, device: Any, source: str, name: str, options: list[str],
+                         digest: str, parts: dict[str, str], reason: str) -> Any:
+        backend = device.backend
         path = cache_dir() / f"kernels-v{CACHE_VERSION}" / f"{digest}.bin"
         started = time.perf_counter()
         on_disk = not in_memory_only()
@@ -271,6 +290,7 @@ class KernelCache:
         with self._lock:
             self._memory.clear()
             self._known.clear()
+            self._by_source.clear()
             MEMO.clear()
             forget_traces()
             for k in self.stats:
@@ -357,11 +377,12 @@ DISK_USE = _DiskUse()
 
 def cache_info() -> dict[str, int]:
     """Counts of in-memory ``hits``/``misses`` (one per launch), ``compiles``, ``disk_hits``,
-    and kernel ``launches`` (replayed ones included).
+    ``source_hits`` (misses whose source another structure had built) and kernel ``launches``
+    (replayed ones included).
 
     >>> import weft as wf
     >>> sorted(wf.cache_info())
-    ['compiles', 'disk_hits', 'hits', 'launches', 'misses']
+    ['compiles', 'disk_hits', 'hits', 'launches', 'misses', 'source_hits']
     """
     return dict(CACHE.stats)
 

@@ -513,6 +513,29 @@ def test_in_memory_only_writes_nothing_to_disk_and_reads_nothing(real_device, mo
         cache.in_memory_only()
 
 
+def test_structures_that_render_one_source_share_its_program(real_device):
+    """A full sum and max over a (1, n) array and over an (n, 1) one differ in structure (the
+    IR's dimensions), not in source: the second compiles nothing, on disk or not."""
+    from weft import cache, compiler
+
+    fresh = cache.KernelCache()
+    rng = np.random.default_rng(4)
+    programs = []
+    for shape in [(1, 37), (37, 1)]:
+        data = rng.standard_normal(shape)
+        x = wf.asarray(data)
+        total, largest = wf.eval(x.sum(), x.max())
+        assert np.isclose(float(total), data.sum()) and float(largest) == data.max()
+        dests = [wf.realize.new_leaf(real_device, (), x.dtype) for _ in range(2)]
+        (kernel,) = compiler.compile([(x.sum()._node, dests[0]), (x.max()._node, dests[1])],
+                                     real_device.target).kernels
+        programs.append(fresh.program(real_device, kernel.ir, kernel.variant))
+    assert programs[0] is programs[1]
+    assert fresh.stats["misses"] == 2
+    assert fresh.stats["compiles"] + fresh.stats["disk_hits"] == 1
+    assert fresh.stats["source_hits"] == 1
+
+
 def test_no_device_says_what_to_install(monkeypatch):
     """A machine with no CUDA or OpenCL device (no PoCL wheel for it): the default device's
     error names the ways to get one and the reference device."""
