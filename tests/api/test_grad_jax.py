@@ -17,7 +17,7 @@ import weft as wf
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 jax = pytest.importorskip("jax")
 
-from test_grad import _real_ops, op_gradients  # noqa: E402
+from test_grad import _real_ops, op_sweep  # noqa: E402
 
 jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
@@ -67,10 +67,11 @@ OPS_WITH_JAX = [name for name in _real_ops() if _jax_function(name) is not None]
 LARGE = os.environ.get("WEFT_TEST_PROFILE") == "large"
 
 
+@pytest.mark.xdist_group("every-op-gradient-sweep")
 @pytest.mark.parametrize("dtype", ["float64", "float32"] if LARGE else ["float64"])
 def test_every_op_matches_jax(real_device, dtype):
-    # The very sweep test_grad evaluates: the same kernel, which the cache then holds.
-    weights, cases = op_gradients(_real_ops(), dtype)
+    # The very sweep test_grad evaluates, computed once in a process (one xdist group).
+    weights, cases = op_sweep(str(real_device), dtype)
     tolerance = {"float64": (1e-9, 1e-12), "float32": (2e-5, 1e-6)}[dtype]
     compared = [(name, args, tuple((k, g) for k, g in zip(argnums, got)
                                    if k not in JAX_LACKS.get(name, ())))
