@@ -248,8 +248,10 @@ class Variant:
     # Columns reductions on CPUs: one work-group per split of the rows, walking whole rows
     # into the split's row of partial results in memory (ReduceLayout.row_chunks).
     row_chunks: bool = False
-    # Element-wise on CPUs: each work-item walks a run of consecutive elements.
+    # Element-wise on CPUs: each work-item walks a run of consecutive elements; tiled, a
+    # ``tile_edge`` square block, its transposed loads staged in private tiles.
     walk: bool = False
+    tile_edge: int = 0
     # Element-wise over 2-d grids with 32-bit indexes: an element's row from a multiply by
     # the reciprocal of the row length, corrected by one, instead of a division.
     reciprocal_rows: bool = False

@@ -58,7 +58,10 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     variant = Variant(index32=fits_32_bits(ir, args, n))
     if ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes:
         cols = args[-1]
-        tiles = ceil_div(n // cols, TILE) * ceil_div(cols, TILE) if n else 0
+        edge = private_tile_edge(ir) if traits.walks_elements else TILE
+        tiles = ceil_div(n // cols, edge) * ceil_div(cols, edge) if n else 0
+        if traits.walks_elements:
+            return replace(variant, tiled=True, walk=True, tile_edge=edge), tiles
         return replace(variant, tiled=True), tiles
     width = traits.elementwise_vector_width(n)
     if width > 1 and ir.vectorizable:
@@ -72,6 +75,25 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
                      tuning.ELEMENT_GROUPS_PER_UNIT * max(1, traits.compute_units))
         return replace(variant, walk=True, reciprocal_rows=reciprocal), max(1, groups)
     return replace(variant, reciprocal_rows=reciprocal), None
+
+
+def private_tile_edge(ir: KernelIR) -> int:
+    """The block edge of a CPU's tiled element walk: the largest of ``TILE_WALK_EDGES`` whose
+    private tiles, one per transposed load, fit ``PRIVATE_TILE_BYTES`` together.
+
+    >>> import weft as wf
+    >>> from weft import compiler
+    >>> a = wf.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> out = wf.realize.new_leaf(a.device, a._node)
+    >>> (kernel,) = compiler.compile([((a.T + a)._node, out)], a.device.target).kernels
+    >>> private_tile_edge(kernel.ir)  # one float64 tile of 128 x 129
+    128
+    """
+    per_element = sum(load.dtype.itemsize for load in ir.tileable_loads)
+    for edge in tuning.TILE_WALK_EDGES:
+        if edge * (edge + 1) * per_element <= tuning.PRIVATE_TILE_BYTES:
+            return edge
+    return tuning.TILE_WALK_EDGES[-1]
 
 
 def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Traits) -> Variant:

@@ -130,6 +130,36 @@ def test_an_element_walk_computes_every_element_once(real_device, monkeypatch, n
         memo.MEMO.clear()
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (3, 200), (129, 2), (130, 261)])
+def test_a_tile_walk_computes_every_block_once(real_device, monkeypatch, shape):
+    """Forced on any device: a transpose walked block by block through private tiles (as on
+    CPUs), partial blocks at both edges, one and two transposed operands (two halve the
+    edge), a view with an offset, and a transposed operand read beside a plain one."""
+    from dataclasses import replace
+
+    from weft import memo
+
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, walks_elements=True, tiles_transposes=True,
+                                per_thread=1, vector_width=1))
+    memo.MEMO.clear()
+    try:
+        rng = np.random.default_rng(shape[0])
+        a = rng.standard_normal(shape[::-1])
+        b = rng.standard_normal((shape[1] + 2, shape[0]))
+        x, y = wf.asarray(a), wf.asarray(b)
+        one = wf.exp(x.T) * 2.0 + x.T
+        two = x.T - y[2:].T * 3.0
+        source = wf.kernel_source(two)
+        if min(shape) > 1:
+            assert "tile1[64][64 + 1]" in source and "tile1[tj][ti]" in source
+        np.testing.assert_allclose(one.to_numpy(), np.exp(a.T) * 2.0 + a.T, rtol=1e-14,
+                                   atol=1e-14)
+        np.testing.assert_array_equal(two.to_numpy(), a.T - b[2:].T * 3.0)
+    finally:
+        memo.MEMO.clear()
+
+
 def test_cpus_find_rows_without_a_division(reference):
     x, row = wf.asarray(np.ones((300, 7))), wf.asarray(np.ones(7))
     cpu = Traits(is_cpu=True, walks_elements=True, reciprocal_rows=True)

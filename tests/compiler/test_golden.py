@@ -51,6 +51,7 @@ def _cases():
             "rowwise_max": [m.max(axis=1)],
             "four_per_thread_transposed": [wf.exp(sq.T) + sq],
             "tiled_transpose": [wf.exp(sq.T) + sq, sq.T * 2],
+            "cpu_tile_walk": [wf.exp(sq.T) + sq, sq.T * 2],
             "vector_f32": [2.0 * (a32 + b32), a32 * b32],
             "bitmask_where": [wf.where(bits, a32 + b32, a32)],
             "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
@@ -66,6 +67,7 @@ TRAITS = {
     "vector_f32": VECTORS,
     "masked_add_in_place": VECTORS,
     "cpu_walk_broadcast": Traits(walks_elements=True, reciprocal_rows=True),  # as PoCL
+    "cpu_tile_walk": Traits(tiles_transposes=True, walks_elements=True),  # as PoCL
 }  # the others: a device that prefers nothing (one element per thread, no split)
 
 

@@ -171,7 +171,8 @@ class Renderer:
         t = self.ctype(s.dtype)
         comment = ""
         if isinstance(s, Load) and s.var in self.tiles:
-            value = self.to_bool_if(s.dtype, f"tile{self.tiles[s.var]}[tx][ty + k]")
+            at = "[tj][ti]" if self.variant.walk else "[tx][ty + k]"
+            value = self.to_bool_if(s.dtype, f"tile{self.tiles[s.var]}{at}")
         elif isinstance(s, Load):
             value = self.to_bool_if(s.dtype, f"{s.buffer}[{self.address(s.access, s.view)}]")
             if s.guard is not None:
@@ -383,6 +384,8 @@ class Renderer:
         return self.finish(elementwise.SEVERAL_PER_THREAD, slots)
 
     def render_tiled(self, slots: dict[str, str], body: str) -> str:
+        if self.variant.walk:
+            return self.render_tile_walk(slots, body)
         tile_decls = tile_loads = ""
         tile = elementwise.TILE
         for m, load in enumerate(self.ir.tileable_loads):
@@ -394,6 +397,18 @@ class Renderer:
             tile=str(tile), tile_rows=str(reduce.WORK_GROUP // tile), barrier=self.d.barrier,
             group_id=self.d.group_id, local_id=self.d.local_id)
         return self.finish(elementwise.TILED, slots)
+
+    def render_tile_walk(self, slots: dict[str, str], body: str) -> str:
+        tile_decls = tile_loads = ""
+        for m, load in enumerate(self.ir.tileable_loads):
+            tile_decls += elementwise.PRIVATE_TILE_DECL.format(
+                storage=self.storage(load.dtype), m=m, tile=self.variant.tile_edge)
+            tile_loads += elementwise.PRIVATE_TILE_LOAD.format(m=m, buffer=load.buffer,
+                                                               view=load.view)
+        slots.update(body=indent(body, 2), tile_decls=tile_decls, tile_loads=tile_loads,
+                     tile=str(self.variant.tile_edge),
+                     kernel_qualifier=self.d.one_item_kernel_qualifier)
+        return self.finish(elementwise.TILE_WALK, slots)
 
     def unroll(self) -> int:
         """Elements per lane in flight: enough bytes for the narrowest loaded type."""

@@ -19,6 +19,13 @@ per operand: the padding column keeps the column reads free of bank conflicts) a
 bounds test per element; extra slot: ``global_size`` (the launch's work-item count, from
 which each run's length follows).
 
+``TILE_WALK`` (CPUs) serves the grids ``TILED`` serves on GPUs: each work-item owns a square
+block, copies each operand read down its columns into a private tile along the operand's own
+rows, then computes the block row by row, reading those operands from the tiles. A CPU needs
+no work-group memory or barrier for this (PoCL turns a barrier into two loops over the
+work-items, with context arrays); the block stays in the core's cache. Slots as ``TILED``'s,
+``tile`` being the block's edge.
+
 ``VECTOR`` gives each thread ``width`` consecutive elements. Where they are all inside the
 grid and every flat buffer is aligned for it, one vector load per operand and one vector store
 per output move them (a quarter of the memory instructions, which is what 4-byte types need to
@@ -127,6 +134,39 @@ TILED = """\
 
 TILE_DECL = "    {local} {storage} tile{m}[{tile}][{tile} + 1];\n"
 TILE_LOAD = "            tile{m}[ty + k][tx] = {buffer}[{view}_off + i + j * {view}_s1];\n"
+
+# The tiles are indexed [column][row] in both skeletons: a copy reads the operand along its own
+# rows into consecutive tile elements. (The padding column spreads a tile's column reads over
+# cache sets on CPUs, as over banks on GPUs.)
+TILE_WALK = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{tile_decls}{invariants}    const {index_t} rows = n / cols;
+    const {index_t} tiles_across = (cols + {tile} - 1) / {tile};
+    const {index_t} tile_i = ({index_t})({global_id}) / tiles_across;
+    const {index_t} tile_j = ({index_t})({global_id}) - tile_i * tiles_across;
+    const {index_t} i0 = tile_i * {tile};
+    const {index_t} j0 = tile_j * {tile};
+    const int tile_rows = (int)(rows - i0 < {tile} ? rows - i0 : {tile});
+    const int tile_cols = (int)(cols - j0 < {tile} ? cols - j0 : {tile});
+    for (int tj = 0; tj < tile_cols; ++tj) {{
+        const {index_t} j = j0 + tj;
+        for (int ti = 0; ti < tile_rows; ++ti) {{
+            const {index_t} i = i0 + ti;
+{tile_loads}        }}
+    }}
+    for (int ti = 0; ti < tile_rows; ++ti) {{
+        const {index_t} i = i0 + ti;
+        for (int tj = 0; tj < tile_cols; ++tj) {{
+            const {index_t} j = j0 + tj;
+            const {index_t} gid = i * cols + j;
+{body}        }}
+    }}
+}}
+"""
+
+PRIVATE_TILE_DECL = "    {storage} tile{m}[{tile}][{tile} + 1];\n"
+PRIVATE_TILE_LOAD = "            tile{m}[tj][ti] = {buffer}[{view}_off + i + j * {view}_s1];\n"
 
 VECTOR = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
