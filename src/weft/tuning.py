@@ -38,7 +38,8 @@ ELEMENT_GROUPS_PER_UNIT = 32
 # Element-wise kernels on CPUs that read operands down their columns (a transpose;
 # skeletons/elementwise.TILE_WALK): a work-item walks a square block, staging each such operand's
 # block in a private tile, at the largest edge of TILE_WALK_EDGES whose tiles fit
-# PRIVATE_TILE_BYTES together (a work-item's private arrays are on its thread's stack). On
+# PRIVATE_TILE_BYTES together (a work-item's private arrays are on its thread's stack; where
+# none does, the walk reads the operands straight). On
 # exp(A.T) + A at 4096^2 (docs/tuning-notes.md, 30), 128 measured 76 ms float64 against 96
 # at 64; float32 38 ms at either, against 140-150 through work-group tiles of 32.
 TILE_WALK_EDGES = (128, 64, 32, 16)

@@ -56,9 +56,10 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     launch (None: one thread per element)."""
     n = args[-2]
     variant = Variant(index32=fits_32_bits(ir, args, n))
-    if ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes:
+    tiling = ir.ndim == 2 and ir.tileable_loads and traits.tiles_transposes
+    edge = (private_tile_edge(ir) if traits.walks_elements else TILE) if tiling else 0
+    if edge:
         cols = args[-1]
-        edge = private_tile_edge(ir) if traits.walks_elements else TILE
         tiles = ceil_div(n // cols, edge) * ceil_div(cols, edge) if n else 0
         if traits.walks_elements:
             return replace(variant, tiled=True, walk=True, tile_edge=edge), tiles
@@ -79,7 +80,8 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
 
 def private_tile_edge(ir: KernelIR) -> int:
     """The block edge of a CPU's tiled element walk: the largest of ``TILE_WALK_EDGES`` whose
-    private tiles, one per transposed load, fit ``PRIVATE_TILE_BYTES`` together.
+    private tiles, one per transposed load, fit ``PRIVATE_TILE_BYTES`` together; 0 where none
+    does (so many transposed operands that the walk reads them straight instead).
 
     >>> import weft as wf
     >>> from weft import compiler
@@ -90,10 +92,8 @@ def private_tile_edge(ir: KernelIR) -> int:
     128
     """
     per_element = sum(load.dtype.itemsize for load in ir.tileable_loads)
-    for edge in tuning.TILE_WALK_EDGES:
-        if edge * (edge + 1) * per_element <= tuning.PRIVATE_TILE_BYTES:
-            return edge
-    return tuning.TILE_WALK_EDGES[-1]
+    return next((edge for edge in tuning.TILE_WALK_EDGES
+                 if edge * (edge + 1) * per_element <= tuning.PRIVATE_TILE_BYTES), 0)
 
 
 def reduction(ir: KernelIR, args: list[Any], layout: ReduceLayout, traits: Traits) -> Variant:

@@ -162,6 +162,27 @@ def test_a_tile_walk_computes_every_block_once(real_device, monkeypatch, shape):
         memo.MEMO.clear()
 
 
+def test_tiles_over_the_private_budget_leave_the_walk_reading_straight(real_device,
+                                                                         monkeypatch):
+    from dataclasses import replace
+
+    from weft import memo, tuning
+
+    monkeypatch.setattr(real_device, "traits",
+                        replace(real_device.traits, walks_elements=True, tiles_transposes=True,
+                                per_thread=1, vector_width=1))
+    monkeypatch.setattr(tuning, "PRIVATE_TILE_BYTES", 16 * 17 * 8 - 1)  # not one tile of 16
+    memo.MEMO.clear()
+    try:
+        a = np.random.default_rng(5).standard_normal((70, 40))
+        y = wf.asarray(a).T * 2.0
+        source = wf.kernel_source(y)
+        assert "tile0" not in source and "gid < end" in source
+        np.testing.assert_array_equal(y.to_numpy(), a.T * 2.0)
+    finally:
+        memo.MEMO.clear()
+
+
 def test_cpus_find_rows_without_a_division(reference):
     x, row = wf.asarray(np.ones((300, 7))), wf.asarray(np.ones(7))
     cpu = Traits(is_cpu=True, walks_elements=True, reciprocal_rows=True)
