@@ -54,6 +54,7 @@ from .dtypes import (
     uint32,
 )
 from .einsum import einsum
+from .elliptic import ellipe, ellipk, ellipkm1
 from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
@@ -134,7 +135,8 @@ __all__ = [
     "convolve", "diff", "ediff1d", "gradient", "interp", "trapezoid", "unwrap", "matmul",
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
-    "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser",
+    "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
+    "ellipe",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
