@@ -17,11 +17,11 @@ import weft
 MODULES = sorted(m.name for m in pkgutil.walk_packages(weft.__path__, "weft."))
 HAVE_DASK = importlib.util.find_spec("dask") is not None
 # Modules whose examples each build their own special-function kernels (52 s of PoCL builds
-# for distributions alone) and whose functions test_distributions, test_numpy_more,
-# test_stats and test_elliptic check on every device: their examples run on the reference
-# device, except under WEFT_TEST_PROFILE=large.
+# for distributions alone, 13 s for densities) and whose functions test_distributions,
+# test_numpy_more, test_stats, test_stats_more and test_elliptic check on every device:
+# their examples run on the reference device, except under WEFT_TEST_PROFILE=large.
 ON_REFERENCE = () if os.environ.get("WEFT_TEST_PROFILE") == "large" else (
-    "weft.composites", "weft.distributions", "weft.elliptic", "weft.stats")
+    "weft.composites", "weft.densities", "weft.distributions", "weft.elliptic", "weft.stats")
 
 
 def _needs_dask(test: doctest.DocTest) -> bool:
