@@ -74,4 +74,5 @@ OPENCL = Dialect(
 # except those with a loop, which keeps it from vectorizing anyway.
 OPENCL_CPU = replace(OPENCL, own_math=NAMES,
                      function_qualifier="__attribute__((always_inline)) ",
-                     looping_function_qualifier="")
+                     looping_function_qualifier="",
+                     nontemporal_store="__builtin_nontemporal_store({value}, &{target});")
