@@ -110,9 +110,6 @@ class Dialect:
     # ``WORK_GROUP`` and reads its work-item count from the launch).
     global_size: str = ""
     one_item_groups: str = ""
-    # A store that bypasses the caches (``{value}`` into ``{target}``; empty: none): a large
-    # output a kernel only writes need not evict what it reads (``Variant.stream_stores``).
-    nontemporal_store: str = ""
     # Pass every argument that is not a buffer in one struct (CUDA: one argument to convert
     # per launch instead of twenty; PoCL: one clSetKernelArg instead of twenty, each a few
     # hundred ns; the backend packs it as ``argument_struct`` lays it out), declared by

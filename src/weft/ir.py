@@ -252,8 +252,6 @@ class Variant:
     # ``tile_edge`` square block, its transposed loads staged in private tiles.
     walk: bool = False
     tile_edge: int = 0
-    # The walk's stores bypass the caches (the dialect's ``nontemporal_store``).
-    stream_stores: bool = False
     # Element-wise over 2-d grids with 32-bit indexes: an element's row from a multiply by
     # the reciprocal of the row length, corrected by one, instead of a division.
     reciprocal_rows: bool = False

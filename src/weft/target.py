@@ -48,10 +48,6 @@ class Traits:
     # kernel is long: LLVM then keeps the test in the loop (lgamma, 2^24 float64 on 2 Zen 4
     # cores: 345 ms against 190-217 walking runs).
     walks_elements: bool = False
-    # An element walk whose every store is 8 bytes wide and whose output reaches
-    # ``tuning.STREAM_STORE_BYTES`` stores past the caches (c*(a+b), 2^24 float64 on 2 Zen 4
-    # cores: 21.5 ms against 18; 4-byte non-temporal stores were slower, 10.4 against 12.2).
-    streams_stores: bool = False
     # Element-wise kernels over 2-d grids find an element's row by a multiply with the
     # reciprocal of the row length (then corrected by one), not an integer division: x86 has
     # no vector division, so a division per element kept PoCL from vectorizing (a 20000 x 200

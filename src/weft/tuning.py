@@ -45,12 +45,6 @@ ELEMENT_GROUPS_PER_UNIT = 32
 TILE_WALK_EDGES = (128, 64, 32, 16)
 PRIVATE_TILE_BYTES = 192 * 1024
 
-# An element walk's outputs of at least this many bytes each are stored past the caches on
-# devices that stream stores (``Traits.streams_stores``): an output larger than a CPU's last
-# level cache (32 MiB on the EPYC measured) is evicted before anything reads it anyway, and
-# the stores then do not evict the inputs (docs/tuning-notes.md, 31).
-STREAM_STORE_BYTES = 32 * 1024 * 1024
-
 MIN_WALK = 32
 # Rows a split of a banded column reduction (CPUs, variants.band_layout) walks at least: fewer
 # and the partial results' second pass costs more than the parallelism gains.

@@ -24,8 +24,6 @@ from .ir import (
     IndexParam,
     KernelIR,
     ReduceLayout,
-    Scatter,
-    Store,
     Variant,
 )
 from .skeletons.elementwise import TILE
@@ -76,29 +74,8 @@ def elementwise(ir: KernelIR, args: list[Any], traits: Traits) -> tuple[Variant,
     if traits.walks_elements:
         groups = min(ceil_div(n, tuning.ELEMENT_RUN),
                      tuning.ELEMENT_GROUPS_PER_UNIT * max(1, traits.compute_units))
-        stream = traits.streams_stores and streams_its_stores(ir, n)
-        return (replace(variant, walk=True, reciprocal_rows=reciprocal, stream_stores=stream),
-                max(1, groups))
+        return replace(variant, walk=True, reciprocal_rows=reciprocal), max(1, groups)
     return replace(variant, reciprocal_rows=reciprocal), None
-
-
-def streams_its_stores(ir: KernelIR, n: int) -> bool:
-    """Whether an element walk over ``n`` elements stores past the caches: every output
-    8 bytes an element (4-byte ones measured slower) and at least ``STREAM_STORE_BYTES``.
-
-    >>> import weft as wf
-    >>> from weft import compiler
-    >>> a = wf.asarray([1.0, 2.0])
-    >>> out = wf.realize.new_leaf(a.device, a._node)
-    >>> (kernel,) = compiler.compile([((a * 3)._node, out)], a.device.target).kernels
-    >>> streams_its_stores(kernel.ir, 2), streams_its_stores(kernel.ir, 1 << 23)
-    (False, True)
-    """
-    types = {p.name: p.dtype for p in ir.params if isinstance(p, BufferParam)}
-    stores = [s for s in ir.body if isinstance(s, Store)]
-    return (bool(stores) and not any(isinstance(s, Scatter) for s in ir.body)
-            and all(types[s.buffer].itemsize == 8 for s in stores)
-            and n * 8 >= tuning.STREAM_STORE_BYTES)
 
 
 def private_tile_edge(ir: KernelIR) -> int:

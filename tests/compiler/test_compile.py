@@ -183,32 +183,6 @@ def test_tiles_over_the_private_budget_leave_the_walk_reading_straight(real_devi
         memo.MEMO.clear()
 
 
-def test_large_8_byte_outputs_of_a_cpu_walk_bypass_the_caches(reference):
-    cpu = Target(OPENCL_CPU, Traits(is_cpu=True, walks_elements=True, streams_stores=True))
-    big = 1 << 22  # 32 MiB of float64
-    for x, streams in [(wf.asarray(np.ones(big)), True), (wf.asarray(np.ones(big - 1)), False),
-                       (wf.asarray(np.ones(big, np.float32)), False)]:
-        (kernel,) = compile(_outputs(x * 2), cpu).kernels
-        source = kernel.source(OPENCL_CPU)
-        assert kernel.variant.stream_stores is streams
-        assert ("__builtin_nontemporal_store((" in source) is streams
-    (kernel,) = compile(_outputs(wf.asarray(np.ones(big)) * 2), Target(OPENCL, Traits(
-        walks_elements=True, streams_stores=True))).kernels
-    assert "nontemporal" not in kernel.source(OPENCL)  # a dialect without such a store
-
-
-def test_streamed_stores_compute_every_element(real_device):
-    """On a CPU device: a large float64 result, and an in-place update, stored past the
-    caches (elsewhere the same kernels with plain stores)."""
-    a = np.random.default_rng(2).standard_normal((1 << 22) + 3)
-    x = wf.asarray(a)
-    y = wf.exp(x) * 2.0 - x
-    assert ("nontemporal" in wf.kernel_source(y)) is bool(real_device.traits.streams_stores)
-    np.testing.assert_allclose(y.to_numpy(), np.exp(a) * 2.0 - a, rtol=1e-14, atol=1e-14)
-    x += 1.0
-    np.testing.assert_array_equal(x.to_numpy(), a + 1.0)
-
-
 def test_cpus_find_rows_without_a_division(reference):
     x, row = wf.asarray(np.ones((300, 7))), wf.asarray(np.ones(7))
     cpu = Traits(is_cpu=True, walks_elements=True, reciprocal_rows=True)

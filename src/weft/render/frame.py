@@ -139,10 +139,7 @@ class Renderer:
     def statement(self, s: Statement) -> str:
         if isinstance(s, Store):
             storage = self.storage(self.types[s.buffer])
-            target = f"{s.buffer}[{self.address(s.access, s.view)}]"
-            streamed = self.variant.stream_stores and self.d.nontemporal_store
-            store = (self.d.nontemporal_store.format(value=f"({storage}){s.var}", target=target)
-                     if streamed else f"{target} = ({storage}){s.var};")
+            store = f"{s.buffer}[{self.address(s.access, s.view)}] = ({storage}){s.var};"
             return f"    if ({s.when}) {store}\n" if s.when else f"    {store}\n"
         if isinstance(s, Scatter):
             storage = self.storage(self.types[s.buffer])

@@ -475,7 +475,6 @@ class OpenCLBackend:
             reduction_groups=h.compute_units * (2 if cpu else 8),
             last_group=self._finishes_in_last_group(device),
             walks_elements=cpu,
-            streams_stores=cpu,
             reciprocal_rows=cpu,
             column_band=64 if cpu else 0,
             row_band=16 if cpu else 0,

@@ -74,5 +74,4 @@ OPENCL = Dialect(
 # except those with a loop, which keeps it from vectorizing anyway.
 OPENCL_CPU = replace(OPENCL, own_math=NAMES,
                      function_qualifier="__attribute__((always_inline)) ",
-                     looping_function_qualifier="",
-                     nontemporal_store="__builtin_nontemporal_store({value}, &{target});")
+                     looping_function_qualifier="")
