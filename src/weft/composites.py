@@ -508,7 +508,21 @@ def array_equiv(a1: Any, a2: Any) -> bool:
     return bool(apply_op("equal", a1, a2).all())
 
 
-__all__ = ["float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc", "heaviside",
+def sici(x: Any) -> tuple[Array, Array]:
+    """The sine and cosine integrals (Si(x), Ci(x)) as SciPy's ``special.sici``: ``wf.si``
+    and ``wf.ci``, which fuse into one kernel when evaluated together. Ci of a negative x is
+    SciPy's real part, Ci(|x|).
+
+    >>> import weft as wf
+    >>> si, ci = wf.sici(wf.asarray([1.0, 10.0]))
+    >>> si.to_numpy().round(12).tolist(), ci.to_numpy().round(12).tolist()
+    ([0.946083070367, 1.658347594219], [0.337403922901, -0.045456433004])
+    """
+    return apply_op("si", x), apply_op("ci", x)
+
+
+__all__ = ["sici", "float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
+           "heaviside",
            "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "i1", "i1e", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "modf", "real", "imag", "conj",
            "conjugate",

@@ -220,6 +220,15 @@ def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
     return reference
 
 
+def _sici_part(k: int) -> Callable[[np.ndarray], np.ndarray]:
+    """SciPy's ``sici(x)[k]``: Si for 0, Ci for 1."""
+    def reference(x: np.ndarray) -> np.ndarray:
+        return _scipy("sici")(x)[k]
+
+    reference.__name__ = ("si", "ci")[k]
+    return reference
+
+
 def _log1m_exp(x):
     with np.errstate(all="ignore"):
         near = np.log(-np.expm1(x))
@@ -290,6 +299,12 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("k0e", 1, "helper", _scipy("k0e"), GENERAL, lambda w, g, y, x: g * (y - w.k1e(x))),
     ("k1e", 1, "helper", _scipy("k1e"), GENERAL,
      lambda w, g, y, x: g * (y - w.k0e(x) - y / x)),
+    # The sine and cosine integrals (SciPy's sici, one function each; Ci(x) for x < 0 is
+    # SciPy's real part, Ci(|x|)): Si' = sin(x)/x (1 at 0), Ci' = cos(x)/x.
+    ("si", 1, "helper", _sici_part(0), GENERAL,
+     lambda w, g, y, x: g * w.where(x == 0, 1, w.sin(x) / x)),
+    ("ci", 1, "helper", _sici_part(1), GENERAL,
+     lambda w, g, y, x: g * w.cos(x) / x),
     ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
      lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
                             g * (w.digamma(b) - w.digamma(a + b)))),

@@ -27,9 +27,9 @@ REALS = np.concatenate([np.linspace(-30, 30, 6001), np.geomspace(1e-300, 1e300, 
 # rounding of the terms that cancel; lchoose's reference (gammaln differences up to n = 200)
 # is itself only good to about 1e-13 (docs/special.md).
 FLOOR64 = {"lgamma": 1e-15, "lfact": 1e-15, "lbeta": 1e-14, "lchoose": 5e-13,
-           "digamma": 1e-15}
+           "digamma": 1e-15, "ci": 1e-15}
 FLOOR32 = {"lgamma": 3e-7, "lfact": 3e-7, "lbeta": 1e-5, "lchoose": 2e-4, "digamma": 1e-6,
-           "Phi": 1e-30, "erfc": 1e-30, "log_diff_exp": 1e-7}
+           "Phi": 1e-30, "erfc": 1e-30, "log_diff_exp": 1e-7, "ci": 1e-7}
 
 
 def _grid(name: str) -> list[np.ndarray]:

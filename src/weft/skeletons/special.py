@@ -30,6 +30,7 @@ from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEE
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
+from .sine_cosine_integral import SINE_COSINE_INTEGRAL, SINE_COSINE_INTEGRAL_NEEDS
 from .zeta import ZETA, ZETA_NEEDS
 
 
@@ -527,6 +528,7 @@ SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
 SPECIAL.update(BESSEL_K)  # (bessel_k.py: K0, K1 and their scaled forms)
+SPECIAL.update(SINE_COSINE_INTEGRAL)  # (sine_cosine_integral.py: Si and Ci)
 SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
 # Constants per dtype. A constant split into a rounded part and the rest, for arguments near
@@ -571,6 +573,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
     **BESSEL_K_NEEDS,
+    **SINE_COSINE_INTEGRAL_NEEDS,
     **INCOMPLETE_DERIVATIVES_NEEDS,
 }
 
@@ -584,7 +587,7 @@ THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta
                                   "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
                                   "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3, "ibeta_db": 3,
                                   "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1,
-                                  "k0e": 1, "k1e": 1}
+                                  "k0e": 1, "k1e": 1, "si": 1, "ci": 1}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
