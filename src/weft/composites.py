@@ -521,8 +521,43 @@ def sici(x: Any) -> tuple[Array, Array]:
     return apply_op("si", x), apply_op("ci", x)
 
 
-__all__ = ["sici", "float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
-           "heaviside",
+# Shi's power series, Σ x^(2k+1) / ((2k+1) (2k+1)!), as coefficients of x² below |x| = 1:
+# ten terms reach a rounding error of 1 there.
+_SHI_SERIES = tuple(1.0 / ((2 * k + 1) * math.factorial(2 * k + 1)) for k in range(10))
+
+
+def shichi(x: Any) -> tuple[Array, Array]:
+    """The hyperbolic sine and cosine integrals (Shi(x), Chi(x)) as SciPy's
+    ``special.shichi``: Shi = (Ei + E1) / 2 and Chi = (Ei - E1) / 2 at |x| (``expi``,
+    ``exp1``), Shi by its power series below |x| = 1 where those cancel; Shi is odd, and Chi
+    of a negative x is SciPy's real part, Chi(|x|). Their gradients are the compositions':
+    sinh(x) / x and cosh(x) / x.
+
+    >>> import weft as wf
+    >>> shi, chi = wf.shichi(wf.asarray([0.5, 2.0]))
+    >>> shi.to_numpy().round(12).tolist(), chi.to_numpy().round(12).tolist()
+    ([0.50699674982, 2.501567433355], [-0.052776844956, 2.452666922647])
+    """
+    x = asarray(x)
+    x = x if x.dtype.is_float else x.astype(dt.float64)
+    size = apply_op("abs", x)
+    near = apply_op("less", size, 1.0)
+    # Each branch at an argument it is finite at, so the other's gradient stays 0, not NaN;
+    # the series in x itself, odd, so its gradient at 0 is 1 (through |x| it would be 0).
+    small = apply_op("where", near, x, 0.0)
+    square = small * small
+    series = square * _SHI_SERIES[-1] + _SHI_SERIES[-2]
+    for c in reversed(_SHI_SERIES[:-2]):
+        series = series * square + c
+    large = apply_op("where", near, 1.0, size)
+    ei, e1 = apply_op("expi", large), apply_op("exp1", large)
+    shi = apply_op("where", near, series * small, apply_op("copysign", (ei + e1) * 0.5, x))
+    chi = (apply_op("expi", size) - apply_op("exp1", size)) * 0.5
+    return shi.astype(x.dtype), chi.astype(x.dtype)
+
+
+__all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees",
+           "sinc", "heaviside",
            "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "i1", "i1e", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "modf", "real", "imag", "conj",
            "conjugate",
