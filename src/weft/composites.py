@@ -539,7 +539,8 @@ def shichi(x: Any) -> tuple[Array, Array]:
     ([0.50699674982, 2.501567433355], [-0.052776844956, 2.452666922647])
     """
     x = asarray(x)
-    x = x if x.dtype.is_float else x.astype(dt.float64)
+    result = x.dtype if x.dtype.is_float else dt.float64
+    x = x.astype(dt.float64)  # float64 throughout, then rounded once (as SciPy's float32)
     size = apply_op("abs", x)
     near = apply_op("less", size, 1.0)
     # Each branch at an argument it is finite at, so the other's gradient stays 0, not NaN;
@@ -553,7 +554,7 @@ def shichi(x: Any) -> tuple[Array, Array]:
     ei, e1 = apply_op("expi", large), apply_op("exp1", large)
     shi = apply_op("where", near, series * small, apply_op("copysign", (ei + e1) * 0.5, x))
     chi = (apply_op("expi", size) - apply_op("exp1", size)) * 0.5
-    return shi.astype(x.dtype), chi.astype(x.dtype)
+    return shi.astype(result), chi.astype(result)
 
 
 __all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees",

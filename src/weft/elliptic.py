@@ -24,9 +24,11 @@ from .creation import asarray, ones_like, zeros_like
 _AGM_STEPS = 14
 
 
-def _parameter(m: Any) -> Array:
+def _parameter(m: Any) -> tuple[Array, dt.DType]:
+    """``m`` in float64 (float32 is computed in float64 and rounded once, as SciPy's float32
+    loops are), and the result's dtype."""
     m = asarray(m)
-    return m if m.dtype.is_float else m.astype(dt.float64)
+    return m.astype(dt.float64), (m.dtype if m.dtype.is_float else dt.float64)
 
 
 def _agm(b: Array) -> tuple[Array, Array]:
@@ -49,8 +51,8 @@ def ellipk(m: Any) -> Array:
     >>> wf.ellipk(wf.asarray([0.0, 0.5])).to_numpy().round(12).tolist()
     [1.570796326795, 1.854074677301]
     """
-    m = _parameter(m)
-    return _first_kind(m, apply_op("sqrt", 1.0 - m), apply_op("equal", m, 1.0))
+    m, result = _parameter(m)
+    return _first_kind(apply_op("sqrt", 1.0 - m), apply_op("equal", m, 1.0)).astype(result)
 
 
 def ellipkm1(p: Any) -> Array:
@@ -61,13 +63,13 @@ def ellipkm1(p: Any) -> Array:
     >>> round(float(wf.ellipkm1(wf.asarray(1e-20))), 12)  # K(1 - 1e-20)
     24.41214529106
     """
-    p = _parameter(p)
-    return _first_kind(p, apply_op("sqrt", p), apply_op("equal", p, 0.0))
+    p, result = _parameter(p)
+    return _first_kind(apply_op("sqrt", p), apply_op("equal", p, 0.0)).astype(result)
 
 
-def _first_kind(m: Array, root: Array, infinite: Array) -> Array:
+def _first_kind(root: Array, infinite: Array) -> Array:
     mean, _ = _agm(root)
-    return apply_op("where", infinite, math.inf, (math.pi / 2) / mean).astype(m.dtype)
+    return apply_op("where", infinite, math.inf, (math.pi / 2) / mean)
 
 
 def ellipe(m: Any) -> Array:
@@ -78,7 +80,7 @@ def ellipe(m: Any) -> Array:
     >>> wf.ellipe(wf.asarray([0.0, 0.5, 1.0])).to_numpy().round(12).tolist()
     [1.570796326795, 1.350643881048, 1.0]
     """
-    m = _parameter(m)
+    m, result = _parameter(m)
     negative = apply_op("less", m, 0.0)
     # m / (m - 1) lies in (0, 1] for m < 0 (1 for m = -inf, where the quotient is NaN).
     inside = apply_op("where", negative,
@@ -87,7 +89,7 @@ def ellipe(m: Any) -> Array:
     value = (math.pi / 2) / mean * (1.0 - inside * 0.5 - total)
     value = apply_op("where", apply_op("equal", inside, 1.0), 1.0, value)
     value = apply_op("where", negative, apply_op("sqrt", 1.0 - m) * value, value)
-    return value.astype(m.dtype)
+    return value.astype(result)
 
 
 __all__ = ["ellipk", "ellipkm1", "ellipe"]

@@ -19,7 +19,7 @@ M = np.concatenate([np.linspace(-50, 1, 301), -np.logspace(-300, 300, 60),
 P = np.concatenate([np.logspace(-300, 300, 120), [0.0, -1.0, np.inf, np.nan]])
 # Relative tolerances: E's sum cancels as m approaches 1 (elliptic.py).
 RTOL = {"float64": {"ellipk": 1e-15, "ellipkm1": 1e-15, "ellipe": 5e-15},
-        "float32": {"ellipk": 2e-6, "ellipkm1": 2e-6, "ellipe": 4e-6}}
+        "float32": {"ellipk": 6e-8, "ellipkm1": 6e-8, "ellipe": 6e-8}}  # rounded once
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

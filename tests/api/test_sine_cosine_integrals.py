@@ -81,7 +81,7 @@ def test_shichi_matches_scipy(device, dtype):
     with np.errstate(over="ignore"):
         want_shi, want_chi = want_shi.astype(dtype), want_chi.astype(dtype)
     assert shi.dtype == chi.dtype == np.dtype(dtype)
-    rtol = 1e-14 if dtype == "float64" else 2e-7
+    rtol = 1e-14 if dtype == "float64" else 6e-8  # float32: one rounding of a double
     finite = np.isfinite(want_shi) & (x != 0)
     np.testing.assert_allclose(shi[finite], want_shi[finite], rtol=rtol, atol=0)
     finite = np.isfinite(want_chi)
