@@ -521,17 +521,26 @@ def sici(x: Any) -> tuple[Array, Array]:
     return apply_op("si", x), apply_op("ci", x)
 
 
-# Shi's power series, Σ x^(2k+1) / ((2k+1) (2k+1)!), as coefficients of x² below |x| = 1:
-# ten terms, the eleventh (1e-21 at |x| = 1) being far below a double's rounding there.
+# The power series below |x| = 1, as coefficients of x²: Shi's Σ x^(2k+1) / ((2k+1) (2k+1)!)
+# and Chi's Σ x^(2k) / (2k (2k)!) beside γ + log|x|; ten terms each, the eleventh (1e-21 at
+# |x| = 1) far below a double's rounding there.
 _SHI_SERIES = tuple(1.0 / ((2 * k + 1) * math.factorial(2 * k + 1)) for k in range(10))
+_CHI_SERIES = tuple(1.0 / (2 * k * math.factorial(2 * k)) for k in range(1, 11))
+
+
+def _horner(square: Array, coefficients: tuple[float, ...]) -> Array:
+    value = square * coefficients[-1] + coefficients[-2]
+    for c in reversed(coefficients[:-2]):
+        value = value * square + c
+    return value
 
 
 def shichi(x: Any) -> tuple[Array, Array]:
     """The hyperbolic sine and cosine integrals (Shi(x), Chi(x)) as SciPy's
-    ``special.shichi``: Shi = (Ei + E1) / 2 and Chi = (Ei - E1) / 2 at |x| (``expi``,
-    ``exp1``), Shi by its power series below |x| = 1 where those cancel; Shi is odd, and Chi
-    of a negative x is SciPy's real part, Chi(|x|). Their gradients are the compositions':
-    sinh(x) / x and cosh(x) / x.
+    ``special.shichi``: their power series below |x| = 1 (where Ei and E1 cancel), and
+    Shi = (Ei + E1) / 2, Chi = (Ei - E1) / 2 at |x| above (``expi``, ``exp1``, each evaluated
+    once); Shi is odd, and Chi of a negative x is SciPy's real part, Chi(|x|). Their
+    gradients are the compositions': sinh(x) / x and cosh(x) / x.
 
     >>> import weft as wf
     >>> shi, chi = wf.shichi(wf.asarray([0.5, 2.0]))
@@ -543,17 +552,18 @@ def shichi(x: Any) -> tuple[Array, Array]:
     x = x.astype(dt.float64)  # float64 throughout, then rounded once (as SciPy's float32)
     size = apply_op("abs", x)
     near = apply_op("less", size, 1.0)
-    # Each branch at an argument it is finite at, so the other's gradient stays 0, not NaN;
-    # the series in x itself, odd, so its gradient at 0 is 1 (through |x| it would be 0).
+    # Each branch at arguments it is finite at, so the other's gradient stays 0, not NaN.
+    # Shi's series is in x itself, odd, so its gradient at 0 is 1 (through |x| it would be 0).
     small = apply_op("where", near, x, 0.0)
-    square = small * small
-    series = square * _SHI_SERIES[-1] + _SHI_SERIES[-2]
-    for c in reversed(_SHI_SERIES[:-2]):
-        series = series * square + c
+    inside = apply_op("where", near, size, 1.0)
     large = apply_op("where", near, 1.0, size)
     ei, e1 = apply_op("expi", large), apply_op("exp1", large)
-    shi = apply_op("where", near, series * small, apply_op("copysign", (ei + e1) * 0.5, x))
-    chi = (apply_op("expi", size) - apply_op("exp1", size)) * 0.5
+    shi = apply_op("where", near, _horner(small * small, _SHI_SERIES) * small,
+                   apply_op("copysign", (ei + e1) * 0.5, x))
+    square = inside * inside
+    chi_near = (apply_op("log", inside) + 0.5772156649015328606
+                + _horner(square, _CHI_SERIES) * square)
+    chi = apply_op("where", near, chi_near, (ei - e1) * 0.5)  # (NaN takes the far branch)
     return shi.astype(result), chi.astype(result)
 
 

@@ -222,8 +222,10 @@ def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
 
 def _sici_part(k: int) -> Callable[[np.ndarray], np.ndarray]:
     """SciPy's ``sici(x)[k]``: Si for 0, Ci for 1."""
+    both = _scipy("sici")
+
     def reference(x: np.ndarray) -> np.ndarray:
-        return _scipy("sici")(x)[k]
+        return both(x)[k]
 
     reference.__name__ = ("si", "ci")[k]
     return reference

@@ -171,7 +171,7 @@ class Renderer:
         t = self.ctype(s.dtype)
         comment = ""
         if isinstance(s, Load) and s.var in self.tiles:
-            at = "[tj][ti]" if self.variant.walk else "[tx][ty + k]"
+            at = elementwise.PRIVATE_TILE_READ if self.variant.walk else elementwise.TILE_READ
             value = self.to_bool_if(s.dtype, f"tile{self.tiles[s.var]}{at}")
         elif isinstance(s, Load):
             value = self.to_bool_if(s.dtype, f"{s.buffer}[{self.address(s.access, s.view)}]")

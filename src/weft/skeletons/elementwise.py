@@ -134,6 +134,7 @@ TILED = """\
 
 TILE_DECL = "    {local} {storage} tile{m}[{tile}][{tile} + 1];\n"
 TILE_LOAD = "            tile{m}[ty + k][tx] = {buffer}[{view}_off + i + j * {view}_s1];\n"
+TILE_READ = "[tx][ty + k]"  # the element (i, j) of the block in the compute loop
 
 # The tiles are indexed [column][row] in both skeletons: a copy reads the operand along its own
 # rows into consecutive tile elements. (The padding column spreads a tile's column reads over
@@ -167,6 +168,7 @@ TILE_WALK = """\
 
 PRIVATE_TILE_DECL = "    {storage} tile{m}[{tile}][{tile} + 1];\n"
 PRIVATE_TILE_LOAD = "            tile{m}[tj][ti] = {buffer}[{view}_off + i + j * {view}_s1];\n"
+PRIVATE_TILE_READ = "[tj][ti]"
 
 VECTOR = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
