@@ -17,16 +17,18 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
+from ...config import log
 from ...dialect import ArgumentLayout
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
-from . import occupancy
+from . import declarations, occupancy
 from .dialect import OPENCL, OPENCL_CPU
 
 _LOCAL_SIZE = 256
+_POCL = "Portable Computing Language"
 
 # The last-group finish of split reductions (``Dialect.last_group_add``) uses OpenCL C 3.0's
 # device-scope acquire-release atomics, so its kernels are built as OpenCL C 3.0.
@@ -73,6 +75,7 @@ class CLDevice:
         self.fine_grained_svm = _fine_grained_svm(cl, device)
         self._local = threading.local()
         self.last_group: bool | None = None  # decided at the first split reduction
+        self.lean_builds: bool | None = None  # decided at the first build (_builds_lean)
 
     def queue(self) -> Any:
         q = getattr(self._local, "queue", None)
@@ -427,6 +430,12 @@ class OpenCLBackend:
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
         cl = h.cl
+        lean = declarations.lean_source(source) if self._builds_lean(device) else None
+        if lean is not None:
+            source, options = lean, [*options, declarations.BUILD_OPTION]
+        elif h.lean_builds:
+            log.debug("build with the whole OpenCL C header: the kernel calls %s",
+                             sorted(declarations.called_builtins(source)[1]))
         program = cl.Program(h.context, source)
         with warnings.catch_warnings():
             # Drivers (NVIDIA's among them) print informational build logs for good kernels;
@@ -435,6 +444,21 @@ class OpenCLBackend:
             # PyOpenCL's own source cache is off (cache_dir=False): weft keeps its own.
             program.build(options=options, cache_dir=False)
         return program
+
+    def _builds_lean(self, device: Any) -> bool:
+        """Whether ``device``'s builds skip the standard header's declarations
+        (``declarations``): on PoCL, whose front end reads that header at every build (3x
+        the build time of a typical kernel), where a probe build shows it works.
+        ``WEFT_OPENCL_LEAN_BUILD=0`` builds every kernel with the whole header."""
+        h = device.handle
+        if h.lean_builds is None:
+            h.lean_builds = (os.environ.get("WEFT_OPENCL_LEAN_BUILD", "1") != "0"
+                             and h.platform == _POCL
+                             and declarations.probe(h.cl, h.context, h.device))
+            log.debug("%s builds kernels %s", device,
+                             "with declarations of their calls only" if h.lean_builds
+                             else "with the whole OpenCL C header")
+        return h.lean_builds
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:

@@ -1,0 +1,95 @@
+"""PoCL's builds without the standard header (backends/opencl/declarations.py): each declared
+built-in function resolves to the library function the whole header's declaration reaches,
+and weft's kernels build that way where they call only declared functions."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.backends.opencl import declarations
+
+POCL = [d for d in wf.devices()
+        if d.kind == "opencl" and d.handle.platform == "Portable Computing Language"]
+pytestmark = pytest.mark.skipif(not POCL, reason="needs a PoCL device")
+
+_DECLARATION = re.compile(r"^(\w+) __attribute__\(\(overloadable, const\)\) (\w+)\(([^)]*)\);$")
+# Arguments of each type: inside every declared function's domain or at a pole (a NaN or an
+# infinity is a result to compare too).
+_ARGUMENTS = {"float": ("0.75f", "2.5f", "-1.25f"), "double": ("0.75", "2.5", "-1.25"),
+              "int": ("5", "3", "-7"), "uint": ("5u", "3u", "7u"), "long": ("5L", "3L", "-7L"),
+              "ulong": ("5UL", "3UL", "7UL"), "char": ("(char)5", "(char)3", "(char)-7"),
+              "uchar": ("(uchar)5", "(uchar)3", "(uchar)7"),
+              "short": ("(short)5", "(short)3", "(short)-7"),
+              "ushort": ("(ushort)5", "(ushort)3", "(ushort)7")}
+
+
+def _calls() -> list[str]:
+    """A call of every declared pure function, each overload, as a double."""
+    calls = []
+    for text in declarations.DECLARATIONS.values():
+        for line in text.splitlines():
+            match = _DECLARATION.match(line)
+            if match is None:
+                continue
+            _result, name, params = match.groups()
+            types = [p.strip() for p in params.split(",")]
+            args = ", ".join(_ARGUMENTS["uint"][0] if name.startswith("get_") else
+                             _ARGUMENTS[t][k] for k, t in enumerate(types))
+            calls.append(f"(double){name}({args})")
+    return calls
+
+
+def _run(device, source: str, options: list[str], count: int) -> np.ndarray:
+    cl = device.handle.cl
+    context = device.handle.context
+    program = cl.Program(context, source).build(options=options)
+    queue = cl.CommandQueue(context, device.handle.device)
+    out = np.zeros(count)
+    buffer = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, out.nbytes)
+    program.every_declaration(queue, (1,), (1,), buffer)
+    cl.enqueue_copy(queue, out, buffer)
+    queue.finish()
+    return out
+
+
+@pytest.mark.parametrize("device", POCL, ids=str)
+def test_every_declared_function_computes_what_the_whole_header_s_does(device):
+    calls = _calls()
+    assert len(calls) > 200  # every overload of every pure function in the table
+    body = "".join(f"    out[{k}] = {call};\n" for k, call in enumerate(calls))
+    source = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+              f"__kernel void every_declaration(__global double* out) {{\n{body}}}\n")
+    lean = declarations.lean_source(source)
+    assert lean is not None and lean.count("overloadable") > len(calls) // 2
+    whole = _run(device, source, [], len(calls))
+    skipped = _run(device, lean, [declarations.BUILD_OPTION], len(calls))
+    differ = [call for call, a, b in zip(calls, whole, skipped, strict=True)
+              if not (a == b or (np.isnan(a) and np.isnan(b)))]
+    assert not differ
+    assert np.isfinite(whole).sum() > len(calls) // 2  # the calls computed something
+
+
+@pytest.mark.parametrize("device", POCL, ids=str)
+def test_pocl_builds_weft_s_kernels_lean_and_they_compute_right(device):
+    with wf.device(device):
+        x = np.linspace(0.5, 4.0, 301)
+        a = wf.asarray(x)
+        got = np.asarray(wf.fmod(a * 3.0, 1.25) + wf.where(wf.isnan(a), 0.0, wf.floor(a)))
+        source = wf.kernel_source(wf.fmod(a * 3.0, 1.25) + wf.floor(a))
+    assert device.handle.lean_builds
+    np.testing.assert_array_equal(got, np.fmod(x * 3.0, 1.25) + np.floor(x))
+    # What wf.kernel_source shows is the kernel as generated, without the declarations.
+    assert "get_global_id(uint);" not in source
+    assert declarations.lean_source(source) is not None
+
+
+def test_a_call_the_table_does_not_declare_takes_the_whole_header():
+    source = "__kernel void k(__global int* a) { a[0] = convert_int_rte(1.5f) + abs(-2); }"
+    assert declarations.called_builtins(source) == ({"abs"}, {"convert_int_rte"})
+    assert declarations.lean_source(source) is None
+    commented = "__kernel void k(__global int* a) { a[0] = 1; } // convert_int_rte(x)"
+    assert declarations.lean_source(commented) is not None
