@@ -93,3 +93,32 @@ def test_a_call_the_table_does_not_declare_takes_the_whole_header():
     assert declarations.lean_source(source) is None
     commented = "__kernel void k(__global int* a) { a[0] = 1; } // convert_int_rte(x)"
     assert declarations.lean_source(commented) is not None
+
+
+@pytest.mark.parametrize("device", POCL, ids=str)
+def test_pocl_s_disk_entries_hold_source_for_its_own_cache(device, monkeypatch, tmp_path,
+                                                            disk_cache):
+    from weft import cache, lower, realize
+    from weft.backends.opencl import pocl_builds
+
+    monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
+    folder = tmp_path / f"kernels-v{cache.CACHE_VERSION}"
+    with wf.device(device):
+        x = wf.asarray([1.0, 2.0, 4.0])
+        out = realize.new_leaf(device, x._node)
+        ir, *_ = lower.lower([((x * 3 - 1)._node, out)])
+        cache.KernelCache().program(device, ir)
+        (entry,) = folder.glob("*.bin")
+        assert b"__kernel void" in entry.read_bytes()
+        again = cache.KernelCache()  # a new process: built from the source PoCL has cached
+        program = again.program(device, ir)
+        assert again.stats["disk_hits"] == 1 and again.stats["compiles"] == 0
+        assert program.name in program.program.kernel_names.split(";")
+        np.testing.assert_array_equal((x * 3 - 1).to_numpy(), [2.0, 5.0, 11.0])
+        monkeypatch.setenv("WEFT_OPENCL_KEEP_BINARIES", "1")
+        assert not pocl_builds.leaves_binaries_to_pocl(device)
+        before = set(folder.glob("*.bin"))
+        other, *_ = lower.lower([((x * 5 + 1)._node, out)])
+        cache.KernelCache().program(device, other)
+    binaries = list(set(folder.glob("*.bin")) - before)
+    assert len(binaries) == 1 and pocl_builds.recorded_source(binaries[0].read_bytes()) is None

@@ -24,11 +24,10 @@ from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
-from . import declarations, occupancy
+from . import declarations, occupancy, pocl_builds
 from .dialect import OPENCL, OPENCL_CPU
 
 _LOCAL_SIZE = 256
-_POCL = "Portable Computing Language"
 
 # The last-group finish of split reductions (``Dialect.last_group_add``) uses OpenCL C 3.0's
 # device-scope acquire-release atomics, so its kernels are built as OpenCL C 3.0.
@@ -75,7 +74,7 @@ class CLDevice:
         self.fine_grained_svm = _fine_grained_svm(cl, device)
         self._local = threading.local()
         self.last_group: bool | None = None  # decided at the first split reduction
-        self.lean_builds: bool | None = None  # decided at the first build (_builds_lean)
+        self.lean_builds: bool | None = None  # decided at the first build (pocl_builds)
 
     def queue(self) -> Any:
         q = getattr(self._local, "queue", None)
@@ -423,6 +422,8 @@ class OpenCLBackend:
             used = occupancy.resources(log, name)
         if not keep_binary:  # (PoCL compiles generic work-group functions for a binary)
             return _Kernel(program, name, h.device, used), None
+        if pocl_builds.leaves_binaries_to_pocl(device):
+            return _Kernel(program, name, h.device, used), pocl_builds.source_record(source)
         binaries = program.get_info(h.cl.program_info.BINARIES)
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
         return _Kernel(program, name, h.device, used), binary
@@ -430,7 +431,7 @@ class OpenCLBackend:
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
         cl = h.cl
-        lean = declarations.lean_source(source) if self._builds_lean(device) else None
+        lean = declarations.lean_source(source) if pocl_builds.builds_lean(device) else None
         if lean is not None:
             source, options = lean, [*options, declarations.BUILD_OPTION]
         elif h.lean_builds:
@@ -445,24 +446,12 @@ class OpenCLBackend:
             program.build(options=options, cache_dir=False)
         return program
 
-    def _builds_lean(self, device: Any) -> bool:
-        """Whether ``device``'s builds skip the standard header's declarations
-        (``declarations``): on PoCL, whose front end reads that header at every build (3x
-        the build time of a typical kernel), where a probe build shows it works.
-        ``WEFT_OPENCL_LEAN_BUILD=0`` builds every kernel with the whole header."""
-        h = device.handle
-        if h.lean_builds is None:
-            h.lean_builds = (os.environ.get("WEFT_OPENCL_LEAN_BUILD", "1") != "0"
-                             and h.platform == _POCL
-                             and declarations.probe(h.cl, h.context, h.device))
-            log.debug("%s builds kernels %s", device,
-                             "with declarations of their calls only" if h.lean_builds
-                             else "with the whole OpenCL C header")
-        return h.lean_builds
-
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
                     ) -> _Kernel:
         h = device.handle
+        source = pocl_builds.recorded_source(binary)
+        if source is not None:  # PoCL's own cache has it built
+            return _Kernel(self._build(device, source, options), name, h.device, None)
         binary, used = occupancy.unpack(binary)
         program = h.cl.Program(h.context, [h.device], [binary])
         program.build(options=options)
