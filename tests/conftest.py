@@ -1,8 +1,8 @@
 """Shared fixtures: every test that takes ``device`` runs on every device weft finds, plus the
 NumPy reference interpreter (or those ``WEFT_TEST_DEVICES`` names). Kernels are cached in a
-per-session temporary directory, and in memory only (``WEFT_CACHE_IN_MEMORY``: PoCL then
-compiles no generic work-group functions for binaries, a quarter of each cold compile); the
-tests of the disk cache turn it back on (``disk_cache``).
+per-session temporary directory, and in memory only (``WEFT_CACHE_IN_MEMORY``: nothing is
+written that no later run reads); the tests of the disk cache turn it back on
+(``disk_cache``).
 """
 
 from __future__ import annotations
