@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import weft as wf
-from weft.backends.opencl import declarations
+from conftest import REAL_DEVICES
+from weft.backends.opencl import declarations, pocl_builds
 
-POCL = [d for d in wf.devices()
-        if d.kind == "opencl" and d.handle.platform == "Portable Computing Language"]
+POCL = [d for d in REAL_DEVICES if d.kind == "opencl" and d.handle.platform == pocl_builds.POCL]
 pytestmark = pytest.mark.skipif(not POCL, reason="needs a PoCL device")
 
 _DECLARATION = re.compile(r"^(\w+) __attribute__\(\(overloadable, const\)\) (\w+)\(([^)]*)\);$")
@@ -99,7 +99,6 @@ def test_a_call_the_table_does_not_declare_takes_the_whole_header():
 def test_pocl_s_disk_entries_hold_source_for_its_own_cache(device, monkeypatch, tmp_path,
                                                             disk_cache):
     from weft import cache, lower, realize
-    from weft.backends.opencl import pocl_builds
 
     monkeypatch.setenv("WEFT_CACHE_DIR", str(tmp_path))
     folder = tmp_path / f"kernels-v{cache.CACHE_VERSION}"
