@@ -61,7 +61,8 @@ def first_calls(setting: dict[str, str]) -> tuple[dict[str, float], dict[str, fl
     then in a second process with the caches the first left (warm)."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "WEFT_CACHE_DIR": cache, "POCL_CACHE_DIR": cache + "/pocl",
-               "WEFT_COMPILE_NOTICE": "0", "WEFT_DEVICE": "opencl:0",
+               "WEFT_COMPILE_NOTICE": "0",
+               "WEFT_DEVICE": os.environ.get("WEFT_DEVICE", "opencl:0"),
                "WEFT_OPENCL_LEAN_BUILD": "1", "WEFT_OPENCL_KEEP_BINARIES": "0", **setting}
         env.pop("WEFT_CACHE_IN_MEMORY", None)
         runs = [subprocess.run([sys.executable, "-c", _CHILD.format(programs=PROGRAMS)],
