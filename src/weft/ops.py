@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import bessel_order
 from . import dtypes as dt
 from . import incomplete_derivative as inc
 from .dtypes import DType
@@ -301,6 +302,9 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("k0e", 1, "helper", _scipy("k0e"), GENERAL, lambda w, g, y, x: g * (y - w.k1e(x))),
     ("k1e", 1, "helper", _scipy("k1e"), GENERAL,
      lambda w, g, y, x: g * (y - w.k0e(x) - y / x)),
+    # K_v(x) of real order (bessel_order.py, skeletons/bessel_kv.py).
+    ("kv", 2, "helper", bessel_order.kv_reference, GENERAL, bessel_order.kv_adjoint),
+    ("kve", 2, "helper", bessel_order.kve_reference, GENERAL, bessel_order.kve_adjoint),
     # The sine and cosine integrals (SciPy's sici, one function each; Ci(x) for x < 0 is
     # SciPy's real part, Ci(|x|)): Si' = sin(x)/x (1 at 0), Ci' = cos(x)/x.
     ("si", 1, "helper", _sici_part(0), GENERAL,
@@ -362,7 +366,9 @@ _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
 for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
                                   ("gamma_p_da", 2, inc.gamma_p_da_reference),
                                   ("ibeta_da", 3, inc.ibeta_da_reference),
-                                  ("ibeta_db", 3, inc.ibeta_db_reference)):
+                                  ("ibeta_db", 3, inc.ibeta_db_reference),
+                                  ("kv_dv", 2, bessel_order.kv_dv_reference),
+                                  ("kve_dv", 2, bessel_order.kve_dv_reference)):
     _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))

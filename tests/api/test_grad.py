@@ -53,6 +53,7 @@ def _domain(name: str, arity: int, rng: np.random.Generator) -> list[np.ndarray]
         "zeta": [u(2, 4), u(0.5, 3)], "riemann_zeta": [u(2, 4)], "zetac": [u(2, 4)],
         "expn": [rng.integers(0, 4, SIZE) * 1.0, u(0.5, 3)],
         "k0": [u(0.5, 3)], "k1": [u(0.5, 3)], "k0e": [u(0.5, 3)], "k1e": [u(0.5, 3)],
+        "kv": [u(0.2, 3), u(0.5, 3)], "kve": [u(0.2, 3), u(0.5, 3)],
     }
     if name in special:
         return special[name]

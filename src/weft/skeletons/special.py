@@ -25,6 +25,7 @@ worst errors):
 import math
 
 from .bessel_k import BESSEL_K, BESSEL_K_NEEDS
+from .bessel_kv import BESSEL_KV, BESSEL_KV_NEEDS
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
@@ -528,6 +529,7 @@ SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
 SPECIAL.update(BESSEL_K)  # (bessel_k.py: K0, K1 and their scaled forms)
+SPECIAL.update(BESSEL_KV)  # (bessel_kv.py: K_v of real order, and its derivative in v)
 SPECIAL.update(SINE_COSINE_INTEGRAL)  # (sine_cosine_integral.py: Si and Ci)
 SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
@@ -536,15 +538,16 @@ SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape p
 # the Taylor coefficients above are polygamma(k, x0) / k! (SciPy, float64). The series and
 # continued fractions stop at a relative step of special_eps (half an ulp), guard their
 # denominators with special_tiny, and give up after special_steps terms (enough for
-# arguments up to about 1e8, where about sqrt(a) terms are needed).
+# arguments up to about 1e8, where about sqrt(a) terms are needed). exp_range: below it in
+# magnitude, exp neither overflows nor underflows.
 ROOTS: dict[str, dict[str, str]] = {
     "float64": {"digamma_root_hi": "1.4616321449683622", "digamma_root_lo": "9.549995429965697e-17",
                 "digamma_radius": "0.05", "special_eps": "1.1102230246251565e-16",
-                "special_tiny": "1e-300", "special_steps": "100000"},
+                "special_tiny": "1e-300", "special_steps": "100000", "exp_range": "700.0"},
     # float32's recurrence cancels over a wider range; nine terms still reach 1e-7 at 0.25.
     "float32": {"digamma_root_hi": "1.4616321325302124", "digamma_root_lo": "1.243815006546356e-08",
                 "digamma_radius": "0.25", "special_eps": "5.9604645e-08f",
-                "special_tiny": "1e-30f", "special_steps": "100000"},
+                "special_tiny": "1e-30f", "special_steps": "100000", "exp_range": "80.0f"},
 }
 
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -573,6 +576,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
     **BESSEL_K_NEEDS,
+    **BESSEL_KV_NEEDS,
     **SINE_COSINE_INTEGRAL_NEEDS,
     **INCOMPLETE_DERIVATIVES_NEEDS,
 }
@@ -587,7 +591,8 @@ THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta
                                   "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
                                   "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3, "ibeta_db": 3,
                                   "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1,
-                                  "k0e": 1, "k1e": 1, "si": 1, "ci": 1}
+                                  "k0e": 1, "k1e": 1, "si": 1, "ci": 1, "kv": 2, "kve": 2,
+                                  "kv_dv": 2, "kve_dv": 2}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
