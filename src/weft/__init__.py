@@ -16,6 +16,7 @@ from .compaction import argwhere, flatnonzero, nonzero
 from .composites import *  # noqa: F403 - NumPy's element-wise composites
 from .composites import __all__ as _composite_names
 from .config import config
+from .convex_analysis import entr, huber, kl_div, pseudo_huber, rel_entr
 from .creation import (
     arange,
     asarray,
@@ -136,7 +137,7 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
-    "ellipe",
+    "ellipe", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -225,6 +225,20 @@ def cosm1(x: Any) -> Array:
     return 0.0 - 2.0 * half * half  # +0 at 0, as SciPy's (-2 · 0 would be -0)
 
 
+def fix(x: Any) -> Array:
+    """Round toward zero, keeping the dtype (NumPy's ``fix``: ``trunc`` for floats, a copy
+    for integers and booleans).
+
+    >>> import weft as wf
+    >>> wf.fix(wf.asarray([-1.5, 2.5, 0.4])).tolist()
+    [-1.0, 2.0, 0.0]
+    """
+    x = asarray(x)
+    if x.dtype.kind == "b":
+        return apply_op("logical_or", x, False)
+    return apply_op("trunc", x)
+
+
 def rgamma(x: Any) -> Array:
     """``1 / Γ(x)``, 0 at the poles (0 and the negative integers), as SciPy's ``rgamma``.
 
@@ -567,8 +581,8 @@ def shichi(x: Any) -> tuple[Array, Array]:
     return shi.astype(result), chi.astype(result)
 
 
-__all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians", "degrees",
-           "sinc", "heaviside",
+__all__ = ["sici", "shichi", "fix", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
+           "degrees", "sinc", "heaviside",
            "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "i1", "i1e", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "modf", "real", "imag", "conj",
            "conjugate",
