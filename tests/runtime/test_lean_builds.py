@@ -121,3 +121,19 @@ def test_pocl_s_disk_entries_hold_source_for_its_own_cache(device, monkeypatch, 
         cache.KernelCache().program(device, other)
     binaries = list(set(folder.glob("*.bin")) - before)
     assert len(binaries) == 1 and pocl_builds.recorded_source(binaries[0].read_bytes()) is None
+
+
+@pytest.mark.parametrize("device", POCL, ids=str)
+def test_a_failed_lean_build_says_whose_fault_it_is(device, monkeypatch):
+    """A kernel that does not compile fails with the whole header's error (the line numbers
+    of the source weft saves); one that compiles only with the whole header names the
+    declarations."""
+    cl = device.handle.cl
+    broken = "__kernel void k(__global double* a) {\n    a[0] = fmod(1.0, 2.0) +;\n}\n"
+    with pytest.raises(cl.Error, match=r":2:\d+: error|:2:\d+:"):
+        device.backend.compile(device, broken, "k", [], keep_binary=False)
+    monkeypatch.setitem(declarations.DECLARATIONS, "fmod",
+                        "double __attribute__((overloadable, const)) fmod(double);\n")
+    good = "__kernel void k(__global double* a) { a[0] = fmod(7.5, 2.0); }\n"
+    with pytest.raises(RuntimeError, match="not with weft's declarations"):
+        device.backend.compile(device, good, "k", [], keep_binary=False)

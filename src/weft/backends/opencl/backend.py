@@ -430,13 +430,25 @@ class OpenCLBackend:
 
     def _build(self, device: Any, source: str, options: list[str]) -> Any:
         h = device.handle
-        cl = h.cl
         lean = declarations.lean_source(source) if pocl_builds.builds_lean(device) else None
-        if lean is not None:
-            source, options = lean, [*options, declarations.BUILD_OPTION]
-        elif h.lean_builds:
-            log.debug("build with the whole OpenCL C header: the kernel calls %s",
-                             sorted(declarations.called_builtins(source)[1]))
+        if lean is None:
+            if h.lean_builds:
+                log.debug("build with the whole OpenCL C header: the kernel calls %s",
+                          sorted(declarations.called_builtins(source)[1]))
+            return self._build_program(h, source, options)
+        try:
+            return self._build_program(h, lean, [*options, declarations.BUILD_OPTION])
+        except h.cl.Error as lean_error:
+            # The error again from the source as weft saves it (its line numbers); a kernel
+            # that builds with the whole header shows a gap in the declarations.
+            self._build_program(h, source, options)
+            raise RuntimeError("the kernel builds with the whole OpenCL C header but not with "
+                               "weft's declarations (backends/opencl/declarations.py): "
+                               f"{lean_error}") from lean_error
+
+    @staticmethod
+    def _build_program(h: Any, source: str, options: list[str]) -> Any:
+        cl = h.cl
         program = cl.Program(h.context, source)
         with warnings.catch_warnings():
             # Drivers (NVIDIA's among them) print informational build logs for good kernels;
