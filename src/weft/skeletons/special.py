@@ -538,8 +538,7 @@ SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape p
 # the Taylor coefficients above are polygamma(k, x0) / k! (SciPy, float64). The series and
 # continued fractions stop at a relative step of special_eps (half an ulp), guard their
 # denominators with special_tiny, and give up after special_steps terms (enough for
-# arguments up to about 1e8, where about sqrt(a) terms are needed). exp_range: below it in
-# magnitude, exp neither overflows nor underflows.
+# arguments up to about 1e8, where about sqrt(a) terms are needed); exp of less than exp_range.
 ROOTS: dict[str, dict[str, str]] = {
     "float64": {"digamma_root_hi": "1.4616321449683622", "digamma_root_lo": "9.549995429965697e-17",
                 "digamma_radius": "0.05", "special_eps": "1.1102230246251565e-16",
