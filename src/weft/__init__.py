@@ -56,6 +56,7 @@ from .dtypes import (
 )
 from .einsum import einsum
 from .elliptic import ellipe, ellipk, ellipkm1
+from .float_parts import fix, frexp, modf
 from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
@@ -137,7 +138,7 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
-    "ellipe", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber",
+    "ellipe", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber", "modf", "frexp", "fix",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -167,23 +167,6 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     return apply_op("where", apply_op("isnan", x), nan, out, dtype=x.dtype)
 
 
-def modf(x: Any) -> tuple[Array, Array]:
-    """The fractional and integral parts, each with ``x``'s sign (NumPy's ``modf``; ±∞ has
-    fractional part ±0).
-
-    >>> import weft as wf
-    >>> [p.tolist() for p in wf.modf(wf.asarray([1.5, -2.25]))]
-    [[0.5, -0.25], [1.0, -2.0]]
-    """
-    x = asarray(x)
-    real = _real(x)
-    whole = apply_op("trunc", x, dtype=real)
-    fraction = apply_op("where", apply_op("isinf", x), 0, apply_op("subtract", x, whole,
-                                                                    dtype=real), dtype=real)
-    fraction = apply_op("copysign", fraction, x, dtype=real)
-    return fraction, whole
-
-
 def exprel(x: Any) -> Array:
     """``(exp(x) - 1) / x``, 1 at 0 (SciPy's ``exprel``), accurate near 0 through ``expm1``.
 
@@ -223,20 +206,6 @@ def cosm1(x: Any) -> Array:
     x = asarray(x)
     half = apply_op("sin", apply_op("multiply", x, 0.5, dtype=_real(x)))
     return 0.0 - 2.0 * half * half  # +0 at 0, as SciPy's (-2 · 0 would be -0)
-
-
-def fix(x: Any) -> Array:
-    """Round toward zero, keeping the dtype (NumPy's ``fix``: ``trunc`` for floats, a copy
-    for integers and booleans).
-
-    >>> import weft as wf
-    >>> wf.fix(wf.asarray([-1.5, 2.5, 0.4])).tolist()
-    [-1.0, 2.0, 0.0]
-    """
-    x = asarray(x)
-    if x.dtype.kind == "b":
-        return apply_op("logical_or", x, False)
-    return apply_op("trunc", x)
 
 
 def rgamma(x: Any) -> Array:
@@ -581,10 +550,10 @@ def shichi(x: Any) -> tuple[Array, Array]:
     return shi.astype(result), chi.astype(result)
 
 
-__all__ = ["sici", "shichi", "fix", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
+__all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
            "degrees", "sinc", "heaviside",
            "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "i1", "i1e", "xlog1py",
-           "cosm1", "isposinf", "isneginf", "nan_to_num", "modf", "real", "imag", "conj",
+           "cosm1", "isposinf", "isneginf", "nan_to_num", "real", "imag", "conj",
            "conjugate",
            "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",
            "can_cast", "isscalar", "array_equal", "array_equiv"]
