@@ -305,6 +305,8 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     # K_v(x) of real order (bessel_order.py, skeletons/bessel_kv.py).
     ("kv", 2, "helper", bessel_order.kv_reference, GENERAL, bessel_order.kv_adjoint),
     ("kve", 2, "helper", bessel_order.kve_reference, GENERAL, bessel_order.kve_adjoint),
+    # P_v^m(x) of integer order and degree (skeletons/legendre.py).
+    ("lpmv", 3, "helper", _scipy("lpmv"), GENERAL, bessel_order.lpmv_adjoint),
     # The sine and cosine integrals (SciPy's sici, one function each; Ci(x) for x < 0 is
     # SciPy's real part, Ci(|x|)): Si' = sin(x)/x (1 at 0), Ci' = cos(x)/x.
     ("si", 1, "helper", _sici_part(0), GENERAL,

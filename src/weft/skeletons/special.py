@@ -31,6 +31,7 @@ from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEE
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
+from .legendre import LEGENDRE
 from .sine_cosine_integral import SINE_COSINE_INTEGRAL, SINE_COSINE_INTEGRAL_NEEDS
 from .zeta import ZETA, ZETA_NEEDS
 
@@ -528,8 +529,8 @@ SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
-SPECIAL.update(BESSEL_K)  # (bessel_k.py: K0, K1 and their scaled forms)
-SPECIAL.update(BESSEL_KV)  # (bessel_kv.py: K_v of real order, and its derivative in v)
+# (bessel_k.py: K0, K1 and e^x K; bessel_kv.py: K_v and d/dv; legendre.py: P_v^m)
+SPECIAL.update({**BESSEL_K, **BESSEL_KV, **LEGENDRE})
 SPECIAL.update(SINE_COSINE_INTEGRAL)  # (sine_cosine_integral.py: Si and Ci)
 SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
@@ -584,14 +585,12 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # arity): their float32 arithmetic loses about |exponent| ulps in the prefactors, up to 1e-3
 # relative, against the 5e-6 asked; one double evaluation rounds once. Without doubles they
 # compute in float (docs/special.md gives those errors).
-THROUGH_DOUBLE: dict[str, int] = {"gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2,
-                                  "lchoose": 2, "gamma_p_inv": 2, "gamma_q_inv": 2,
-                                  "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3,
-                                  "zeta": 2, "riemann_zeta": 1, "zetac": 1, "polygamma": 2,
-                                  "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3, "ibeta_db": 3,
-                                  "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1,
-                                  "k0e": 1, "k1e": 1, "si": 1, "ci": 1, "kv": 2, "kve": 2,
-                                  "kv_dv": 2, "kve_dv": 2}
+THROUGH_DOUBLE: dict[str, int] = {
+    "gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2, "lchoose": 2, "gamma_p_inv": 2,
+    "gamma_q_inv": 2, "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3, "zeta": 2,
+    "riemann_zeta": 1, "zetac": 1, "polygamma": 2, "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3,
+    "ibeta_db": 3, "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1, "k0e": 1, "k1e": 1,
+    "si": 1, "ci": 1, "kv": 2, "kve": 2, "kv_dv": 2, "kve_dv": 2, "lpmv": 3}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
