@@ -94,6 +94,21 @@ def kl_div(x: Any, y: Any) -> Array:
     return _x_log_x_over_y(x, y, y, extra=True)
 
 
+def _through_double(real: Any) -> Any:
+    """The type to compute a float32 result in: float64 where the device has it (one
+    rounding at the end, as SciPy's float32 loops), else ``real``."""
+    from .devices import current_device
+
+    if real == dt.float32 and current_device().supports_fp64:
+        return dt.float64
+    return real
+
+
+def _in(a: Any, work: Any) -> Any:
+    """``a`` in the type ``work`` (a Python number stays one)."""
+    return a if isinstance(a, (int, float)) else a.astype(work)
+
+
 def huber(delta: Any, r: Any) -> Array:
     """Huber's loss: ``r²/2`` where ``|r| <= delta``, ``delta (|r| - delta/2)`` beyond, inf
     for ``delta < 0`` (SciPy's ``huber``).
@@ -104,12 +119,14 @@ def huber(delta: Any, r: Any) -> Array:
     """
     delta, r = _operand(delta), _operand(r)
     real = _real_of(delta, r)
+    work = _through_double(real)
+    delta, r = _in(delta, work), _in(r, work)
     size = apply_op("abs", r)
-    near = apply_op("multiply", apply_op("multiply", r, r, dtype=real), 0.5)
+    near = apply_op("multiply", apply_op("multiply", r, r), 0.5)
     far = apply_op("multiply", delta, apply_op("subtract", size,
-                                               apply_op("multiply", delta, 0.5, dtype=real)))
-    value = _where(apply_op("less_equal", size, delta), near, far, real)
-    return _where(apply_op("less", delta, 0), math.inf, value, real)
+                                               apply_op("multiply", delta, 0.5)))
+    value = _where(apply_op("less_equal", size, delta), near, far, work)
+    return _where(apply_op("less", delta, 0), math.inf, value, work).astype(real)
 
 
 def pseudo_huber(delta: Any, r: Any) -> Array:
@@ -123,11 +140,13 @@ def pseudo_huber(delta: Any, r: Any) -> Array:
     """
     delta, r = _operand(delta), _operand(r)
     real = _real_of(delta, r)
+    work = _through_double(real)
+    delta, r = _in(delta, work), _in(r, work)
     zero = apply_op("logical_or", apply_op("equal", delta, 0), apply_op("equal", r, 0))
-    safe = _where(zero, 1.0, delta, real)
-    ratio = apply_op("divide", r, safe, dtype=real)
+    safe = _where(zero, 1.0, delta, work)
+    ratio = apply_op("divide", r, safe)
     grow = apply_op("expm1", apply_op("multiply", apply_op("log1p", apply_op(
         "multiply", ratio, ratio)), 0.5))
     value = _where(zero, 0.0, apply_op("multiply", apply_op("multiply", safe, safe), grow),
-                   real)
-    return _where(apply_op("less", delta, 0), math.inf, value, real)
+                   work)
+    return _where(apply_op("less", delta, 0), math.inf, value, work).astype(real)
