@@ -18,10 +18,6 @@ from .creation import asarray
 __all__ = ["modf", "frexp", "fix"]
 
 
-def _real(x: Array) -> dt.DType:
-    return dt.real_of(x.dtype)
-
-
 def modf(x: Any) -> tuple[Array, Array]:
     """The fractional and integral parts, each with ``x``'s sign (NumPy's ``modf``; ±∞ has
     fractional part ±0).
@@ -31,7 +27,7 @@ def modf(x: Any) -> tuple[Array, Array]:
     [[0.5, -0.25], [1.0, -2.0]]
     """
     x = asarray(x)
-    real = _real(x)
+    real = dt.real_of(x.dtype)
     whole = apply_op("trunc", x, dtype=real)
     fraction = apply_op("where", apply_op("isinf", x), 0, apply_op("subtract", x, whole,
                                                                     dtype=real), dtype=real)
@@ -48,7 +44,7 @@ def frexp(x: Any) -> tuple[Array, Array]:
     [[-0.75, 0.0], [2, 0]]
     """
     x = asarray(x)
-    real = _real(x)
+    real = dt.real_of(x.dtype)
     ordinary = apply_op("logical_and", apply_op("isfinite", x), apply_op("not_equal", x, 0))
     safe = apply_op("where", ordinary, x, 1.0, dtype=real)
     # log2 may round across a power of two: one step either way puts |m| in [0.5, 1).

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import bessel_order
+from . import bessel_order, legendre
 from . import dtypes as dt
 from . import incomplete_derivative as inc
 from .dtypes import DType
@@ -306,7 +306,7 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("kv", 2, "helper", bessel_order.kv_reference, GENERAL, bessel_order.kv_adjoint),
     ("kve", 2, "helper", bessel_order.kve_reference, GENERAL, bessel_order.kve_adjoint),
     # P_v^m(x) of integer order and degree (skeletons/legendre.py).
-    ("lpmv", 3, "helper", _scipy("lpmv"), GENERAL, bessel_order.lpmv_adjoint),
+    ("lpmv", 3, "helper", _scipy("lpmv"), GENERAL, legendre.lpmv_adjoint),
     # The sine and cosine integrals (SciPy's sici, one function each; Ci(x) for x < 0 is
     # SciPy's real part, Ci(|x|)): Si' = sin(x)/x (1 at 0), Ci' = cos(x)/x.
     ("si", 1, "helper", _sici_part(0), GENERAL,

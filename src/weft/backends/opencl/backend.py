@@ -6,6 +6,7 @@ without any system package, so the CPU always has a device.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import struct
@@ -432,7 +433,7 @@ class OpenCLBackend:
         h = device.handle
         lean = declarations.lean_source(source) if pocl_builds.builds_lean(device) else None
         if lean is None:
-            if h.lean_builds:
+            if h.lean_builds and log.isEnabledFor(logging.DEBUG):
                 log.debug("build with the whole OpenCL C header: the kernel calls %s",
                           sorted(declarations.called_builtins(source)[1]))
             return self._build_program(h, source, options)

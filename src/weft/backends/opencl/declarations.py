@@ -53,34 +53,28 @@ _INTEGERS = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong")
 _UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
 
 
-def _float_functions() -> dict[str, str]:
+# The pure functions' signatures, per type: names, result, parameters; {t} is the type and
+# {u} its unsigned form (integers' abs and abs_diff).
+_FLOAT_SIGNATURES = (
+    (_UNARY, "{t}", "{t}"), (_BINARY, "{t}", "{t}, {t}"), (_TERNARY, "{t}", "{t}, {t}, {t}"),
+    (_WITH_INT, "{t}", "{t}, int"), (_CLASSIFY, "int", "{t}"), (_COMPARE, "int", "{t}, {t}"),
+    (("ilogb",), "int", "{t}"), (("min", "max"), "{t}", "{t}, {t}"),
+    (("clamp",), "{t}", "{t}, {t}, {t}"))
+_INTEGER_SIGNATURES = (
+    (("min", "max", "mul_hi", "hadd", "rhadd", "add_sat", "sub_sat"), "{t}", "{t}, {t}"),
+    (("clamp",), "{t}", "{t}, {t}, {t}"), (("abs",), "{u}", "{t}"),
+    (("abs_diff",), "{u}", "{t}, {t}"), (("clz", "popcount"), "{t}", "{t}"))
+
+
+def _pure_functions() -> dict[str, str]:
     table: dict[str, list[str]] = {}
-    for t in _FLOATS:
-        for name in _UNARY:
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t});")
-        for name in _BINARY:
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t}, {t});")
-        for name in _TERNARY:
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t}, {t}, {t});")
-        for name in _WITH_INT:
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t}, int);")
-        for name in _CLASSIFY:
-            table.setdefault(name, []).append(f"int {_PURE} {name}({t});")
-        for name in _COMPARE:
-            table.setdefault(name, []).append(f"int {_PURE} {name}({t}, {t});")
-        table.setdefault("ilogb", []).append(f"int {_PURE} ilogb({t});")
-        for name in ("min", "max"):
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t}, {t});")
-        table.setdefault("clamp", []).append(f"{t} {_PURE} clamp({t}, {t}, {t});")
-    for t in _INTEGERS:
-        unsigned = _UNSIGNED.get(t, t)
-        for name in ("min", "max", "mul_hi", "hadd", "rhadd", "add_sat", "sub_sat"):
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t}, {t});")
-        table.setdefault("clamp", []).append(f"{t} {_PURE} clamp({t}, {t}, {t});")
-        table.setdefault("abs", []).append(f"{unsigned} {_PURE} abs({t});")
-        table.setdefault("abs_diff", []).append(f"{unsigned} {_PURE} abs_diff({t}, {t});")
-        for name in ("clz", "popcount"):
-            table.setdefault(name, []).append(f"{t} {_PURE} {name}({t});")
+    for types, signatures in ((_FLOATS, _FLOAT_SIGNATURES), (_INTEGERS, _INTEGER_SIGNATURES)):
+        for t in types:
+            u = _UNSIGNED.get(t, t)
+            for names, result, params in signatures:
+                for name in names:
+                    table.setdefault(name, []).append(
+                        f"{result.format(t=t, u=u)} {_PURE} {name}({params.format(t=t)});")
     return {name: "\n".join(lines) + "\n" for name, lines in table.items()}
 
 
@@ -107,7 +101,7 @@ def _other_functions() -> dict[str, str]:
     return table
 
 
-DECLARATIONS: dict[str, str] = {**_float_functions(), **_other_functions()}
+DECLARATIONS: dict[str, str] = {**_pure_functions(), **_other_functions()}
 
 # What a kernel may call without a declaration: C's keywords, Clang's builtins and attributes,
 # OpenCL C's conversions and reinterpretations (Clang's base header defines the ``as_*``
