@@ -117,6 +117,7 @@ ALIASES = {
     "ndtr": "Phi", "ndtri": "inv_Phi", "psi": "digamma", "gammainc": "gamma_p",
     "gammaincc": "gamma_q", "betainc": "ibeta", "gammaincinv": "gamma_p_inv",
     "gammainccinv": "gamma_q_inv", "betaincinv": "ibeta_inv", "betainccinv": "ibetac_inv",
+    "jn": "jv",
 }
 for _alias, _target in ALIASES.items():
     globals()[_alias] = _namespace[_target]
