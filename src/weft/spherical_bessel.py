@@ -1,0 +1,112 @@
+"""SciPy's spherical Bessel functions, element-wise and lazy: ``spherical_jn``,
+``spherical_yn`` and ``spherical_kn`` of integer order n, with SciPy's ``derivative=``. Each
+is sqrt(pi / 2z) times the cylindrical function of order n + 1/2 (``jv``, ``yv``, ``kv``),
+so it fuses, has a gradient in z, and is as accurate as they are; SciPy's values at the
+edges (NaN for n < 0, parities for z < 0, the limits at 0 and infinity). A real n is
+truncated toward zero, as SciPy's integer conversion does.
+
+>>> import weft as wf
+>>> wf.spherical_jn(1, wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
+[0.0, 0.301169]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .array import Array, apply_op
+from .creation import asarray
+
+__all__ = ["spherical_jn", "spherical_yn", "spherical_kn"]
+
+
+def _operand(a: Any) -> Any:
+    """A Python number stays one (weakly typed, as in NumPy's promotion); else an array."""
+    return a if isinstance(a, (int, float)) and not isinstance(a, bool) else asarray(a)
+
+
+def _where(condition: Any, a: Any, b: Any) -> Array:
+    return apply_op("where", condition, a, b)
+
+
+def _cylinder(kind: str, n: Any, z: Any) -> Array:
+    """sqrt(pi / 2z) C_(n + 1/2)(z) for z > 0 (C = J, Y or K by ``kind``), NaN for n < 0."""
+    x = apply_op("abs", z)
+    value = (apply_op("sqrt", (0.5 * math.pi) / x)
+             * apply_op({"j": "jv", "y": "yv", "k": "kv"}[kind], n + 0.5, x))
+    return _where(n < 0, math.nan, value)
+
+
+def _odd(n: Any) -> Array:
+    return apply_op("fmod", n, 2.0) != 0
+
+
+def _function(kind: str, n: Any, z: Any) -> Array:
+    value = _cylinder(kind, n, z)
+    if kind == "j":  # j_n(-z) = (-1)^n j_n(z); j_0(0) = 1, j_n(0) = 0
+        value = _where(z < 0, _where(_odd(n), -value, value), value)
+        return _where(z == 0, _where(n == 0, 1.0, _where(n < 0, math.nan, 0.0)), value)
+    if kind == "y":  # y_n(-z) = (-1)^(n + 1) y_n(z); -inf at 0
+        value = _where(z < 0, _where(_odd(n), value, -value), value)
+        return _where(z == 0, _where(n < 0, math.nan, -math.inf), value)
+    # k_n: +inf at 0, NaN below (K of a negative argument is complex).
+    value = _where(z < 0, math.nan, value)
+    return _where(z == 0, _where(n < 0, math.nan, math.inf), value)
+
+
+def _derivative(kind: str, n: Any, z: Any) -> Array:
+    """C_n' = C_(n-1) - (n + 1) / z C_n (for k: -k_(n-1) - ...), and -C_1 for n = 0."""
+    here = _function(kind, n, z)
+    below = _function(kind, apply_op("maximum", n - 1, 0.0), z)
+    above = _function(kind, n + 1, z)
+    below = -below if kind == "k" else below
+    value = _where(n == 0, -above, below - (n + 1) / z * here)
+    if kind == "j":  # j_1'(0) = 1/3, j_n'(0) = 0 otherwise
+        value = _where(z == 0, _where(n == 1, 1 / 3, 0.0), value)
+    return _where(n < 0, math.nan, value)
+
+
+def _spherical(kind: str, n: Any, z: Any, derivative: bool) -> Array:
+    if isinstance(n, (int, float)) and not isinstance(n, bool):
+        order: Any = float(math.trunc(n)) if math.isfinite(n) else float(n)  # stays weak
+    else:
+        order = apply_op("trunc", asarray(n))
+    z = _operand(z)
+    real = apply_op("add", apply_op("add", order, z), 0.5).dtype
+    order = order.astype(real) if isinstance(order, Array) else order
+    return (_derivative if derivative else _function)(kind, order, z).astype(real)
+
+
+def spherical_jn(n: Any, z: Any, derivative: bool = False) -> Array:
+    """The spherical Bessel function of the first kind, j_n(z), or its derivative in z
+    (SciPy's ``spherical_jn``).
+
+    >>> import weft as wf
+    >>> wf.spherical_jn(0, wf.asarray([0.0, 3.0])).to_numpy().round(6).tolist()
+    [1.0, 0.04704]
+    """
+    return _spherical("j", n, z, derivative)
+
+
+def spherical_yn(n: Any, z: Any, derivative: bool = False) -> Array:
+    """The spherical Bessel function of the second kind, y_n(z), or its derivative in z
+    (SciPy's ``spherical_yn``).
+
+    >>> import weft as wf
+    >>> wf.spherical_yn(0, wf.asarray([1.0, 3.0])).to_numpy().round(6).tolist()
+    [-0.540302, 0.329997]
+    """
+    return _spherical("y", n, z, derivative)
+
+
+def spherical_kn(n: Any, z: Any, derivative: bool = False) -> Array:
+    """The modified spherical Bessel function of the second kind, k_n(z) = sqrt(pi / 2z)
+    K_(n + 1/2)(z), or its derivative in z (SciPy's ``spherical_kn``; NaN for z < 0, where
+    SciPy gives the real part of a complex value).
+
+    >>> import weft as wf
+    >>> wf.spherical_kn(0, wf.asarray([1.0])).to_numpy().round(6).tolist()
+    [0.577864]
+    """
+    return _spherical("k", n, z, derivative)

@@ -1,0 +1,68 @@
+"""SciPy's spherical Bessel functions (spherical_jn, spherical_yn, spherical_kn; weft's
+spherical_bessel.py) against SciPy on a grid of orders and arguments with its edges, with
+derivative=, float32, truncated real orders, and the gradient in z."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.special as sp
+
+import weft as wf
+
+NAMES = ("spherical_jn", "spherical_yn", "spherical_kn")
+ORDERS = np.arange(-1, 31)[:, None]
+Z = np.concatenate([np.linspace(-40, 40, 161), np.geomspace(1e-6, 1e3, 40),
+                    [0.0, np.inf, -np.inf, np.nan, 1e-300]])[None, :]
+
+
+def _scipy(name: str, n, z, derivative: bool = False) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        want = getattr(sp, name)(n, z, derivative=derivative)
+    if name == "spherical_kn":  # (SciPy: the real part of a complex value; weft: NaN)
+        want = np.where(z < 0, np.nan, want)
+    # SciPy's j_n'(0) is 0 for n < 0 too (weft: NaN, as for every other z).
+    return np.where(np.asarray(n) < 0, np.nan, want)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("derivative", [False, True])
+def test_matches_scipy_on_a_grid(device, name, derivative):
+    """Within 1e-12 relative, or 1e-14 absolute near the zeros (the functions are at most 1
+    there); NaN, inf and 0 where SciPy has them."""
+    if not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    got = getattr(wf, name)(wf.asarray(ORDERS), wf.asarray(Z), derivative=derivative)
+    got = got.to_numpy()
+    want = _scipy(name, ORDERS, Z, derivative)
+    assert got.shape == want.shape and got.dtype == np.float64
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[np.isinf(want)], want[np.isinf(want)])
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=1e-12, atol=1e-14)
+
+
+def test_orders_are_truncated_and_negative_orders_are_nan(device):
+    z = wf.asarray([1.5, 1.5, 1.5])
+    got = wf.spherical_jn(wf.asarray([1.7, 2.0, -1.0]), z).to_numpy()
+    want = [sp.spherical_jn(1, 1.5), sp.spherical_jn(2, 1.5), np.nan]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_float32(device):
+    z = np.linspace(0.1, 30, 200).astype(np.float32)
+    for name in NAMES:
+        got = getattr(wf, name)(3, wf.asarray(z)).to_numpy()
+        assert got.dtype == np.float32
+        want = _scipy(name, 3, z.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=3e-6, atol=1e-7)
+
+
+def test_gradient_in_z_is_the_derivative(device):
+    if not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    z = np.array([0.3, 1.0, 4.5, 12.0])
+    for name in NAMES:
+        function = getattr(wf, name)
+        got = wf.grad(lambda t, f=function: wf.sum(f(2, t)))(wf.asarray(z)).to_numpy()
+        np.testing.assert_allclose(got, _scipy(name, 2, z, derivative=True), rtol=1e-12)
