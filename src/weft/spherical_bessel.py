@@ -3,7 +3,8 @@
 is sqrt(pi / 2z) times the cylindrical function of order n + 1/2 (``jv``, ``yv``, ``kv``),
 so it fuses, has a gradient in z, and is as accurate as they are; SciPy's values at the
 edges (NaN for n < 0, parities for z < 0, the limits at 0 and infinity). A real n is
-truncated toward zero, as SciPy's integer conversion does.
+truncated toward zero, as SciPy's integer conversion does; results are float64 (SciPy's loops
+are double only) on devices with doubles.
 
 >>> import weft as wf
 >>> wf.spherical_jn(1, wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
@@ -15,8 +16,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from . import dtypes as dt
 from .array import Array, apply_op
 from .creation import asarray
+from .devices import current_device
 
 __all__ = ["spherical_jn", "spherical_yn", "spherical_kn"]
 
@@ -73,8 +76,11 @@ def _spherical(kind: str, n: Any, z: Any, derivative: bool) -> Array:
     else:
         order = apply_op("trunc", asarray(n))
     z = _operand(z)
-    real = apply_op("add", apply_op("add", order, z), 0.5).dtype
+    # SciPy's loops are double only: float64 results wherever the device has doubles.
+    device = next((a.device for a in (z, order) if isinstance(a, Array)), current_device())
+    real = dt.float64 if device.supports_fp64 else dt.float32
     order = order.astype(real) if isinstance(order, Array) else order
+    z = z.astype(real) if isinstance(z, Array) else z
     return (_derivative if derivative else _function)(kind, order, z).astype(real)
 
 

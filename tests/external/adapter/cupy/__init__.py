@@ -9,6 +9,7 @@ dtype names are NumPy's scalar types, as in CuPy. A name weft does not have rais
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy
@@ -67,10 +68,22 @@ def get_array_module(*args: Any) -> Any:
 
 
 def fuse(*args: Any, **kwargs: Any) -> Any:
-    """``cupy.fuse``: weft's traced function (one kernel per call signature)."""
+    """``cupy.fuse``: weft's traced function (one kernel per call signature) for weft
+    arguments; without any, the plain function, as CuPy's fuse runs NumPy arguments."""
+    def wrap(function: Any) -> Any:
+        traced = weft.function(function)
+
+        @functools.wraps(function)
+        def call(*call_args: Any, **call_kwargs: Any) -> Any:
+            if any(isinstance(a, weft.Array) for a in (*call_args, *call_kwargs.values())):
+                return traced(*call_args, **call_kwargs)
+            return function(*call_args, **call_kwargs)
+
+        return call
+
     if len(args) == 1 and callable(args[0]) and not kwargs:
-        return weft.function(args[0])
-    return weft.function
+        return wrap(args[0])
+    return wrap
 
 
 class _MemoryPool:
