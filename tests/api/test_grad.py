@@ -54,9 +54,6 @@ def _domain(name: str, arity: int, rng: np.random.Generator) -> list[np.ndarray]
         "expn": [rng.integers(0, 4, SIZE) * 1.0, u(0.5, 3)],
         "k0": [u(0.5, 3)], "k1": [u(0.5, 3)], "k0e": [u(0.5, 3)], "k1e": [u(0.5, 3)],
         "kv": [u(0.2, 3), u(0.5, 3)], "kve": [u(0.2, 3), u(0.5, 3)],
-        "jv": [u(-3, 3), u(0.5, 30)], "yv": [u(-3, 3), u(0.5, 30)],
-        "yn": [rng.integers(-3, 4, SIZE) * 1.0, u(0.5, 30)], "y0": [u(0.5, 30)],
-        "y1": [u(0.5, 30)], "j0": [u(-30, 30)], "j1": [u(-30, 30)],
         "lpmv": [rng.integers(-3, 4, SIZE) * 1.0, rng.integers(3, 9, SIZE) * 1.0, u(-0.9, 0.9)],
     }
     if name in special:
