@@ -223,6 +223,28 @@ def rgamma(x: Any) -> Array:
                     dtype=real)
 
 
+def erfcinv(y: Any) -> Array:
+    """The inverse of ``erfc`` on [0, 2] (SciPy's ``erfcinv``): ``-inv_Phi(y / 2) / sqrt(2)``
+    below 1, so that tiny ``y`` keeps its digits (``erfinv(1 - y)`` would lose them), and
+    ``-erfcinv(2 - y)`` above (2 - y is exact there); +inf at 0, -inf at 2, NaN outside.
+
+    >>> import weft as wf
+    >>> wf.erfcinv(wf.asarray([1e-300, 1.0, 1.5, 2.0])).to_numpy().round(6).tolist()
+    [26.20947, 0.0, -0.476936, -inf]
+    """
+    y = asarray(y)
+    real = _real(y)
+    low = apply_op("less", y, 1)
+    tail = apply_op("where", low, y, apply_op("subtract", 2, y, dtype=real), dtype=real)
+    size = apply_op("multiply", apply_op("inv_Phi", apply_op("multiply", tail, 0.5)),
+                    -0.70710678118654752440, dtype=real)
+    value = apply_op("where", low, size, apply_op("negative", size), dtype=real)
+    # SciPy's signs: -0.0 at 1, and a positive NaN outside [0, 2] and for NaN.
+    value = apply_op("where", apply_op("equal", y, 1), -0.0, value, dtype=real)
+    inside = apply_op("logical_and", apply_op("greater_equal", y, 0), apply_op("less_equal", y, 2))
+    return apply_op("where", inside, value, math.nan, dtype=real)
+
+
 def loggamma(x: Any) -> Array:
     """SciPy's ``loggamma`` of reals: ``log Γ(x)`` for ``x >= 0`` (+∞ at 0), NaN for negative
     ``x`` (where Γ may be negative; ``lgamma`` is ``log|Γ(x)|`` everywhere).
@@ -552,7 +574,8 @@ def shichi(x: Any) -> tuple[Array, Array]:
 
 __all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
            "degrees", "sinc", "heaviside",
-           "reciprocal", "exprel", "rgamma", "loggamma", "i0", "i0e", "i1", "i1e", "xlog1py",
+           "reciprocal", "exprel", "rgamma", "erfcinv", "loggamma", "i0", "i0e", "i1", "i1e",
+           "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "real", "imag", "conj",
            "conjugate",
            "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",

@@ -39,7 +39,10 @@ SCIPY = [("exprel", (V,)), ("rgamma", (np.array([4.0, 0.0, -2.0, -2.5, 0.5, np.i
          ("i0", (np.concatenate([np.linspace(-30, 30, 61), [100.0, 700.0, np.nan]]),)),
          ("i0e", (np.concatenate([np.linspace(-30, 30, 61), [1e3, -np.inf, np.nan]]),)),
          ("i1", (np.concatenate([np.linspace(-30, 30, 61), [-0.0, 100.0, -700.0, np.nan]]),)),
-         ("i1e", (np.concatenate([np.linspace(-30, 30, 61), [-0.0, 1e3, -1e3, np.nan]]),))]
+         ("i1e", (np.concatenate([np.linspace(-30, 30, 61), [-0.0, 1e3, -1e3, np.nan]]),)),
+         ("erfcinv", (np.concatenate([np.linspace(0, 2, 201), np.geomspace(1e-300, 1, 61),
+                                      2 - np.geomspace(1e-16, 1, 17),
+                                      [-1.0, 2.5, np.nan, -0.0]]),))]
 
 
 def _on(m, f):

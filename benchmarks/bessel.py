@@ -1,0 +1,66 @@
+"""The Bessel functions J, Y and K on weft's default device against SciPy on the host, per
+regime of weft's algorithm (skeletons/bessel_jy.py, bessel_kv.py), interleaved in rounds in
+one process; float64, 10^6 elements a call:
+
+    python benchmarks/bessel.py
+
+Prints the median ms per call of each and weft's time over SciPy's (below 1: weft faster).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy import special
+
+import weft as wf
+
+N = 1_000_000
+ROUNDS = 7
+
+# name, weft function, SciPy function, orders, arguments (the orders None: unary).
+_RNG = np.random.default_rng(5)
+CASES = [
+    ("j0, x in (0, 50)", wf.j0, special.j0, None, _RNG.uniform(0, 50, N)),
+    ("y0, x in (0, 50)", wf.y0, special.y0, None, _RNG.uniform(0, 50, N)),
+    ("jv, v in (0, 10), x in (0, 2)", wf.jv, special.jv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(0, 2, N)),
+    ("jv, v in (0, 10), x in (2, 25)", wf.jv, special.jv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(2, 25, N)),
+    ("jv, v in (0, 10), x in (25, 1000)", wf.jv, special.jv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(25, 1000, N)),
+    ("yv, v in (0, 10), x in (2, 25)", wf.yv, special.yv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(2, 25, N)),
+    ("kv, v in (0, 10), x in (0, 25)", wf.kv, special.kv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(0, 25, N)),
+]
+
+
+def _timed(function, *args) -> float:
+    started = time.perf_counter()
+    result = function(*args)
+    if isinstance(result, wf.Array):
+        result.eval()
+        wf.synchronize()
+    return (time.perf_counter() - started) * 1e3
+
+
+def main() -> None:
+    device = wf.current_device()
+    print(f"device {device}, {N} float64 elements a call, median of {ROUNDS} interleaved rounds")
+    for name, weft_function, scipy_function, orders, x in CASES:
+        host = (x,) if orders is None else (orders, x)
+        arrays = tuple(wf.asarray(a) for a in host)
+        weft_function(*arrays).eval()  # compile and warm
+        times: dict[str, list[float]] = {"weft": [], "scipy": []}
+        for _ in range(ROUNDS):
+            times["weft"].append(_timed(weft_function, *arrays))
+            times["scipy"].append(_timed(scipy_function, *host))
+        weft_ms, scipy_ms = (float(np.median(times[k])) for k in ("weft", "scipy"))
+        print(f"{name:36} weft {weft_ms:8.1f} ms   SciPy {scipy_ms:8.1f} ms   "
+              f"weft/SciPy {weft_ms / scipy_ms:5.2f}")
+
+
+if __name__ == "__main__":
+    main()
