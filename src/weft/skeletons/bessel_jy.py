@@ -19,10 +19,10 @@ Y_v follows by the forward recurrence, stable in that direction for every x (it 
 once Y overflows: Y_v is then -inf and J_v 0). J_v comes from the Wronskian at order v,
 J_v = (2 / (pi x)) / (Y'_v - f_v Y_v), with f_v = J'_v / J_v by its continued fraction: no
 cancellation, so J_v keeps a relative error of a few ulps where it is tiny (v >> x) and
-an absolute one of a few ulps of the envelope near its zeros. For x >= 25 and v < x,
-where that fraction would need about x terms, J runs the recurrence forward beside Y
-(neutrally stable below the turning point v = x). The cost grows with v (one step per
-order) and, below x = 25, with x (the fractions' terms).
+an absolute one of a few ulps of the envelope near its zeros. For x > 2 and v < x, where
+that fraction would need about x terms, J runs the recurrence forward beside Y from
+Steed's or Hankel's J_mu, J_(mu+1) (neutrally stable below the turning point v = x). The
+cost grows with v (one step per order) and, below x = 25, with x (the fractions' terms).
 """
 
 from __future__ import annotations
@@ -203,11 +203,15 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
         const {T} j = sign * sqrt(wronskian / (q + gamma * (p - f)));
         y_lo = gamma * j;
         y_hi = mu / x * y_lo - (p * y_lo + q * j);  // Y_(mu+1) = (mu/x) Y_mu - Y'_mu
+        j_lo = j;
+        j_hi = (mu / x - f) * j;  // J_(mu+1) = (mu/x) J_mu - J'_mu
     }} else {{
         weft_bessel_jy_hankel_{S}(mu, x, &j_lo, &y_lo);
         weft_bessel_jy_hankel_{S}(mu + 1, x, &j_hi, &y_hi);
     }}
-    const int forward_j = need_j && hankel && v < x;
+    // Below the turning point (v < x) J runs forward beside Y from Steed's or Hankel's
+    // pair; elsewhere (and from Temme's series) it comes from the Wronskian at order v.
+    const int forward_j = need_j && x > 2 && v < x;
     {T} order = mu + 1, y_below = 0;
     for ({T} k = 0; k < n; k += 1) {{
         const {T} scale = 2 * order / x;
