@@ -113,7 +113,7 @@ from .searching import (
 )
 from .sets import intersect1d, isin, setdiff1d, setxor1d, union1d
 from .sorting import argsort, median, percentile, quantile, sort
-from .spherical_bessel import spherical_jn, spherical_kn, spherical_yn
+from .spherical_bessel import spherical_in, spherical_jn, spherical_kn, spherical_yn
 from .windows import bartlett, blackman, hamming, hanning, kaiser
 
 globals().update(_REDUCTIONS)
@@ -140,7 +140,7 @@ __all__ = [
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
     "ellipe", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber", "modf", "frexp", "fix",
-    "spherical_jn", "spherical_yn", "spherical_kn",
+    "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)

@@ -1,13 +1,17 @@
-"""K_v(x) of real order v (SciPy's ``kv`` and ``kve``) beside the op table: the NumPy
-references of the ops and of their derivatives in v (internal ops ``kv_dv`` and ``kve_dv``,
-``skeletons/bessel_kv.py``), and the adjoint rules: d/dx K_v = -(K_{v-1} + K_{v+1}) / 2,
-d/dv K_v the integral of exp(-x cosh t) t sinh(v t).
+"""K_v(x) and I_v(x) of real order v (SciPy's ``kv``, ``kve``, ``iv``, ``ive``) beside the op
+table: the NumPy references of the ops and of their derivatives in v (internal ops ``kv_dv``,
+``kve_dv``, ``iv_dv``, ``ive_dv``; ``skeletons/bessel_kv.py``, ``bessel_iv.py``), and the
+adjoint rules: d/dx K_v = -(K_{v-1} + K_{v+1}) / 2, d/dv K_v the integral of exp(-x cosh t)
+t sinh(v t); d/dx I_v = (I_{v-1} + I_{v+1}) / 2, d/dv I_v by Richardson-extrapolated
+differences (as J's, ``bessel_jy.py``).
 
 >>> import weft as wf
 >>> round(float(wf.kv(2.5, wf.asarray(1.5))), 12)
 0.989451892989
 >>> round(float(wf.grad(lambda v: wf.kv(v, 1.5))(wf.asarray(2.5))), 10)
 1.1362523346
+>>> round(float(wf.iv(2.5, wf.asarray(1.5))), 12)
+0.171662022188
 """
 
 from __future__ import annotations
@@ -86,3 +90,82 @@ def kve_adjoint(w: Any, g: Any, y: Any, v: Any, x: Any) -> tuple[Any, Any]:
     return (g * apply_op("kve_dv", v, x),
             g * (y - 0.5 * (w.kve(v - 1, x) + w.kve(v + 1, x))))
 
+
+
+def _scipy_iv(v: np.ndarray, x: np.ndarray, scaled: bool) -> np.ndarray:
+    from scipy import special
+
+    dtype = np.result_type(v, x)
+    v, x = np.asarray(v, dtype=np.float64), np.asarray(x, dtype=np.float64)
+    v, x = np.broadcast_arrays(v, x)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = special.ive(v, x) if scaled else special.iv(v, x)
+        # Where SciPy answers NaN or +inf for want of a limit: x = +-inf (I -> +-inf, e^-x I
+        # -> 0), an infinite order (0 for finite x, as SciPy's iv), a negative
+        # non-integer order at x = 0 (the sign of 1 / Gamma(v + 1)), and SciPy's ive from
+        # about x = 1e20 on (the asymptotic expansion, three terms).
+        integer = v == np.floor(v)
+        odd = integer & (np.fmod(v, 2) != 0)
+        finite_v = np.isfinite(v)
+        limit = np.where(scaled, 0.0, np.where((x < 0) & odd, -np.inf, np.inf))
+        out = np.where(np.isinf(x) & finite_v & ((x > 0) | integer), limit, out)
+        out = np.where(~finite_v & ~np.isnan(v) & np.isfinite(x), 0.0, out)
+        pole = (x == 0) & (v < 0) & ~integer & finite_v
+        sign = np.where(special.rgamma(v + 1) < 0, -np.inf, np.inf)
+        out = np.where(pole, sign, out)
+        mu, z = 4 * v * v, 8 * np.abs(x)
+        far = np.sqrt(1 / (2 * np.pi * np.abs(x))) * (
+            1 - (mu - 1) / z * (1 - (mu - 9) / (2 * z) * (1 - (mu - 25) / (3 * z))))
+        lost = scaled & np.isnan(out) & finite_v & np.isfinite(x) & ((x > 0) | integer)
+        out = np.where(lost, np.where((x < 0) & odd, -far, far), out)
+    return np.asarray(out).astype(dtype, copy=False)
+
+
+def _iv_reference(scaled: bool) -> Any:
+    def reference(v: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return _scipy_iv(v, x, scaled)
+
+    reference.__name__ = "ive" if scaled else "iv"
+    reference.__doc__ = f"SciPy's ``{reference.__name__}``, with the limits where it says NaN."
+    return reference
+
+
+def _iv_order_derivative(scaled: bool) -> Any:
+    def reference(v: np.ndarray, x: np.ndarray) -> np.ndarray:
+        from .bessel_jy import ORDER_STEP
+
+        dtype = np.result_type(v, x)
+        v, x = np.asarray(v, dtype=np.float64), np.asarray(x, dtype=np.float64)
+
+        def slope(step: float) -> np.ndarray:
+            up, down = v + step, v - step
+            return (_scipy_iv(up, x, scaled) - _scipy_iv(down, x, scaled)) / (up - down)
+
+        return ((4 * slope(ORDER_STEP / 2) - slope(ORDER_STEP)) / 3).astype(dtype, copy=False)
+
+    return reference
+
+
+def iv_adjoint(w: Any, g: Any, y: Any, v: Any, x: Any) -> tuple[Any, Any]:
+    """The gradient of ``iv(v, x)`` in v and in x."""
+    from .array import apply_op
+
+    return g * apply_op("iv_dv", v, x), 0.5 * g * (w.iv(v - 1, x) + w.iv(v + 1, x))
+
+
+def ive_adjoint(w: Any, g: Any, y: Any, v: Any, x: Any) -> tuple[Any, Any]:
+    """The gradient of ``ive(v, x)`` = e^-|x| I_v(x) in v and in x."""
+    from .array import apply_op
+
+    return (g * apply_op("ive_dv", v, x),
+            g * (0.5 * (w.ive(v - 1, x) + w.ive(v + 1, x)) - w.sign(x) * y))
+
+
+# Entries of ops.SPECIAL_FUNCTIONS (name, arity, reference, reverse rule) and the internal
+# derivatives in the order (name -> reference).
+BESSEL_ORDER_FUNCTIONS: list[tuple[str, int, Any, Any]] = [
+    ("kv", 2, kv_reference, kv_adjoint), ("kve", 2, kve_reference, kve_adjoint),
+    ("iv", 2, _iv_reference(False), iv_adjoint), ("ive", 2, _iv_reference(True), ive_adjoint)]
+ORDER_DERIVATIVES = {"kv_dv": kv_dv_reference, "kve_dv": kve_dv_reference,
+                     "iv_dv": _iv_order_derivative(False), "ive_dv": _iv_order_derivative(True)}

@@ -230,7 +230,7 @@ def erfcinv(y: Any) -> Array:
 
     >>> import weft as wf
     >>> wf.erfcinv(wf.asarray([1e-300, 1.0, 1.5, 2.0])).to_numpy().round(6).tolist()
-    [26.20947, 0.0, -0.476936, -inf]
+    [26.20947, -0.0, -0.476936, -inf]
     """
     y = asarray(y)
     real = _real(y)

@@ -302,9 +302,10 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("k0e", 1, "helper", _scipy("k0e"), GENERAL, lambda w, g, y, x: g * (y - w.k1e(x))),
     ("k1e", 1, "helper", _scipy("k1e"), GENERAL,
      lambda w, g, y, x: g * (y - w.k0e(x) - y / x)),
-    # K_v(x) of real order (bessel_order.py, skeletons/bessel_kv.py); J and Y (bessel_jy.py).
-    ("kv", 2, "helper", bessel_order.kv_reference, GENERAL, bessel_order.kv_adjoint),
-    ("kve", 2, "helper", bessel_order.kve_reference, GENERAL, bessel_order.kve_adjoint),
+    # K_v and I_v of real order (bessel_order.py, skeletons/bessel_kv.py, bessel_iv.py);
+    # J and Y (bessel_jy.py).
+    *[(name, arity, "helper", reference, GENERAL, rule)
+      for name, arity, reference, rule in bessel_order.BESSEL_ORDER_FUNCTIONS],
     *[(name, arity, "helper", bessel_jy.REFERENCES[name], GENERAL, rule)
       for name, arity, rule in bessel_jy.BESSEL_JY_FUNCTIONS],
     # P_v^m(x) of integer order and degree (skeletons/legendre.py).
@@ -371,10 +372,9 @@ for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
                                   ("gamma_p_da", 2, inc.gamma_p_da_reference),
                                   ("ibeta_da", 3, inc.ibeta_da_reference),
                                   ("ibeta_db", 3, inc.ibeta_db_reference),
-                                  ("kv_dv", 2, bessel_order.kv_dv_reference),
-                                  ("kve_dv", 2, bessel_order.kve_dv_reference),
                                   *[(name, 2, reference) for name, reference
-                                    in bessel_jy.ORDER_DERIVATIVES.items()]):
+                                    in {**bessel_order.ORDER_DERIVATIVES,
+                                        **bessel_jy.ORDER_DERIVATIVES}.items()]):
     _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))

@@ -1,6 +1,7 @@
 """SciPy's spherical Bessel functions, element-wise and lazy: ``spherical_jn``,
-``spherical_yn`` and ``spherical_kn`` of integer order n, with SciPy's ``derivative=``. Each
-is sqrt(pi / 2z) times the cylindrical function of order n + 1/2 (``jv``, ``yv``, ``kv``),
+``spherical_yn``, ``spherical_in`` and ``spherical_kn`` of integer order n, with SciPy's
+``derivative=``. Each is sqrt(pi / 2z) times the cylindrical function of order n + 1/2
+(``jv``, ``yv``, ``iv``, ``kv``),
 so it fuses, has a gradient in z, and is as accurate as they are; SciPy's values at the
 edges (NaN for n < 0, parities for z < 0, the limits at 0 and infinity). A real n is
 truncated toward zero, as SciPy's integer conversion does; results are float64 (SciPy's loops
@@ -21,7 +22,7 @@ from .array import Array, apply_op
 from .creation import asarray
 from .devices import current_device
 
-__all__ = ["spherical_jn", "spherical_yn", "spherical_kn"]
+__all__ = ["spherical_jn", "spherical_yn", "spherical_in", "spherical_kn"]
 
 
 def _operand(a: Any) -> Any:
@@ -34,10 +35,10 @@ def _where(condition: Any, a: Any, b: Any) -> Array:
 
 
 def _cylinder(kind: str, n: Any, z: Any) -> Array:
-    """sqrt(pi / 2z) C_(n + 1/2)(z) for z > 0 (C = J, Y or K by ``kind``), NaN for n < 0."""
+    """sqrt(pi / 2z) C_(n + 1/2)(z) for z > 0 (C = J, Y, K or I by ``kind``), NaN for n < 0."""
     x = apply_op("abs", z)
     value = (apply_op("sqrt", (0.5 * math.pi) / x)
-             * apply_op({"j": "jv", "y": "yv", "k": "kv"}[kind], n + 0.5, x))
+             * apply_op({"j": "jv", "y": "yv", "k": "kv", "i": "iv"}[kind], n + 0.5, x))
     return _where(n < 0, math.nan, value)
 
 
@@ -45,11 +46,25 @@ def _odd(n: Any) -> Array:
     return apply_op("fmod", n, 2.0) != 0
 
 
+def _small(kind: str, n: Any, x: Any) -> Array:
+    """j_n(x) or i_n(x) for 0 <= x < 1e-8: x^n / (2n + 1)!! (1 -+ x^2 / (2 (2n + 3))), where
+    C_(n + 1/2) alone would underflow first (j_1(1e-300) is 3e-301); 0 beyond n = 85, where
+    (2n + 1)!! leaves Gamma's range and the value underflows."""
+    double_factorial = apply_op("tgamma", 2 * n + 2) / (apply_op("power", 2.0, n)
+                                                      * apply_op("tgamma", n + 1))
+    sign = -1.0 if kind == "j" else 1.0
+    return (apply_op("power", x, n) / double_factorial) * (1 + sign * x * x / (4 * n + 6))
+
+
 def _function(kind: str, n: Any, z: Any) -> Array:
     value = _cylinder(kind, n, z)
-    if kind == "j":  # j_n(-z) = (-1)^n j_n(z); j_0(0) = 1, j_n(0) = 0
+    if kind in "ji":  # c_n(-z) = (-1)^n c_n(z); c_0(0) = 1, c_n(0) = 0
+        x = apply_op("abs", z)
+        value = _where(x < 1e-8, _small(kind, n, x), value)
+        if kind == "i":  # (i_n grows as e^z / 2z: +-inf at +-inf)
+            value = _where(apply_op("isinf", z), math.inf, value)
         value = _where(z < 0, _where(_odd(n), -value, value), value)
-        return _where(z == 0, _where(n == 0, 1.0, _where(n < 0, math.nan, 0.0)), value)
+        return _where(n < 0, math.nan, _where(z == 0, _where(n == 0, 1.0, 0.0), value))
     if kind == "y":  # y_n(-z) = (-1)^(n + 1) y_n(z); -inf at 0
         value = _where(z < 0, _where(_odd(n), value, -value), value)
         return _where(z == 0, _where(n < 0, math.nan, -math.inf), value)
@@ -59,13 +74,14 @@ def _function(kind: str, n: Any, z: Any) -> Array:
 
 
 def _derivative(kind: str, n: Any, z: Any) -> Array:
-    """C_n' = C_(n-1) - (n + 1) / z C_n (for k: -k_(n-1) - ...), and -C_1 for n = 0."""
+    """C_n' = C_(n-1) - (n + 1) / z C_n (for k: -k_(n-1) - ...), and -C_1 for n = 0 (for
+    i: +i_1)."""
     here = _function(kind, n, z)
     below = _function(kind, apply_op("maximum", n - 1, 0.0), z)
     above = _function(kind, n + 1, z)
     below = -below if kind == "k" else below
-    value = _where(n == 0, -above, below - (n + 1) / z * here)
-    if kind == "j":  # j_1'(0) = 1/3, j_n'(0) = 0 otherwise
+    value = _where(n == 0, above if kind == "i" else -above, below - (n + 1) / z * here)
+    if kind in "ji":  # c_1'(0) = 1/3, c_n'(0) = 0 otherwise
         value = _where(z == 0, _where(n == 1, 1 / 3, 0.0), value)
     return _where(n < 0, math.nan, value)
 
@@ -104,6 +120,17 @@ def spherical_yn(n: Any, z: Any, derivative: bool = False) -> Array:
     [-0.540302, 0.329997]
     """
     return _spherical("y", n, z, derivative)
+
+
+def spherical_in(n: Any, z: Any, derivative: bool = False) -> Array:
+    """The modified spherical Bessel function of the first kind, i_n(z) = sqrt(pi / 2z)
+    I_(n + 1/2)(z), or its derivative in z (SciPy's ``spherical_in``).
+
+    >>> import weft as wf
+    >>> wf.spherical_in(0, wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
+    [1.0, 1.175201]
+    """
+    return _spherical("i", n, z, derivative)
 
 
 def spherical_kn(n: Any, z: Any, derivative: bool = False) -> Array:

@@ -59,8 +59,9 @@ SPECIAL = {name for name, *_ in ops.SPECIAL_FUNCTIONS}  # dense grids in test_sp
 SPECIAL |= {f"random_{name}" for name, *_ in ops.RANDOM_DRAWS}  # test_random.py
 # Derivatives in parameters, whose references are mpmath's (over a minute of a 2-core run
 # here) or differences of SciPy's: against mpmath in test_grad.py, test_grad_incomplete.py
-# test_bessel_kv.py and test_bessel_jy.py, edges included.
-SPECIAL |= {"zeta_ds", "gamma_p_da", "ibeta_da", "ibeta_db", "kv_dv", "kve_dv", "jv_dv", "yv_dv"}
+# test_bessel_kv.py, test_bessel_jy.py and test_bessel_iv.py, edges included.
+SPECIAL |= {"zeta_ds", "gamma_p_da", "ibeta_da", "ibeta_db", "kv_dv", "kve_dv", "jv_dv", "yv_dv",
+            "iv_dv", "ive_dv"}
 
 
 def _names():

@@ -1,6 +1,6 @@
-"""SciPy's spherical Bessel functions (spherical_jn, spherical_yn, spherical_kn; weft's
-spherical_bessel.py) against SciPy on a grid of orders and arguments with its edges, with
-derivative=, float32, truncated real orders, and the gradient in z."""
+"""SciPy's spherical Bessel functions (spherical_jn, spherical_yn, spherical_in and
+spherical_kn; weft's spherical_bessel.py) against SciPy on a grid of orders and arguments with
+its edges, with derivative=, float32, truncated real orders, and the gradient in z."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import scipy.special as sp
 
 import weft as wf
 
-NAMES = ("spherical_jn", "spherical_yn", "spherical_kn")
+NAMES = ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")
 ORDERS = np.arange(-1, 31)[:, None]
+# (Below 1e-8 SciPy's j_n and i_n underflow early: test_tiny_arguments_against_mpmath.)
 Z = np.concatenate([np.linspace(-40, 40, 161), np.geomspace(1e-6, 1e3, 40),
-                    [0.0, np.inf, -np.inf, np.nan, 1e-300]])[None, :]
+                    [0.0, np.inf, -np.inf, np.nan, 1e-7]])[None, :]
 
 
 def _scipy(name: str, n, z, derivative: bool = False) -> np.ndarray:
@@ -69,3 +70,32 @@ def test_gradient_in_z_is_the_derivative(device):
         function = getattr(wf, name)
         got = wf.grad(lambda t, f=function: wf.sum(f(2, t)))(wf.asarray(z)).to_numpy()
         np.testing.assert_allclose(got, _scipy(name, 2, z, derivative=True), rtol=1e-12)
+
+
+def test_tiny_arguments_against_mpmath(device):
+    """Below z = 1e-8 j_n and i_n take their series' two terms (C_(n + 1/2) alone would
+    underflow first: SciPy's j_1(1e-300) is 0, its i_0(1e-300) 0 and its j_1'(1e-300) 1)."""
+    if not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    mpmath = pytest.importorskip("mpmath")
+    n = np.array([0, 1, 2, 5, 0, 1, 3, 1])
+    z = np.array([1e-300, 1e-300, 1e-150, 1e-20, -1e-9, -1e-300, 3e-9, 1e-200])
+    cylinder = {"spherical_jn": mpmath.besselj, "spherical_in": mpmath.besseli}
+    for name, function in cylinder.items():
+        def exact(order, t, f=function):
+            return mpmath.sqrt(mpmath.pi / (2 * t)) * f(order + 0.5, t)
+        def slope(order, t, name=name, exact=exact):
+            # c_n' = c_(n-1) - (n + 1) / t c_n; c_0' = -+c_1 (j, i)
+            if order == 0:
+                return exact(1, t) * (-1 if name == "spherical_jn" else 1)
+            return exact(order - 1, t) - (order + 1) / t * exact(order, t)
+
+        with mpmath.workdps(40):
+            values = [exact(int(a), mpmath.mpf(abs(b))) * (-1 if b < 0 and a % 2 else 1)
+                      for a, b in zip(n, z)]
+            slopes = [slope(int(a), mpmath.mpf(abs(b))) * (-1 if b < 0 and a % 2 == 0 else 1)
+                      for a, b in zip(n, z)]
+        for derivative, want in ((False, values), (True, slopes)):
+            got = getattr(wf, name)(wf.asarray(n), wf.asarray(z), derivative=derivative)
+            np.testing.assert_allclose(got.to_numpy(), [float(w) for w in want], rtol=1e-14,
+                                       atol=0, err_msg=f"{name} derivative={derivative}")

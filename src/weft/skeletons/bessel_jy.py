@@ -46,6 +46,21 @@ def _horner(coefficients: tuple[float, ...], variable: str) -> str:
     return text
 
 
+def order_derivative(name: str) -> str:
+    """The helper ``weft_<name>_dv``: d/dv of ``weft_<name>(v, x)`` by central differences at
+    steps h and h/2, Richardson-combined (an error of about h^4 / 480 times the fifth
+    derivative in v, and eps / h of rounding)."""
+    return f"""\
+{{T}} weft_{name}_dv_{{S}}({{T}} v, {{T}} x) {{{{
+    const {{T}} h = sizeof({{T}}) == 8 ? 1e-3{{F}} : 5e-2{{F}};
+    const {{T}} up = v + h, down = v - h, up2 = v + 0.5{{F}} * h, down2 = v - 0.5{{F}} * h;
+    const {{T}} wide = (weft_{name}_{{S}}(up, x) - weft_{name}_{{S}}(down, x)) / (up - down);
+    const {{T}} narrow = (weft_{name}_{{S}}(up2, x) - weft_{name}_{{S}}(down2, x)) / (up2 - down2);
+    return (4 * narrow - wide) / 3;
+}}}}
+"""
+
+
 _EVEN = _horner(RGAMMA_TAYLOR[0::2], "m2")
 _ODD = _horner(RGAMMA_TAYLOR[1::2], "m2")
 
@@ -314,17 +329,7 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
     "j1": "{T} weft_j1_{S}({T} x) {{\n    return weft_jv_{S}(1, x);\n}}\n",
     "y0": "{T} weft_y0_{S}({T} x) {{\n    return weft_yv_{S}(0, x);\n}}\n",
     "y1": "{T} weft_y1_{S}({T} x) {{\n    return weft_yv_{S}(1, x);\n}}\n",
-    # d/dv by central differences at steps h and h/2, Richardson-combined (an error of
-    # about h^4 / 480 times the fifth derivative, and eps / h of rounding).
-    **{f"{name}_dv": f"""\
-{{T}} weft_{name}_dv_{{S}}({{T}} v, {{T}} x) {{{{
-    const {{T}} h = sizeof({{T}}) == 8 ? 1e-3{{F}} : 5e-2{{F}};
-    const {{T}} up = v + h, down = v - h, up2 = v + 0.5{{F}} * h, down2 = v - 0.5{{F}} * h;
-    const {{T}} wide = (weft_{name}_{{S}}(up, x) - weft_{name}_{{S}}(down, x)) / (up - down);
-    const {{T}} narrow = (weft_{name}_{{S}}(up2, x) - weft_{name}_{{S}}(down2, x)) / (up2 - down2);
-    return (4 * narrow - wide) / 3;
-}}}}
-""" for name in ("jv", "yv")},
+    **{f"{name}_dv": order_derivative(name) for name in ("jv", "yv")},
     # SciPy's yn truncates a real order toward zero.
     "yn": "{T} weft_yn_{S}({T} n, {T} x) {{\n    return weft_yv_{S}(trunc(n), x);\n}}\n",
 }

@@ -24,9 +24,7 @@ worst errors):
 
 import math
 
-from .bessel_jy import BESSEL_JY, BESSEL_JY_NEEDS
-from .bessel_k import BESSEL_K, BESSEL_K_NEEDS
-from .bessel_kv import BESSEL_KV, BESSEL_KV_NEEDS
+from .bessel import BESSEL, BESSEL_NEEDS, BESSEL_THROUGH_DOUBLE
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
@@ -530,8 +528,7 @@ SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
-# (bessel_k.py: K0, K1, e^x K; bessel_kv.py: K_v, d/dv; bessel_jy.py: J_v, Y_v; legendre.py)
-SPECIAL.update({**BESSEL_K, **BESSEL_KV, **BESSEL_JY, **LEGENDRE})
+SPECIAL.update({**BESSEL, **LEGENDRE})  # (bessel.py: K, J, Y, I; legendre.py: P_v^m)
 SPECIAL.update(SINE_COSINE_INTEGRAL)  # (sine_cosine_integral.py: Si and Ci)
 SPECIAL.update(INCOMPLETE_DERIVATIVES)  # (incomplete_derivatives.py: in shape parameters)
 
@@ -576,7 +573,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **INVERSE_BETA_NEEDS,
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
-    **BESSEL_K_NEEDS, **BESSEL_KV_NEEDS, **BESSEL_JY_NEEDS,
+    **BESSEL_NEEDS,
     **SINE_COSINE_INTEGRAL_NEEDS,
     **INCOMPLETE_DERIVATIVES_NEEDS,
 }
@@ -589,9 +586,8 @@ THROUGH_DOUBLE: dict[str, int] = {
     "gamma_p": 2, "gamma_q": 2, "ibeta": 3, "lbeta": 2, "lchoose": 2, "gamma_p_inv": 2,
     "gamma_q_inv": 2, "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3, "zeta": 2,
     "riemann_zeta": 1, "zetac": 1, "polygamma": 2, "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3,
-    "ibeta_db": 3, "exp1": 1, "expi": 1, "expn": 2, "k0": 1, "k1": 1, "k0e": 1, "k1e": 1,
-    "si": 1, "ci": 1, "kv": 2, "kve": 2, "kv_dv": 2, "kve_dv": 2, "lpmv": 3, "jv": 2, "yv": 2,
-    "j0": 1, "j1": 1, "y0": 1, "y1": 1, "yn": 2, "jv_dv": 2, "yv_dv": 2}
+    "ibeta_db": 3, "exp1": 1, "expi": 1, "expn": 2, "si": 1, "ci": 1, "lpmv": 3,
+    **BESSEL_THROUGH_DOUBLE}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
