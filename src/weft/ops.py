@@ -12,7 +12,6 @@ suffix (``f`` in float32) and ``{BITS}`` for its width.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -22,6 +21,9 @@ from . import bessel_jy, bessel_order, legendre
 from . import dtypes as dt
 from . import incomplete_derivative as inc
 from .dtypes import DType
+from .special_references import lchoose, log1m_exp, log_diff_exp
+from .special_references import scipy_reference as _scipy
+from .special_references import sici_part as _sici_part
 from .zeta_derivative import riemann_zeta_dx, zeta_ds, zeta_ds_reference
 
 # Dtype rules: how argument dtypes give (computation dtype of each argument, result dtype).
@@ -203,60 +205,6 @@ _add(Op("spacing", 1, REAL,
 # only when a reference is computed: the reference device and the tests).
 
 
-def _scipy(name: str, *fixed: float) -> Callable[..., np.ndarray]:
-    def reference(*args: np.ndarray) -> np.ndarray:
-        from scipy import special
-
-        # SciPy's float32 loops of some functions (betainc) are far less accurate than its
-        # float64 ones: compute in float64 and round once, as a float32 result should be.
-        dtype = np.result_type(*args)
-        wide = [np.asarray(a, dtype=np.float64) for a in args]
-        # (SciPy's expn warns that it truncates a real n, as weft's does.)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            result = getattr(special, name)(*fixed, *wide)
-        return np.asarray(result).astype(dtype, copy=False) if dtype.kind == "f" else result
-
-    reference.__name__ = name
-    return reference
-
-
-def _sici_part(k: int) -> Callable[[np.ndarray], np.ndarray]:
-    """SciPy's ``sici(x)[k]``: Si for 0, Ci for 1."""
-    both = _scipy("sici")
-
-    def reference(x: np.ndarray) -> np.ndarray:
-        return both(x)[k]
-
-    reference.__name__ = ("si", "ci")[k]
-    return reference
-
-
-def _log1m_exp(x):
-    with np.errstate(all="ignore"):
-        near = np.log(-np.expm1(x))
-        far = np.log1p(-np.exp(x))
-    return np.where(x > 0, np.nan, np.where(x > -np.log(2), near, far)).astype(x.dtype)
-
-
-def _log_diff_exp(a, b):
-    with np.errstate(all="ignore"):
-        value = a + _log1m_exp(np.where(b == a, -1.0, b - a).astype(a.dtype))
-    value = np.where((b == -np.inf) | (a == np.inf), a, value)
-    equal = np.where(a < np.inf, -np.inf, np.nan)  # e^inf - e^inf is undefined
-    value = np.where(a == b, equal, np.where(b > a, np.nan, value))
-    return np.where(np.isnan(a) | np.isnan(b), np.nan, value).astype(a.dtype)
-
-
-def _lchoose(n, k):
-    from scipy import special
-
-    with np.errstate(all="ignore"):
-        value = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
-    value = np.where((n < -1) | (k < -1) | (k > n + 1), np.nan, value)
-    return np.where((k == 0) | (k == n), 0, value).astype(n.dtype)
-
-
 def _expn_adjoint(w, g, y, n, x):
     """d/dx E_n(x) = -E_(n-1)(x), with E_-1(x) = e^-x (x + 1) / x^2; n is an integer."""
     m = w.trunc(n)
@@ -319,7 +267,7 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
     ("lbeta", 2, "helper", _scipy("betaln"), GENERAL,
      lambda w, g, y, a, b: (g * (w.digamma(a) - w.digamma(a + b)),
                             g * (w.digamma(b) - w.digamma(a + b)))),
-    ("lchoose", 2, "helper", _lchoose, GENERAL,
+    ("lchoose", 2, "helper", lchoose, GENERAL,
      lambda w, g, y, n, k: (g * (w.digamma(n + 1) - w.digamma(n - k + 1)),
                             g * (w.digamma(n - k + 1) - w.digamma(k + 1)))),
     ("lfact", 1, "(isinf({0}) && {0} < 0 ? -INFINITY : lgamma({0} + 1))",
@@ -336,11 +284,11 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, x: -g * w.inv_logit(x)),
     ("log1p_exp", 1, "helper", lambda x: np.logaddexp(0, x).astype(x.dtype), GENERAL,
      lambda w, g, y, x: g * w.inv_logit(x)),
-    ("log1m_exp", 1, "helper", _log1m_exp, GENERAL,
+    ("log1m_exp", 1, "helper", log1m_exp, GENERAL,
      lambda w, g, y, x: -g / w.expm1(-x)),
     ("log1m", 1, "log1p(-{0})", lambda x: np.log1p(-x), PRESERVE,
      lambda w, g, y, x: -g / (1 - x)),
-    ("log_diff_exp", 2, "helper", _log_diff_exp, GENERAL,
+    ("log_diff_exp", 2, "helper", log_diff_exp, GENERAL,
      lambda w, g, y, a, b: (-g / w.expm1(b - a), -g / w.expm1(a - b))),
     ("xlogy", 2, "(({0} == 0 && !isnan({1})) ? ({T})0 : {0} * log({1}))", _scipy("xlogy"),
      GENERAL,
