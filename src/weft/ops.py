@@ -221,6 +221,8 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, x: g * (-2 / _SQRT_PI) * w.exp(-x * x)),
     ("erfinv", 1, "helper", _scipy("erfinv"), PRESERVE,
      lambda w, g, y, x: g * (_SQRT_PI / 2) * w.exp(y * y)),
+    ("erfcx", 1, "helper", _scipy("erfcx"), GENERAL,
+     lambda w, g, y, x: g * (2 * x * y - 2 / _SQRT_PI)),
     ("lgamma", 1, "({0} == -INFINITY ? -INFINITY : lgamma({0}))", _scipy("gammaln"), GENERAL,
      lambda w, g, y, x: g * w.digamma(x)),
     ("tgamma", 1, "tgamma({0})", _scipy("gamma"), GENERAL,
