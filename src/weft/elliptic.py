@@ -1,6 +1,7 @@
 """Complete elliptic integrals (SciPy's ``ellipk``, ``ellipkm1`` and ``ellipe``, in the
 parameter m = k²), as compositions of the op table's ops: lazy, fused with their neighbours,
-differentiable.
+differentiable (the incomplete ones are ops: ``elliptic_adjoint.py``,
+``skeletons/elliptic_incomplete.py``).
 
 Both come from the arithmetic-geometric mean of 1 and √(1 − m): a ← (a + b)/2, b ← √(ab)
 converges quadratically, so a fixed number of steps (no data-dependent loop) reaches double
@@ -93,3 +94,4 @@ def ellipe(m: Any) -> Array:
 
 
 __all__ = ["ellipk", "ellipkm1", "ellipe"]
+

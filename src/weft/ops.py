@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import bessel_jy, bessel_order, legendre
+from . import bessel_jy, bessel_order, elliptic_adjoint, legendre
 from . import dtypes as dt
 from . import incomplete_derivative as inc
 from .dtypes import DType
@@ -223,6 +223,9 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, x: g * (_SQRT_PI / 2) * w.exp(y * y)),
     ("erfcx", 1, "helper", _scipy("erfcx"), GENERAL,
      lambda w, g, y, x: g * (2 * x * y - 2 / _SQRT_PI)),
+    # The incomplete elliptic integrals F(phi|m), E(phi|m) (Carlson's forms).
+    ("ellipkinc", 2, "helper", _scipy("ellipkinc"), GENERAL, elliptic_adjoint.ellipkinc_adjoint),
+    ("ellipeinc", 2, "helper", _scipy("ellipeinc"), PRESERVE, elliptic_adjoint.ellipeinc_adjoint),
     ("lgamma", 1, "({0} == -INFINITY ? -INFINITY : lgamma({0}))", _scipy("gammaln"), GENERAL,
      lambda w, g, y, x: g * w.digamma(x)),
     ("tgamma", 1, "tgamma({0})", _scipy("gamma"), GENERAL,
