@@ -1,6 +1,7 @@
-"""The Bessel functions J, Y and K on weft's default device against SciPy on the host, per
-regime of weft's algorithm (skeletons/bessel_jy.py, bessel_kv.py), interleaved in rounds in
-one process; float64, 10^6 elements a call:
+"""The Bessel functions J, Y, K and I (and this round's other special functions, ellipkinc and
+erfcx) on weft's default device against SciPy on the host, per regime of weft's algorithm
+(skeletons/bessel_jy.py, bessel_kv.py, bessel_iv.py), interleaved in rounds in one process;
+float64, 10^6 elements a call:
 
     python benchmarks/bessel.py
 
@@ -34,6 +35,11 @@ CASES = [
      _RNG.uniform(2, 25, N)),
     ("kv, v in (0, 10), x in (0, 25)", wf.kv, special.kv, _RNG.uniform(0, 10, N),
      _RNG.uniform(0, 25, N)),
+    ("iv, v in (0, 10), x in (0, 25)", wf.iv, special.iv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(0, 25, N)),
+    ("ellipkinc, phi in (0, 10), m in (-1, 1)", wf.ellipkinc, special.ellipkinc,
+     _RNG.uniform(0, 10, N), _RNG.uniform(-1, 1, N)),
+    ("erfcx, x in (-5, 30)", wf.erfcx, special.erfcx, None, _RNG.uniform(-5, 30, N)),
 ]
 
 
