@@ -49,8 +49,15 @@ def _scaled_error(got: np.ndarray, want: np.ndarray, modulus: np.ndarray) -> np.
 
 
 def test_rgamma_taylor_coefficients_match_mpmath():
+    """log(1 / Gamma(1 + z)) = gamma z - sum_(k >= 2) zeta(k) (-z)^k / k, exponentiated as a
+    power series (c_n = (1/n) sum_k k L_k c_(n - k))."""
+    count = len(RGAMMA_TAYLOR)
     with mpmath.workdps(30):
-        want = mpmath.taylor(lambda z: mpmath.rgamma(1 + z), 0, len(RGAMMA_TAYLOR) - 1)
+        logs = [mpmath.mpf(0), +mpmath.euler] + [-mpmath.zeta(k) * (-1) ** k / k
+                                                 for k in range(2, count)]
+        want = [mpmath.mpf(1)]
+        for n in range(1, count):
+            want.append(sum(k * logs[k] * want[n - k] for k in range(1, n + 1)) / n)
     np.testing.assert_allclose(RGAMMA_TAYLOR, [float(c) for c in want], rtol=1e-16, atol=0)
 
 
