@@ -64,19 +64,22 @@ def _reference(name: str, arity: int) -> Any:
     return reference
 
 
-def _order_derivative(name: str) -> Any:
+def order_differences(function: Any, name: str) -> Any:
+    """The reference ``name`` (d/dv of ``function(v, x)``, a NumPy reference): central
+    differences in v at steps ORDER_STEP and ORDER_STEP / 2, Richardson-combined, in float64
+    and rounded once, as the device's ``order_derivative`` helpers compute."""
     def reference(v: np.ndarray, x: np.ndarray) -> np.ndarray:
         dtype = np.result_type(v, x)
         v, x = np.asarray(v, dtype=np.float64), np.asarray(x, dtype=np.float64)
 
         def slope(step: float) -> np.ndarray:
             up, down = v + step, v - step
-            return (_scipy(name, up, x) - _scipy(name, down, x)) / (up - down)
+            return (function(up, x) - function(down, x)) / (up - down)
 
         return ((4 * slope(ORDER_STEP / 2) - slope(ORDER_STEP)) / 3).astype(dtype, copy=False)
 
-    reference.__name__ = f"{name}_dv"
-    reference.__doc__ = f"d/dv of SciPy's ``{name}``, by Richardson-extrapolated differences."
+    reference.__name__ = name
+    reference.__doc__ = f"{name}: d/dv by Richardson-extrapolated differences."
     return reference
 
 
@@ -110,4 +113,6 @@ BESSEL_JY_FUNCTIONS: list[tuple[str, int, Any]] = [
     ("y1", 1, lambda w, g, y, x: 0.5 * g * (w.y0(x) - w.yv(2, x))),
 ]
 REFERENCES = {name: _reference(name, arity) for name, arity, _ in BESSEL_JY_FUNCTIONS}
-ORDER_DERIVATIVES = {f"{name}_dv": _order_derivative(name) for name in ("jv", "yv")}
+ORDER_DERIVATIVES = {
+    f"{name}_dv": order_differences(lambda v, x, name=name: _scipy(name, v, x), f"{name}_dv")
+    for name in ("jv", "yv")}

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from .bessel_jy import order_differences
+
 
 def _scipy_kv(v: np.ndarray, x: np.ndarray, scaled: bool) -> np.ndarray:
     from scipy import special
@@ -131,22 +133,6 @@ def _iv_reference(scaled: bool) -> Any:
     return reference
 
 
-def _iv_order_derivative(scaled: bool) -> Any:
-    def reference(v: np.ndarray, x: np.ndarray) -> np.ndarray:
-        from .bessel_jy import ORDER_STEP
-
-        dtype = np.result_type(v, x)
-        v, x = np.asarray(v, dtype=np.float64), np.asarray(x, dtype=np.float64)
-
-        def slope(step: float) -> np.ndarray:
-            up, down = v + step, v - step
-            return (_scipy_iv(up, x, scaled) - _scipy_iv(down, x, scaled)) / (up - down)
-
-        return ((4 * slope(ORDER_STEP / 2) - slope(ORDER_STEP)) / 3).astype(dtype, copy=False)
-
-    return reference
-
-
 def iv_adjoint(w: Any, g: Any, y: Any, v: Any, x: Any) -> tuple[Any, Any]:
     """The gradient of ``iv(v, x)`` in v and in x."""
     from .array import apply_op
@@ -168,4 +154,5 @@ BESSEL_ORDER_FUNCTIONS: list[tuple[str, int, Any, Any]] = [
     ("kv", 2, kv_reference, kv_adjoint), ("kve", 2, kve_reference, kve_adjoint),
     ("iv", 2, _iv_reference(False), iv_adjoint), ("ive", 2, _iv_reference(True), ive_adjoint)]
 ORDER_DERIVATIVES = {"kv_dv": kv_dv_reference, "kve_dv": kve_dv_reference,
-                     "iv_dv": _iv_order_derivative(False), "ive_dv": _iv_order_derivative(True)}
+                     "iv_dv": order_differences(lambda v, x: _scipy_iv(v, x, False), "iv_dv"),
+                     "ive_dv": order_differences(lambda v, x: _scipy_iv(v, x, True), "ive_dv")}

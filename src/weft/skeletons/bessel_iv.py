@@ -1,10 +1,11 @@
 """The modified Bessel function of the first kind of real order as a kernel helper: SciPy's
 ``iv`` and ``ive`` (e^-|x| I_v(x)), and their derivatives in the order.
 
-For v >= 0 and 0 < x < inf: where x <= 30 or x^2 <= 4 (v + 1) (and v < 169), the power
-series, of positive terms (about 2 sqrt(x^2/4) + 20 of them; within 5e-15 of mpmath); where x >= 25 and x > 1000 v^2, the asymptotic expansion
+For v >= 0 and 0 < x < inf: where x >= 25 and x > 1000 v^2, the asymptotic expansion
 e^-x I_v(x) ~ (1 - (m - 1) / 8x + (m - 1)(m - 9) / (2! (8x)^2) - ...) / sqrt(2 pi x),
-m = 4 v^2, whose terms fall below 1e-18 before they grow. Elsewhere the ratio
+m = 4 v^2, whose terms fall below 1e-18 before they grow. Else, where x <= 30 or
+x^2 <= 4 (v + 1) (and v < 169), the power series, of positive terms (about x + 20 of them;
+within 5e-15 of mpmath). Elsewhere the ratio
 f = I_(v+1) / I_v by its continued fraction (positive terms; about 6 sqrt(x) of them) and the
 Wronskian I_v K_(v+1) + I_(v+1) K_v = 1/x give e^-x I_v = 1 / (x (e^x K_(v+1) + f e^x K_v)),
 a sum of positive terms, with K from ``bessel_kv.py``: I keeps K's relative accuracy (the
