@@ -1,5 +1,6 @@
 """The Bessel functions J and Y beside the op table: their table entries (``jv``, ``yv``,
-``j0``, ``j1``, ``y0``, ``y1``, ``yn``; device code in ``skeletons/bessel_jy.py``), their NumPy
+``j0``, ``j1``, ``y0``, ``y1``, ``yn``; device code in ``skeletons/bessel_jy.py`` and, for
+orders 0 and 1 and yn, ``skeletons/bessel_jy01.py``), their NumPy
 references (SciPy's, with the limits where SciPy answers NaN or +-inf), and their adjoints:
 d/dx C_v = (C_(v-1) - C_(v+1)) / 2 for C = J, Y, and d/dv by Richardson-extrapolated
 central differences in the order (internal ops ``jv_dv`` and ``yv_dv``: no closed form).
@@ -98,19 +99,25 @@ def _yv_adjoint(w: Any, g: Any, y: Any, v: Any, x: Any) -> tuple[Any, Any]:
 def _yn_adjoint(w: Any, g: Any, y: Any, n: Any, x: Any) -> tuple[Any, Any]:
     """n takes integer values only (SciPy's yn truncates it): no gradient in n."""
     m = w.trunc(n)
-    return None, 0.5 * g * (w.yv(m - 1, x) - w.yv(m + 1, x))
+    return None, 0.5 * g * (w.yn(m - 1, x) - w.yn(m + 1, x))
+
+
+def _j1_adjoint(w: Any, g: Any, y: Any, x: Any) -> Any:
+    """J1' = J0 - J1 / x (= (J0 - J2) / 2, by orders 0 and 1's fixed-cost forms), 1/2 at 0."""
+    safe = w.where(x == 0, 1.0, x)
+    return g * w.where(x == 0, 0.5, w.j0(x) - y / safe)
 
 
 # Entries of ops.SPECIAL_FUNCTIONS: name, arity, template, reference, zero rule (filled
-# in by ops.py), reverse rule. J1'(x) = (J0 - J2) / 2 (not J0 - J1 / x: finite at 0).
+# in by ops.py), reverse rule.
 BESSEL_JY_FUNCTIONS: list[tuple[str, int, Any]] = [
     ("jv", 2, _jv_adjoint),
     ("yv", 2, _yv_adjoint),
     ("yn", 2, _yn_adjoint),
     ("j0", 1, lambda w, g, y, x: -g * w.j1(x)),
-    ("j1", 1, lambda w, g, y, x: 0.5 * g * (w.j0(x) - w.jv(2, x))),
+    ("j1", 1, _j1_adjoint),
     ("y0", 1, lambda w, g, y, x: -g * w.y1(x)),
-    ("y1", 1, lambda w, g, y, x: 0.5 * g * (w.y0(x) - w.yv(2, x))),
+    ("y1", 1, lambda w, g, y, x: g * (w.y0(x) - y / x)),
 ]
 REFERENCES = {name: _reference(name, arity) for name, arity, _ in BESSEL_JY_FUNCTIONS}
 ORDER_DERIVATIVES = {

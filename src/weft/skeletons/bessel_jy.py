@@ -1,5 +1,6 @@
 """The Bessel functions of the first and second kinds of real order as kernel helpers:
-SciPy's ``jv`` and ``yv`` (``j0``, ``j1``, ``y0``, ``y1`` and ``yn`` are their special cases).
+SciPy's ``jv`` and ``yv`` (orders 0 and 1 and ``yn`` have their own fixed-cost forms in
+``bessel_jy01.py``).
 
 For v >= 0 and 0 < x < inf, the order splits as v = n + mu with n an integer and |mu| <= 1/2,
 and Y_mu, Y_(mu+1) come from one of three sources by the size of x:
@@ -325,18 +326,11 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
     return (s == 0 ? 0 : s * j) + (c == 0 ? 0 : c * y);
 }}
 """,
-    "j0": "{T} weft_j0_{S}({T} x) {{\n    return weft_jv_{S}(0, x);\n}}\n",
-    "j1": "{T} weft_j1_{S}({T} x) {{\n    return weft_jv_{S}(1, x);\n}}\n",
-    "y0": "{T} weft_y0_{S}({T} x) {{\n    return weft_yv_{S}(0, x);\n}}\n",
-    "y1": "{T} weft_y1_{S}({T} x) {{\n    return weft_yv_{S}(1, x);\n}}\n",
     **{f"{name}_dv": order_derivative(name) for name in ("jv", "yv")},
-    # SciPy's yn truncates a real order toward zero.
-    "yn": "{T} weft_yn_{S}({T} n, {T} x) {{\n    return weft_yv_{S}(trunc(n), x);\n}}\n",
 }
 
 _CORE = ("bessel_y_temme", "bessel_j_ratio", "bessel_jy_steed", "bessel_jy_hankel")
 BESSEL_JY_NEEDS: dict[str, tuple[str, ...]] = {
     "bessel_jy": _CORE,
     "jv": ("bessel_jy",), "yv": ("bessel_jy",), "jv_dv": ("jv",), "yv_dv": ("yv",),
-    "j0": ("jv",), "j1": ("jv",), "y0": ("yv",), "y1": ("yv",), "yn": ("yv",),
 }
