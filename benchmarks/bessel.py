@@ -25,6 +25,10 @@ _RNG = np.random.default_rng(5)
 CASES = [
     ("j0, x in (0, 50)", wf.j0, special.j0, None, _RNG.uniform(0, 50, N)),
     ("y0, x in (0, 50)", wf.y0, special.y0, None, _RNG.uniform(0, 50, N)),
+    ("j1, x in (0, 50)", wf.j1, special.j1, None, _RNG.uniform(0, 50, N)),
+    ("y1, x in (0, 50)", wf.y1, special.y1, None, _RNG.uniform(0, 50, N)),
+    ("yn, n in 0..9, x in (0, 50)", wf.yn, special.yn, _RNG.integers(0, 10, N).astype(float),
+     _RNG.uniform(0, 50, N)),
     ("jv, v in (0, 10), x in (0, 2)", wf.jv, special.jv, _RNG.uniform(0, 10, N),
      _RNG.uniform(0, 2, N)),
     ("jv, v in (0, 10), x in (2, 25)", wf.jv, special.jv, _RNG.uniform(0, 10, N),

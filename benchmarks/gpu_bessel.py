@@ -1,5 +1,5 @@
-"""The Bessel functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, yn) in the same
-process, interleaved in rounds; weft's jv and iv alone (CuPy has neither); float64, 10^7
+"""The Bessel functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn) in the
+same process, interleaved in rounds; weft's jv and iv alone (CuPy has neither); float64, 10^7
 elements a call:
 
     python benchmarks/gpu_bessel.py
@@ -44,6 +44,8 @@ def main() -> None:
     cases = {
         "j0": (lambda: wf.j0(wx), lambda: cupy_special.j0(cx)),
         "y0": (lambda: wf.y0(wx), lambda: cupy_special.y0(cx)),
+        "j1": (lambda: wf.j1(wx), lambda: cupy_special.j1(cx)),
+        "y1": (lambda: wf.y1(wx), lambda: cupy_special.y1(cx)),
         "yn (n < 10)": (lambda: wf.yn(wn, wx), lambda: cupy_special.yn(cn, cx)),
         "jv (v < 10; weft only)": (lambda: wf.jv(wv, wx), None),
         "iv (v < 10, x < 25; weft only)": (lambda: wf.iv(wv, wx * 0.5), None),
