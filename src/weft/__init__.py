@@ -56,6 +56,7 @@ from .dtypes import (
 )
 from .einsum import einsum
 from .elliptic import ellipe, ellipk, ellipkm1
+from .elliptic_jacobi import ellipj
 from .float_parts import fix, frexp, modf
 from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
@@ -139,7 +140,8 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
-    "ellipe", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber", "modf", "frexp", "fix",
+    "ellipe", "ellipj", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber", "modf", "frexp",
+    "fix",
     "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def _quarter_turn_area(w: Any, phi: Any) -> Any:
+def quarter_turn_area(w: Any, phi: Any) -> Any:
     """(phi - sin(phi) cos(phi)) / 4: minus the slope of E (and the slope of F) in m at 0."""
     return 0.25 * (phi - 0.5 * w.sin(2.0 * phi))
 
@@ -24,11 +24,11 @@ def ellipkinc_adjoint(w: Any, g: Any, y: Any, phi: Any, m: Any) -> tuple[Any, An
     delta = w.sqrt(1.0 - m * w.sin(phi) ** 2)
     slope = (w.ellipeinc(phi, m) / (2.0 * m * (1.0 - m)) - y / (2.0 * m)
              - w.sin(2.0 * phi) / (4.0 * (1.0 - m) * delta))
-    return g / delta, g * w.where(m == 0, _quarter_turn_area(w, phi), slope)
+    return g / delta, g * w.where(m == 0, quarter_turn_area(w, phi), slope)
 
 
 def ellipeinc_adjoint(w: Any, g: Any, y: Any, phi: Any, m: Any) -> tuple[Any, Any]:
     """d E(phi|m): sqrt(1 - m sin^2 phi) in phi, (E - F) / (2m) in m (its limit at 0)."""
     delta = w.sqrt(1.0 - m * w.sin(phi) ** 2)
     slope = (y - w.ellipkinc(phi, m)) / (2.0 * m)
-    return g * delta, g * w.where(m == 0, -_quarter_turn_area(w, phi), slope)
+    return g * delta, g * w.where(m == 0, -quarter_turn_area(w, phi), slope)

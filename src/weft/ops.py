@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import bessel_jy, bessel_order, elliptic_adjoint, legendre
+from . import bessel_jy, bessel_order, elliptic_adjoint, elliptic_jacobi, legendre
 from . import dtypes as dt
 from . import incomplete_derivative as inc
 from .dtypes import DType
@@ -331,6 +331,11 @@ for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
     _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))
+
+# SciPy's ellipj, one op per result (elliptic_jacobi.py gives the public function).
+for _name, _reference, _rule in elliptic_jacobi.ELLIPJ_OPS:
+    _add(Op(_name, 2, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({{0}}, {{1}})"}, _reference,
+            GENERAL, helpers={FLOAT_ONLY: _name}, adjoint=_rule, internal=True))
 
 for _name, _arity, _tmpl, _ref, _z, _rule in SPECIAL_FUNCTIONS:
     _helper = _HELPER_OF.get(_name, _name if _tmpl == "helper" else None)

@@ -1,0 +1,84 @@
+"""The Jacobi elliptic functions (SciPy's ``ellipj``): sn, cn, dn and the amplitude ph of
+argument u and parameter m, four internal ops (``ellipj_sn`` ... ``ellipj_ph``; device code
+in ``skeletons/elliptic_jacobi.py``) that evaluate in one kernel when evaluated together,
+with their NumPy references and adjoints.
+
+In u: sn' = cn dn, cn' = -sn dn, dn' = -m sn cn, ph' = dn. In m, through the amplitude: u =
+F(ph|m) at fixed u gives d ph/dm = -dn dF/dm (F's slope in m at fixed ph, as
+``elliptic_adjoint.py``'s), and then sn, cn by the chain rule and dn from dn^2 = 1 - m sn^2.
+
+>>> import weft as wf
+>>> sn, cn, dn, ph = wf.ellipj(wf.asarray([0.5, 2.0]), 0.3)
+>>> sn.to_numpy().round(12).tolist(), dn.to_numpy().round(12).tolist()
+([0.474215622712, 0.971255436131], [0.965678964746, 0.846757854015])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .elliptic_adjoint import quarter_turn_area
+from .special_references import scipy_reference
+
+if TYPE_CHECKING:
+    from .array import Array
+
+PARTS = ("sn", "cn", "dn", "ph")
+
+
+def ellipj(u: Any, m: Any) -> tuple[Array, Array, Array, Array]:
+    """The Jacobi elliptic functions sn(u|m), cn(u|m), dn(u|m) and the amplitude ph =
+    am(u|m), as SciPy's ``special.ellipj``: lazy, one kernel when evaluated together, NaN
+    off 0 <= m <= 1 and at infinite u; differentiable in u and m.
+
+    >>> import weft as wf
+    >>> [round(float(p), 12) for p in wf.ellipj(0.2, 0.0)]
+    [0.198669330795, 0.980066577841, 1.0, 0.2]
+    """
+    from .array import apply_op  # (ops.py imports this module before Array exists)
+
+    sn, cn, dn, ph = (apply_op(f"ellipj_{part}", u, m) for part in PARTS)
+    return sn, cn, dn, ph
+
+
+def _reference(k: int) -> Any:
+    both = scipy_reference("ellipj")
+
+    def reference(u: np.ndarray, m: np.ndarray) -> np.ndarray:
+        return both(u, m)[k]
+
+    reference.__name__ = f"ellipj_{PARTS[k]}"
+    return reference
+
+
+def _amplitude_slope(w: Any, u: Any, m: Any, sn: Any, cn: Any, dn: Any, ph: Any) -> Any:
+    """d ph / dm at fixed u: -dn (E(ph|m) / (2m(1 - m)) - u / (2m) - sn cn / (2(1 - m) dn)),
+    -(u - sin u cos u) / 4 at m = 0."""
+    rest = 1.0 - m
+    slope = (dn * (u / (2.0 * m) - w.ellipeinc(ph, m) / (2.0 * m * rest))
+             + sn * cn / (2.0 * rest))
+    return w.where(m == 0, -quarter_turn_area(w, u), slope)
+
+
+def _adjoint(part: str) -> Any:
+    def rule(w: Any, g: Any, y: Any, u: Any, m: Any) -> tuple[Any, Any]:
+        from .array import apply_op
+
+        sn, cn, dn, ph = (y if other == part else apply_op(f"ellipj_{other}", u, m)
+                          for other in PARTS)
+        slope = _amplitude_slope(w, u, m, sn, cn, dn, ph)
+        if part == "sn":
+            return g * cn * dn, g * cn * slope
+        if part == "cn":
+            return -g * sn * dn, -g * sn * slope
+        if part == "dn":
+            return -g * m * sn * cn, -g * (sn * sn + 2.0 * m * sn * cn * slope) / (2.0 * dn)
+        return g * dn, g * slope
+    return rule
+
+
+# Internal ops (name, reference, reverse rule) for ops.py.
+ELLIPJ_OPS: list[tuple[str, Any, Any]] = [
+    (f"ellipj_{part}", _reference(k), _adjoint(part)) for k, part in enumerate(PARTS)]
