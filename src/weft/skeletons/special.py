@@ -26,7 +26,7 @@ import math
 
 from .bessel import BESSEL, BESSEL_NEEDS, BESSEL_THROUGH_DOUBLE
 from .elliptic_incomplete import ELLIPTIC_INCOMPLETE, ELLIPTIC_INCOMPLETE_NEEDS
-from .elliptic_jacobi import ELLIPTIC_JACOBI, ELLIPTIC_JACOBI_NEEDS
+from .elliptic_jacobi import ELLIPTIC_JACOBI, ELLIPTIC_JACOBI_NEEDS, PARTS
 from .erfcx import ERFCX
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
@@ -528,8 +528,7 @@ SPECIAL: dict[str, str] = {
 
 SPECIAL.update(INVERSE_GAMMA)  # (inverse_gamma.py: its own module for its size)
 SPECIAL.update(ERFINV)  # (erfinv.py: its polynomials' coefficients are data)
-SPECIAL.update({**ERFCX, **ELLIPTIC_INCOMPLETE})  # (erfcx.py; elliptic_incomplete.py: F, E)
-SPECIAL.update(ELLIPTIC_JACOBI)  # (elliptic_jacobi.py: sn, cn, dn, am)
+SPECIAL.update({**ERFCX, **ELLIPTIC_INCOMPLETE, **ELLIPTIC_JACOBI})  # (their own modules)
 SPECIAL.update(INVERSE_BETA)  # (inverse_beta.py: its own module for its size)
 SPECIAL.update(ZETA)  # (zeta.py: the zeta family and polygamma)
 SPECIAL.update(EXPONENTIAL_INTEGRAL)  # (exponential_integral.py: E1, Ei, E_n)
@@ -592,8 +591,7 @@ THROUGH_DOUBLE: dict[str, int] = {
     "gamma_q_inv": 2, "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3, "zeta": 2,
     "riemann_zeta": 1, "zetac": 1, "polygamma": 2, "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3,
     "ibeta_db": 3, "exp1": 1, "expi": 1, "expn": 2, "si": 1, "ci": 1, "lpmv": 3, "erfcx": 1,
-    "ellipkinc": 2, "ellipeinc": 2, "ellipj_sn": 2, "ellipj_cn": 2, "ellipj_dn": 2,
-    "ellipj_ph": 2, **BESSEL_THROUGH_DOUBLE}
+    "ellipkinc": 2, "ellipeinc": 2, **{f"ellipj_{p}": 2 for p in PARTS}, **BESSEL_THROUGH_DOUBLE}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
