@@ -24,6 +24,8 @@ x = 5, next to the zeros and at the ends of the range.
 
 from __future__ import annotations
 
+from .polynomial import templated_horner
+
 # Highest degree first.
 POLYNOMIALS: dict[str, tuple[float, ...]] = {
     # relative error 4.3e-17
@@ -98,12 +100,7 @@ J1_ZERO = (3.8317059702075125, -1.5269184090088067e-16)
 
 
 def _polynomial(name: str, variable: str, indent: int, declare: bool = True) -> str:
-    """Statements leaving ``POLYNOMIALS[name]`` at t in ``variable`` (Horner's rule)."""
-    first, *rest = POLYNOMIALS[name]
-    pad = " " * indent
-    lines = [f"{'{T} ' if declare else ''}{variable} = {first!r}{{F}};"]
-    lines += [f"{variable} = {variable} * t + {c!r}{{F}};" for c in rest]
-    return "".join(f"{pad}{line}\n" for line in lines)
+    return templated_horner(POLYNOMIALS[name], "t", variable, indent, declare)
 
 
 def _zero_factor(zero: tuple[float, float]) -> str:

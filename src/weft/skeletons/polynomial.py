@@ -1,10 +1,14 @@
 """Polynomials as C statements, for the device functions that evaluate fitted or series
-polynomials (trig.py, erfinv.py, own_erf.py): Horner's rule, and a function given by pieces,
-each a polynomial in its variable's distance from the piece's centre.
+polynomials (trig.py, erfinv.py, own_erf.py, erfcx.py, bessel_jy01.py): Horner's rule, in
+double or in a template's type (``templated_horner``), and a function given by pieces, each a
+polynomial in its variable's distance from the piece's centre.
 
 >>> print(horner([1.0, 0.5], "x", "p"))
     double p = 1.0;
     p = p * x + 0.5;
+>>> print(templated_horner([1.0, 0.5], "t", "p", indent=0), end="")
+{T} p = 1.0{F};
+p = p * t + 0.5{F};
 """
 
 from __future__ import annotations
@@ -22,6 +26,17 @@ def horner(coefficients: Sequence[float | str], variable: str, result: str) -> s
     lines = [f"    double {result} = {_literal(coefficients[0])};"]
     lines += [f"    {result} = {result} * {variable} + {_literal(c)};" for c in coefficients[1:]]
     return "\n".join(lines)
+
+
+def templated_horner(coefficients: Sequence[float], variable: str, result: str,
+                     indent: int = 4, declare: bool = True) -> str:
+    """Lines of a skeleton template (``{T}``: its type, ``{F}``: its literals' suffix) leaving
+    in ``result`` (declared, unless ``declare`` is false) the polynomial in ``variable`` with
+    ``coefficients``, highest degree first; each line ends with a newline."""
+    first, *rest = coefficients
+    lines = [f"{'{T} ' if declare else ''}{result} = {first!r}{{F}};"]
+    lines += [f"{result} = {result} * {variable} + {c!r}{{F}};" for c in rest]
+    return "".join(" " * indent + line + "\n" for line in lines)
 
 
 def pieces(fits: Sequence[tuple[str, float, float, Sequence[float]]],
