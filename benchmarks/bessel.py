@@ -37,6 +37,8 @@ CASES = [
      _RNG.uniform(25, 1000, N)),
     ("yv, v in (0, 10), x in (2, 25)", wf.yv, special.yv, _RNG.uniform(0, 10, N),
      _RNG.uniform(2, 25, N)),
+    ("k0, x in (0, 50)", wf.k0, special.k0, None, _RNG.uniform(0, 50, N)),
+    ("k1e, x in (0, 50)", wf.k1e, special.k1e, None, _RNG.uniform(0, 50, N)),
     ("kv, v in (0, 10), x in (0, 25)", wf.kv, special.kv, _RNG.uniform(0, 10, N),
      _RNG.uniform(0, 25, N)),
     ("iv, v in (0, 10), x in (0, 25)", wf.iv, special.iv, _RNG.uniform(0, 10, N),
