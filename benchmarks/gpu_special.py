@@ -1,8 +1,8 @@
-"""The Bessel functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn) in the
-same process, interleaved in rounds; weft's jv and iv alone (CuPy has neither); float64, 10^7
-elements a call:
+"""Special functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn, k0, k1e,
+erfcx, ellipj) in the same process, interleaved in rounds; weft's jv and iv alone (CuPy has
+neither); float64, 10^7 elements a call:
 
-    python benchmarks/gpu_bessel.py
+    python benchmarks/gpu_special.py
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _timed(function, weft: bool) -> float:
     started = time.perf_counter()
     result = function()
     if weft:
-        result.eval()
+        wf.eval(*result) if isinstance(result, tuple) else result.eval()
         wf.synchronize()
     else:
         cupy.cuda.Device().synchronize()
@@ -40,13 +40,19 @@ def main() -> None:
     n = rng.integers(0, 10, N).astype(np.float64)
     v = rng.uniform(0, 10, N)
     wx, wn, wv = wf.asarray(x), wf.asarray(n), wf.asarray(v)
-    cx, cn = cupy.asarray(x), cupy.asarray(n)
+    cx, cn, cv = cupy.asarray(x), cupy.asarray(n), cupy.asarray(v)
     cases = {
         "j0": (lambda: wf.j0(wx), lambda: cupy_special.j0(cx)),
         "y0": (lambda: wf.y0(wx), lambda: cupy_special.y0(cx)),
         "j1": (lambda: wf.j1(wx), lambda: cupy_special.j1(cx)),
         "y1": (lambda: wf.y1(wx), lambda: cupy_special.y1(cx)),
         "yn (n < 10)": (lambda: wf.yn(wn, wx), lambda: cupy_special.yn(cn, cx)),
+        "k0": (lambda: wf.k0(wx), lambda: cupy_special.k0(cx)),
+        "k1e": (lambda: wf.k1e(wx), lambda: cupy_special.k1e(cx)),
+        "erfcx (x in (-5, 45))": (lambda: wf.erfcx(wx - 5.0),
+                                  lambda: cupy_special.erfcx(cx - 5.0)),
+        "ellipj, all four": (lambda: wf.ellipj(wx, wv * 0.1),
+                             lambda: cupy_special.ellipj(cx, cv * 0.1)),
         "jv (v < 10; weft only)": (lambda: wf.jv(wv, wx), None),
         "iv (v < 10, x < 25; weft only)": (lambda: wf.iv(wv, wx * 0.5), None),
     }
