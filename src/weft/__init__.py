@@ -10,6 +10,7 @@ from . import kernels, linalg, random, stats, tensoralg
 from .api import eval, kernel_source, synchronize
 from .arg_reductions import argmax, argmin
 from .array import Array, apply_op, transpose
+from .bessel_i01 import i0, i0e, i1, i1e
 from .bitmask import BitMask, bitmask
 from .cache import cache_info, clear_cache
 from .compaction import argwhere, flatnonzero, nonzero
@@ -140,8 +141,8 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum", "intersect1d", "isin",
     "setdiff1d", "setxor1d", "union1d", "softmax", "log_softmax", "ascontiguousarray",
     "isfortran", "bartlett", "blackman", "hamming", "hanning", "kaiser", "ellipk", "ellipkm1",
-    "ellipe", "ellipj", "entr", "rel_entr", "kl_div", "huber", "pseudo_huber", "modf", "frexp",
-    "fix",
+    "ellipe", "ellipj", "i0", "i0e", "i1", "i1e", "entr", "rel_entr", "kl_div", "huber",
+    "pseudo_huber", "modf", "frexp", "fix",
     "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
 ]

@@ -259,104 +259,6 @@ def loggamma(x: Any) -> Array:
                     dtype=real)
 
 
-# The modified Bessel functions I0 and I1: the power series (x/2)^n Σ (x²/4)^k / (k! (k+n)!)
-# (positive terms, no cancellation) up to |x| = 20, the asymptotic series
-# e^|x| / sqrt(2π|x|) Σ c_k / |x|^k beyond, with c_{k+1} = c_k ((2k+1)² - 4n²) / (8(k+1)).
-# Against mpmath on [0, 700]: at most 1.5e-15 relative (float64; float32 computes in float64
-# and rounds once). Both in Horner form.
-_BESSEL_SPLIT, _BESSEL_SERIES_TERMS, _BESSEL_ASYMPTOTIC_TERMS = 20.0, 50, 30
-_BESSEL_ASYMPTOTIC = {n: [1.0] for n in (0, 1)}
-for _n, _c in _BESSEL_ASYMPTOTIC.items():
-    for _k in range(_BESSEL_ASYMPTOTIC_TERMS):
-        _c.append(_c[-1] * ((2 * _k + 1) ** 2 - 4 * _n * _n) / (8 * (_k + 1)))
-
-
-def _bessel_i_parts(x: Any, order: int) -> tuple[Array, Array, Array, Array]:
-    """|x|, where the series applies, the series' sum (of I_order(|x|)), and the asymptotic
-    sum over sqrt(2π|x|) (each branch on arguments clamped to its own range)."""
-    # float64 throughout, then rounded once (as SciPy's float32 loop): the series' 50 steps
-    # in float32 drift by about 10 ulp.
-    size = apply_op("abs", asarray(x), dtype=dt.float64)
-    near = apply_op("less_equal", size, _BESSEL_SPLIT)
-    small = apply_op("fmin", size, _BESSEL_SPLIT)
-    quarter_square = small * small * 0.25
-    terms = _BESSEL_SERIES_TERMS
-    series = quarter_square * (1.0 / (terms * (terms + order))) + 1.0
-    for k in range(terms - 1, 0, -1):
-        series = series * quarter_square * (1.0 / (k * (k + order))) + 1.0
-    if order:
-        series = series * small * 0.5
-    coefficients = _BESSEL_ASYMPTOTIC[order]
-    large = apply_op("fmax", size, _BESSEL_SPLIT)
-    inverse = 1.0 / large
-    tail = inverse * coefficients[-1] + coefficients[-2]
-    for c in reversed(coefficients[:-2]):
-        tail = tail * inverse + c
-    tail = tail * apply_op("rsqrt", large * (2 * math.pi))
-    return size, near, series, tail
-
-
-def _bessel_i(x: Any, order: int, scaled: bool) -> Array:
-    """I_order(x), or e^-|x| I_order(x) where ``scaled``; I1 is odd."""
-    size, near, series, tail = _bessel_i_parts(x, order)
-    if scaled:
-        value = apply_op("where", near, series * apply_op("exp", -size), tail)
-        value = apply_op("where", apply_op("isnan", size), size, value)
-    else:
-        half = apply_op("exp", size * 0.5)
-        value = apply_op("where", near, series, half * (half * tail))
-        # NaN stays NaN and ±∞ gives +∞ (the clamped branches would give NaN and 0 · ∞).
-        value = apply_op("where", apply_op("isnan", size) | apply_op("isinf", size), size,
-                         value)
-    if order:  # odd (-0.0 gives +0.0, as SciPy's)
-        value = apply_op("where", apply_op("less", asarray(x), 0), -value, value)
-    return value.astype(_real(asarray(x)))
-
-
-def i0(x: Any) -> Array:
-    """The modified Bessel function of the first kind of order 0 (NumPy's ``i0``, SciPy's
-    ``special.i0``), real for real ``x``; +∞ at ±∞ and finite up to |x| ≈ 713.9 (SciPy's
-    gives NaN at ∞ and ∞ from about 709.8).
-
-    >>> import weft as wf
-    >>> wf.i0(wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
-    [1.0, 1.266066]
-    """
-    return _bessel_i(x, 0, scaled=False)
-
-
-def i0e(x: Any) -> Array:
-    """``exp(-|x|) * i0(x)``: I0 scaled so it does not overflow (SciPy's ``i0e``).
-
-    >>> import weft as wf
-    >>> wf.i0e(wf.asarray([0.0, 1000.0])).to_numpy().round(6).tolist()
-    [1.0, 0.012617]
-    """
-    return _bessel_i(x, 0, scaled=True)
-
-
-def i1(x: Any) -> Array:
-    """The modified Bessel function of the first kind of order 1 (SciPy's ``special.i1``),
-    odd, the derivative of ``i0``: ±∞ at ±∞ (the von Mises density's d/dκ log I0(κ) is
-    ``i1(k) / i0(k)``, or ``i1e(k) / i0e(k)`` for large κ).
-
-    >>> import weft as wf
-    >>> wf.i1(wf.asarray([0.0, 1.0, -1.0])).to_numpy().round(6).tolist()
-    [0.0, 0.565159, -0.565159]
-    """
-    return _bessel_i(x, 1, scaled=False)
-
-
-def i1e(x: Any) -> Array:
-    """``exp(-|x|) * i1(x)`` (SciPy's ``i1e``).
-
-    >>> import weft as wf
-    >>> wf.i1e(wf.asarray([1.0, 1000.0])).to_numpy().round(6).tolist()
-    [0.20791, 0.012611]
-    """
-    return _bessel_i(x, 1, scaled=True)
-
-
 def real(val: Any) -> Array:
     """The real part: weft's arrays are real, so the array itself.
 
@@ -574,8 +476,7 @@ def shichi(x: Any) -> tuple[Array, Array]:
 
 __all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
            "degrees", "sinc", "heaviside",
-           "reciprocal", "exprel", "rgamma", "erfcinv", "loggamma", "i0", "i0e", "i1", "i1e",
-           "xlog1py",
+           "reciprocal", "exprel", "rgamma", "erfcinv", "loggamma", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "real", "imag", "conj",
            "conjugate",
            "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",

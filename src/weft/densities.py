@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from .array import Array
-from .composites import i0e, xlog1py
+from .bessel_i01 import i0e
+from .composites import xlog1py
 from .creation import broadcast_to
 from .matrix import check
 from .stats import (

@@ -92,7 +92,7 @@ def kaiser(M: Any, beta: float) -> Array:  # noqa: N803 (NumPy's name)
     >>> [round(v, 6) for v in wf.kaiser(3, 5.0).tolist()]
     [0.036711, 1.0, 0.036711]
     """
-    from .composites import i0
+    from .bessel_i01 import i0
 
     m, x = _points(M, "kaiser")
     if x is None:

@@ -94,6 +94,26 @@ def test_i0_in_float32_is_rounded_once(device):
     np.testing.assert_allclose(got.to_numpy(), special.i0(x.astype(np.float64)), rtol=1.2e-7)
 
 
+def test_i0_and_i1_against_mpmath(real_device):
+    """I0, I1 and their scaled forms within 3 ulps of mpmath on both sides of |x| = 8, where
+    the polynomial in x^2 meets the one in 8/|x| (bessel_i01.py), and out to 700."""
+    import mpmath
+
+    if not real_device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    x = np.concatenate([np.linspace(-40, 40, 161), 8 + np.array([-1e-12, 0, 1e-12]),
+                        np.geomspace(1e-300, 700, 40)])
+    names = ("i0", "i0e", "i1", "i1e")
+    got = wf.eval(*[getattr(wf, name)(wf.asarray(x)) for name in names])
+    with mpmath.workdps(40):
+        for name, values in zip(names, got):
+            want = np.array([float(mpmath.besseli(int(name[1]), a)
+                                   * (mpmath.exp(-abs(mpmath.mpf(a))) if name[-1] == "e" else 1))
+                             for a in x])
+            np.testing.assert_allclose(values.to_numpy(), want, rtol=7e-16, atol=0,
+                                       err_msg=name)
+
+
 def test_i0_is_finite_to_its_overflow_and_infinite_at_infinity(device):
     import mpmath
 
