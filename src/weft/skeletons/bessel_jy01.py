@@ -2,13 +2,14 @@
 ``y1``, and ``yn`` by the forward recurrence from them.
 
 The general algorithm (``bessel_jy.py``) runs continued fractions of about x terms, whose
-lengths differ from element to element: on a GPU a warp waits for its slowest lane (46x
-behind CuPy's rational forms on an H200). Here every element evaluates a fixed polynomial:
+lengths differ from element to element: on a GPU a warp waits for its slowest lane (it was
+46x behind CuPy's rational forms on an H200). Here every element evaluates fixed polynomials:
 
 - x <= 5, in z = x^2 through t = z / 12.5 - 1 on [-1, 1]:
-  J0 = (z - j01^2)(z - j02^2) A0(t) and J1 = x (z - j11^2) A1(t), the first zeros factored
-  out (each as (x - j_hi - j_lo)(x + j_hi), a double-double zero) so that J keeps its
-  relative accuracy next to them; Y0 = (2/pi) log(x) J0 + B0(t) and
+  J0 = (z - j01^2)(z - j02^2) A0(t) and J1 = x (z - j11^2) A1(t), with J's zeros factored
+  out (each as (x - j_hi - j_lo)(x + j_hi), a double-double zero): next to j01 and j11 J
+  keeps its relative accuracy, and j02 (beyond 5) keeps A0's range narrow, so that Horner's
+  rule loses nothing near x = 5; Y0 = (2/pi) log(x) J0 + B0(t) and
   Y1 = (2/pi) (log(x) J1 - 1/x) + x B1(t), B0 and B1 entire in z.
 - x > 5, Hankel's form: with chi = x - (2n + 1) pi / 4, J_n = sqrt(2 / (pi x))
   (P_n cos chi - Q_n sin chi) and Y_n = sqrt(2 / (pi x)) (P_n sin chi + Q_n cos chi), P_n
