@@ -5,7 +5,10 @@ with their NumPy references and adjoints.
 
 In u: sn' = cn dn, cn' = -sn dn, dn' = -m sn cn, ph' = dn. In m, through the amplitude: u =
 F(ph|m) at fixed u gives d ph/dm = -dn dF/dm (F's slope in m at fixed ph, as
-``elliptic_adjoint.py``'s), and then sn, cn by the chain rule and dn from dn^2 = 1 - m sn^2.
+``elliptic_adjoint.py``'s), and then sn, cn by the chain rule and dn from dn^2 = 1 - m sn^2;
+next to m = 1, where that slope divides by 1 - m, the derivatives of the expansion about
+m = 1 (A&S 16.15) instead, exact at m = 1 (where the two meet, each is good to about
+sqrt(eps) e^|u|).
 
 >>> import weft as wf
 >>> sn, cn, dn, ph = wf.ellipj(wf.asarray([0.5, 2.0]), 0.3)
@@ -62,6 +65,17 @@ def _amplitude_slope(w: Any, u: Any, m: Any, sn: Any, cn: Any, dn: Any, ph: Any)
     return w.where(m == 0, -quarter_turn_area(w, u), slope)
 
 
+def _slopes_next_to_one(w: Any, u: Any) -> dict[str, Any]:
+    """d/dm of sn, cn, dn, ph at m = 1, from A&S 16.15's first-order terms in 1 - m (with
+    s = sinh u cosh u, t = tanh u, h = sech u): -(s - u) h^2 / 4, (s - u) t h / 4,
+    -(s + u) t h / 4, -(s - u) h / 4."""
+    h = 1.0 / w.cosh(u)
+    s = w.sinh(u) * w.cosh(u)
+    t = w.tanh(u)
+    return {"sn": -0.25 * (s - u) * h * h, "cn": 0.25 * (s - u) * t * h,
+            "dn": -0.25 * (s + u) * t * h, "ph": -0.25 * (s - u) * h}
+
+
 def _adjoint(part: str) -> Any:
     def rule(w: Any, g: Any, y: Any, u: Any, m: Any) -> tuple[Any, Any]:
         from .array import apply_op
@@ -69,13 +83,18 @@ def _adjoint(part: str) -> Any:
         sn, cn, dn, ph = (y if other == part else apply_op(f"ellipj_{other}", u, m)
                           for other in PARTS)
         slope = _amplitude_slope(w, u, m, sn, cn, dn, ph)
-        if part == "sn":
-            return g * cn * dn, g * cn * slope
-        if part == "cn":
-            return -g * sn * dn, -g * sn * slope
-        if part == "dn":
-            return -g * m * sn * cn, -g * (sn * sn + 2.0 * m * sn * cn * slope) / (2.0 * dn)
-        return g * dn, g * slope
+        by_u, by_m = {
+            "sn": (cn * dn, cn * slope),
+            "cn": (-sn * dn, -sn * slope),
+            "dn": (-m * sn * cn, -(sn * sn + 2.0 * m * sn * cn * slope) / (2.0 * dn)),
+            "ph": (dn, slope)}[part]
+        # The slope divides by 1 - m (a relative error of about eps / (1 - m), infinite at
+        # m = 1); the expansion's derivative is off by about (1 - m) e^(2|u|) / 4. Where they
+        # cross both are good to about sqrt(eps) e^|u| (3e-8 at u = 1.3).
+        rest = 1.0 - m
+        near_one = rest * rest * w.exp(2.0 * w.abs(u)) < 2.2e-16
+        by_m = w.where(near_one, _slopes_next_to_one(w, u)[part], by_m)
+        return g * by_u, g * by_m
     return rule
 
 
