@@ -1,7 +1,8 @@
 """The Jacobi elliptic functions (SciPy's ``ellipj``): sn, cn, dn and the amplitude ph of
-argument u and parameter m, four internal ops (``ellipj_sn`` ... ``ellipj_ph``; device code
-in ``skeletons/elliptic_jacobi.py``) that evaluate in one kernel when evaluated together,
-with their NumPy references and adjoints.
+argument u and parameter m, as four internal ops (device code in
+``skeletons/elliptic_jacobi.py``): ``ellipj_ph(u, m)`` runs the arithmetic-geometric mean, and
+``ellipj_sn``, ``ellipj_cn``, ``ellipj_dn`` take (u, m, ph), so that evaluated together they
+run the mean once; with their NumPy references and adjoints.
 
 In u: sn' = cn dn, cn' = -sn dn, dn' = -m sn cn, ph' = dn. In m, through the amplitude: u =
 F(ph|m) at fixed u gives d ph/dm = -dn dF/dm (F's slope in m at fixed ph, as
@@ -42,14 +43,17 @@ def ellipj(u: Any, m: Any) -> tuple[Array, Array, Array, Array]:
     """
     from .array import apply_op  # (ops.py imports this module before Array exists)
 
-    sn, cn, dn, ph = (apply_op(f"ellipj_{part}", u, m) for part in PARTS)
+    ph = apply_op("ellipj_ph", u, m)
+    sn, cn, dn = (apply_op(f"ellipj_{part}", u, m, ph) for part in ("sn", "cn", "dn"))
     return sn, cn, dn, ph
 
 
 def _reference(k: int) -> Any:
+    """SciPy's ``ellipj(u, m)[k]`` (the amplitude an op of sn, cn, dn also takes is
+    ``ellipj``'s own: the reference needs only u and m)."""
     both = scipy_reference("ellipj")
 
-    def reference(u: np.ndarray, m: np.ndarray) -> np.ndarray:
+    def reference(u: np.ndarray, m: np.ndarray, *amplitude: np.ndarray) -> np.ndarray:
         return both(u, m)[k]
 
     reference.__name__ = f"ellipj_{PARTS[k]}"
@@ -76,28 +80,43 @@ def _slopes_next_to_one(w: Any, u: Any) -> dict[str, Any]:
             "dn": -0.25 * (s + u) * t * h, "ph": -0.25 * (s - u) * h}
 
 
-def _adjoint(part: str) -> Any:
-    def rule(w: Any, g: Any, y: Any, u: Any, m: Any) -> tuple[Any, Any]:
-        from .array import apply_op
+def _derivatives(w: Any, part: str, u: Any, m: Any, ph: Any, value: Any) -> tuple[Any, Any]:
+    """The derivatives of ``part`` (whose value is ``value``) in u and in m, as functions of
+    u and m (through the amplitude ``ph``)."""
+    from .array import apply_op
 
-        sn, cn, dn, ph = (y if other == part else apply_op(f"ellipj_{other}", u, m)
-                          for other in PARTS)
-        slope = _amplitude_slope(w, u, m, sn, cn, dn, ph)
-        by_u, by_m = {
-            "sn": (cn * dn, cn * slope),
-            "cn": (-sn * dn, -sn * slope),
-            "dn": (-m * sn * cn, -(sn * sn + 2.0 * m * sn * cn * slope) / (2.0 * dn)),
-            "ph": (dn, slope)}[part]
-        # The slope divides by 1 - m (a relative error of about eps / (1 - m), infinite at
-        # m = 1); the expansion's derivative is off by about (1 - m) e^(2|u|) / 4. Where they
-        # cross both are good to about sqrt(eps) e^|u| (3e-8 at u = 1.3).
-        rest = 1.0 - m
-        near_one = rest * rest * w.exp(2.0 * w.abs(u)) < 2.2e-16
-        by_m = w.where(near_one, _slopes_next_to_one(w, u)[part], by_m)
-        return g * by_u, g * by_m
+    sn, cn, dn = (value if other == part else apply_op(f"ellipj_{other}", u, m, ph)
+                  for other in ("sn", "cn", "dn"))
+    slope = _amplitude_slope(w, u, m, sn, cn, dn, ph)
+    by_u, by_m = {
+        "sn": (cn * dn, cn * slope),
+        "cn": (-sn * dn, -sn * slope),
+        "dn": (-m * sn * cn, -(sn * sn + 2.0 * m * sn * cn * slope) / (2.0 * dn)),
+        "ph": (dn, slope)}[part]
+    # The slope divides by 1 - m (a relative error of about eps / (1 - m), infinite at
+    # m = 1); the expansion's derivative is off by about (1 - m) e^(2|u|) / 4. Where they
+    # cross both are good to about sqrt(eps) e^|u| (3e-8 at u = 1.3).
+    rest = 1.0 - m
+    near_one = rest * rest * w.exp(2.0 * w.abs(u)) < 2.2e-16
+    return by_u, w.where(near_one, _slopes_next_to_one(w, u)[part], by_m)
+
+
+def _amplitude_adjoint(w: Any, g: Any, y: Any, u: Any, m: Any) -> tuple[Any, Any]:
+    by_u, by_m = _derivatives(w, "ph", u, m, y, y)
+    return g * by_u, g * by_m
+
+
+def _adjoint(part: str) -> Any:
+    def rule(w: Any, g: Any, y: Any, u: Any, m: Any, ph: Any) -> tuple[Any, Any, None]:
+        """The whole derivative in u and m (ph, the amplitude ``ellipj`` passes, is itself
+        a function of them, and takes none)."""
+        by_u, by_m = _derivatives(w, part, u, m, ph, y)
+        return g * by_u, g * by_m, None
     return rule
 
 
-# Internal ops (name, reference, reverse rule) for ops.py.
-ELLIPJ_OPS: list[tuple[str, Any, Any]] = [
-    (f"ellipj_{part}", _reference(k), _adjoint(part)) for k, part in enumerate(PARTS)]
+# Internal ops (name, arity, reference, reverse rule) for ops.py.
+ELLIPJ_OPS: list[tuple[str, int, Any, Any]] = [
+    ("ellipj_ph", 2, _reference(3), _amplitude_adjoint),
+    *[(f"ellipj_{part}", 3, _reference(k), _adjoint(part))
+      for k, part in enumerate(("sn", "cn", "dn"))]]

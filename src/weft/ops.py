@@ -333,8 +333,9 @@ for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
             GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))
 
 # SciPy's ellipj, one op per result (elliptic_jacobi.py gives the public function).
-for _name, _reference, _rule in elliptic_jacobi.ELLIPJ_OPS:
-    _add(Op(_name, 2, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({{0}}, {{1}})"}, _reference,
+for _name, _arity, _reference, _rule in elliptic_jacobi.ELLIPJ_OPS:
+    _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
+    _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, adjoint=_rule, internal=True))
 
 for _name, _arity, _tmpl, _ref, _z, _rule in SPECIAL_FUNCTIONS:

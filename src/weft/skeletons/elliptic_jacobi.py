@@ -1,5 +1,7 @@
 """The Jacobi elliptic functions sn, cn, dn and the amplitude ph = am(u|m) of parameter m
-(SciPy's ``ellipj``, one internal op each) as kernel helpers.
+(SciPy's ``ellipj``) as kernel helpers of four internal ops: ``ellipj_ph`` (u, m) runs the
+mean below, and ``ellipj_sn``, ``ellipj_cn``, ``ellipj_dn`` (u, m, ph) take its result, so that
+the four in one kernel run the mean once.
 
 For 0 < m < 1, by the arithmetic-geometric mean (descending Landen transformation, A&S
 16.4): a_0 = 1, b_0 = sqrt(1 - m), c_0 = sqrt(m); a_(n+1) = (a_n + b_n) / 2, b_(n+1) =
@@ -18,65 +20,88 @@ its values fail once (1 - m) e^(2|u|) is not small: cn = -3.4e30 at u = 100,
 
 from __future__ import annotations
 
-PARTS = ("sn", "cn", "dn", "ph")
+PARTS = ("sn", "cn", "dn", "ph")  # SciPy's order
 
 ELLIPTIC_JACOBI: dict[str, str] = {
-    "ellipj": """\
-void weft_ellipj_{S}({T} u, {T} m, {T} *sn, {T} *cn, {T} *dn, {T} *ph) {{
-    if (isnan(u) || isnan(m) || isinf(u) || m < 0 || m > 1) {{
-        *sn = *cn = *dn = *ph = NAN;
+    "ellipj_near_one": """\
+int weft_ellipj_near_one_{S}({T} u, {T} m) {{
+    // Where the expansion about m = 1 holds to the rounding (its next term is about
+    // 0.1 (1 - m)^2 e^(2|u|) of the value); m = 1 itself included.
+    const {T} rest = 1 - m;
+    return rest * rest * exp(2 * fabs(u)) < 1e-15{F};
+}}
+""",
+    "ellipj_ph": """\
+{T} weft_ellipj_ph_{S}({T} u, {T} m) {{
+    // am(u|m) for 0 <= m <= 1 (NaN elsewhere, at u = +-inf and at NaN).
+    if (isnan(u) || isnan(m) || isinf(u) || m < 0 || m > 1) return NAN;
+    if (m == 0) return u;
+    const {T} rest = 1 - m;
+    if (weft_ellipj_near_one_{S}(u, m)) {{
+        const {T} sech = 1 / cosh(u);
+        return atan(sinh(u)) + 0.25{F} * rest * (sinh(u) * cosh(u) - u) * sech;
+    }}
+    // The mean's steps, keeping c_n / a_n for the way back down.
+    const {T} eps = sizeof({T}) == 8 ? 1.1102230246251565e-16{F} : 5.9604645e-08{F};
+    {T} ratio[17];
+    {T} a = 1, b = sqrt(rest), c = sqrt(m), scale = 1;
+    int n = 0;
+    while (n < 16 && c > eps * a) {{
+        c = 0.5{F} * (a - b);
+        const {T} next_b = sqrt(a * b);
+        a = 0.5{F} * (a + b);
+        b = next_b;
+        scale *= 2;
+        ratio[++n] = c / a;
+    }}
+    {T} phi = scale * a * u;
+    for (; n > 0; --n) phi = 0.5{F} * (phi + asin(ratio[n] * sin(phi)));
+    return phi;
+}}
+""",
+    "ellipj_from_amplitude": """\
+void weft_ellipj_from_amplitude_{S}({T} u, {T} m, {T} ph, {T} *sn, {T} *cn, {T} *dn) {{
+    // sn, cn, dn from the amplitude ph = am(u|m) (weft_ellipj_ph's); next to m = 1, where
+    // cn and dn are small and cos(ph) would lose their digits, from the expansion itself.
+    if (isnan(ph)) {{
+        *sn = *cn = *dn = NAN;
         return;
     }}
     if (m == 0) {{
         *sn = sin(u);
         *cn = cos(u);
         *dn = 1;
-        *ph = u;
         return;
     }}
     const {T} rest = 1 - m;
-    if (rest * rest * exp(2 * fabs(u)) < 1e-15{F}) {{
-        // Next to m = 1 (A&S 16.15, first order in 1 - m; the next term is about
-        // 0.1 (1 - m)^2 e^(2|u|) of the value), and at m = 1 itself.
+    if (weft_ellipj_near_one_{S}(u, m)) {{
+        // (A&S 16.15, first order in 1 - m.)
         const {T} t = tanh(u), sech = 1 / cosh(u), sinh_cosh = sinh(u) * cosh(u);
         const {T} lag = 0.25{F} * rest * (sinh_cosh - u), lead = 0.25{F} * rest * (sinh_cosh + u);
         *sn = t + lag * sech * sech;
         *cn = sech - lag * t * sech;
         *dn = sech + lead * t * sech;
-        *ph = atan(sinh(u)) + lag * sech;
         return;
     }}
-    const {T} eps = sizeof({T}) == 8 ? 1.1102230246251565e-16{F} : 5.9604645e-08{F};
-    {T} a[17], c[17];
-    {T} b = sqrt(rest), scale = 1;
-    a[0] = 1;
-    c[0] = sqrt(m);
-    int n = 0;
-    while (n < 16 && c[n] > eps * a[n]) {{
-        c[n + 1] = 0.5{F} * (a[n] - b);
-        const {T} next_b = sqrt(a[n] * b);
-        a[n + 1] = 0.5{F} * (a[n] + b);
-        b = next_b;
-        scale *= 2;
-        ++n;
-    }}
-    {T} phi = scale * a[n] * u;
-    for (; n > 0; --n) phi = 0.5{F} * (phi + asin(c[n] * sin(phi) / a[n]));
-    const {T} s = sin(phi), co = cos(phi);
+    const {T} s = sin(ph), c = cos(ph);
     *sn = s;
-    *cn = co;
-    *dn = sqrt(co * co + rest * s * s);
-    *ph = phi;
+    *cn = c;
+    *dn = sqrt(c * c + rest * s * s);
 }}
 """,
     **{f"ellipj_{part}": f"""\
-{{T}} weft_ellipj_{part}_{{S}}({{T}} u, {{T}} m) {{{{
-    {{T}} sn, cn, dn, ph;
-    weft_ellipj_{{S}}(u, m, &sn, &cn, &dn, &ph);
+{{T}} weft_ellipj_{part}_{{S}}({{T}} u, {{T}} m, {{T}} ph) {{{{
+    {{T}} sn, cn, dn;
+    weft_ellipj_from_amplitude_{{S}}(u, m, ph, &sn, &cn, &dn);
     return {part};
 }}}}
-""" for part in PARTS},
+""" for part in ("sn", "cn", "dn")},
 }
 
 ELLIPTIC_JACOBI_NEEDS: dict[str, tuple[str, ...]] = {
-    f"ellipj_{part}": ("ellipj",) for part in PARTS}
+    "ellipj_ph": ("ellipj_near_one",),
+    "ellipj_from_amplitude": ("ellipj_near_one",),
+    **{f"ellipj_{part}": ("ellipj_from_amplitude",) for part in ("sn", "cn", "dn")}}
+# name -> arity of the ops among them (their float32 forms round the float64 value).
+ELLIPTIC_JACOBI_THROUGH_DOUBLE: dict[str, int] = {"ellipj_ph": 2, "ellipj_sn": 3,
+                                                  "ellipj_cn": 3, "ellipj_dn": 3}

@@ -26,7 +26,7 @@ import math
 
 from .bessel import BESSEL, BESSEL_NEEDS, BESSEL_THROUGH_DOUBLE
 from .elliptic_incomplete import ELLIPTIC_INCOMPLETE, ELLIPTIC_INCOMPLETE_NEEDS
-from .elliptic_jacobi import ELLIPTIC_JACOBI, ELLIPTIC_JACOBI_NEEDS, PARTS
+from .elliptic_jacobi import ELLIPTIC_JACOBI, ELLIPTIC_JACOBI_NEEDS, ELLIPTIC_JACOBI_THROUGH_DOUBLE
 from .erfcx import ERFCX
 from .erfinv import ERFINV
 from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEEDS
@@ -591,7 +591,7 @@ THROUGH_DOUBLE: dict[str, int] = {
     "gamma_q_inv": 2, "erfinv": 1, "inv_Phi": 1, "ibeta_inv": 3, "ibetac_inv": 3, "zeta": 2,
     "riemann_zeta": 1, "zetac": 1, "polygamma": 2, "zeta_ds": 2, "gamma_p_da": 2, "ibeta_da": 3,
     "ibeta_db": 3, "exp1": 1, "expi": 1, "expn": 2, "si": 1, "ci": 1, "lpmv": 3, "erfcx": 1,
-    "ellipkinc": 2, "ellipeinc": 2, **{f"ellipj_{p}": 2 for p in PARTS}, **BESSEL_THROUGH_DOUBLE}
+    "ellipkinc": 2, "ellipeinc": 2, **ELLIPTIC_JACOBI_THROUGH_DOUBLE, **BESSEL_THROUGH_DOUBLE}
 
 WIDE_FLOAT32 = """\
 float weft_{name}_f32({params}) {{
