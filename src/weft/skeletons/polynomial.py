@@ -1,7 +1,7 @@
 """Polynomials as C statements, for the device functions that evaluate fitted or series
-polynomials (trig.py, erfinv.py, own_erf.py, erfcx.py, bessel_jy01.py): Horner's rule, in
-double or in a template's type (``templated_horner``), and a function given by pieces, each a
-polynomial in its variable's distance from the piece's centre.
+polynomials (trig.py, erfinv.py, own_erf.py, erfcx.py, bessel_jy01.py, bessel_k.py): Horner's
+rule, in double or in a template's type (``templated_horner``), and a function given by
+pieces, each a polynomial in its variable's distance from the piece's centre.
 
 >>> print(horner([1.0, 0.5], "x", "p"))
     double p = 1.0;
