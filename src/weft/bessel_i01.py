@@ -18,6 +18,7 @@ from typing import Any
 
 from . import dtypes as dt
 from .array import Array, apply_op
+from .composites import _horner
 from .creation import asarray
 
 _SPLIT = 8.0
@@ -64,15 +65,7 @@ _POLYNOMIALS: dict[str, tuple[float, ...]] = {
 
 
 def _polynomial(name: str, variable: Array) -> Array:
-    first, second, *rest = _POLYNOMIALS[name]
-    value = variable * first + second
-    for c in rest:
-        value = value * variable + c
-    return value
-
-
-def _real(x: Array) -> dt.DType:
-    return dt.real_of(x.dtype)
+    return _horner(variable, _POLYNOMIALS[name][::-1])  # (it takes the lowest degree first)
 
 
 def _bessel_i_parts(x: Any, order: int) -> tuple[Array, Array, Array, Array]:
@@ -103,7 +96,7 @@ def _bessel_i(x: Any, order: int, scaled: bool) -> Array:
                          value)
     if order:  # odd (-0.0 gives +0.0, as SciPy's)
         value = apply_op("where", apply_op("less", asarray(x), 0), -value, value)
-    return value.astype(_real(asarray(x)))
+    return value.astype(dt.real_of(asarray(x).dtype))
 
 
 def i0(x: Any) -> Array:

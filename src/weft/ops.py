@@ -319,21 +319,17 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
      lambda w, g, y, x: g * _SQRT_2PI * w.exp(0.5 * y * y)),
 ]
 _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
-# Derivatives in parameters (skeletons/zeta.py, incomplete_derivatives.py): building blocks
-# of the adjoint rules.
-for _name, _arity, _reference in (("zeta_ds", 2, zeta_ds_reference),
-                                  ("gamma_p_da", 2, inc.gamma_p_da_reference),
-                                  ("ibeta_da", 3, inc.ibeta_da_reference),
-                                  ("ibeta_db", 3, inc.ibeta_db_reference),
-                                  *[(name, 2, reference) for name, reference
-                                    in {**bessel_order.ORDER_DERIVATIVES,
-                                        **bessel_jy.ORDER_DERIVATIVES}.items()]):
-    _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
-    _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
-            GENERAL, helpers={FLOAT_ONLY: _name}, internal=True))
-
-# SciPy's ellipj, one op per result (elliptic_jacobi.py gives the public function).
-for _name, _arity, _reference, _rule in elliptic_jacobi.ELLIPJ_OPS:
+# Internal ops: derivatives in parameters (skeletons/zeta.py, incomplete_derivatives.py),
+# building blocks of the adjoint rules, and SciPy's ellipj, one op per result with its own
+# rule (elliptic_jacobi.py gives the public function).
+for _name, _arity, _reference, _rule in (
+        ("zeta_ds", 2, zeta_ds_reference, None),
+        ("gamma_p_da", 2, inc.gamma_p_da_reference, None),
+        ("ibeta_da", 3, inc.ibeta_da_reference, None),
+        ("ibeta_db", 3, inc.ibeta_db_reference, None),
+        *[(name, 2, reference, None) for name, reference
+          in {**bessel_order.ORDER_DERIVATIVES, **bessel_jy.ORDER_DERIVATIVES}.items()],
+        *elliptic_jacobi.ELLIPJ_OPS):
     _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, adjoint=_rule, internal=True))
