@@ -269,6 +269,29 @@ def scalar(value: Any, dtype: DType) -> Node:
     return Node(SCALAR, dtype, (), (), None, dtype.numpy.type(value))
 
 
+_CONSTANTS: dict[tuple, Node] = {}
+_CONSTANTS_LIMIT = 4096
+
+
+def constant(value: float | int | bool, dtype: DType) -> Node:
+    """The scalar leaf of a plain Python number in ``dtype``, one node per number: the
+    numbers written in a loop body or a density (``x * 0.5 + 1.0``) are the same every call,
+    and making their leaves was a third of an operator's cost. Never mutate the node (tape,
+    origin): a leaf that carries more is ``scalar``'s. Equal numbers are one leaf, so one
+    kernel argument, which the key's aliasing pattern records."""
+    key = (value, type(value), dtype)
+    if value == 0 and type(value) is float:
+        key = (value, float, dtype, str(value))  # 0.0 and -0.0 are equal keys
+    node = _CONSTANTS.get(key)
+    if node is None:
+        node = scalar(value, dtype)
+        if value == value:  # a NaN never finds its key again
+            if len(_CONSTANTS) >= _CONSTANTS_LIMIT:
+                _CONSTANTS.clear()
+            _CONSTANTS[key] = node
+    return node
+
+
 def index(axis: str, shape: Shape, dtype: DType) -> Node:
     """The row (``axis="row"``) or column index of each element of ``shape``."""
     return Node(INDEX, dtype, shape, attrs=axis)

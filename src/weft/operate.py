@@ -194,13 +194,13 @@ def _short_binary(name: str, a: Any, b: Any) -> Array | None:
     op, (want_a, want_b), result, compute = kept
     if node_a is None:
         shape = node_b.shape
-        node_a = ex.scalar(a, want_a)
+        node_a = ex.constant(a, want_a)
     else:
         shape = node_a.shape
         if node_a.dtype is not want_a:
             node_a = ex.cast(node_a, want_a)
     if node_b is None:
-        node_b = ex.scalar(b, want_b)
+        node_b = ex.constant(b, want_b)
     else:
         if node_b.dtype is not want_b:
             node_b = ex.cast(node_b, want_b)

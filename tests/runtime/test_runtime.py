@@ -374,6 +374,31 @@ def test_remembered_plans_take_new_buffers_and_new_scalar_values(device):
         assert MEMO.plans  # the loop above was served from remembered plans
 
 
+def test_numbers_written_in_expressions_keep_their_values_signs_and_kinds(device):
+    """A Python number's leaf is shared by every expression using that number (expr.constant):
+    equal numbers are one kernel argument, and no two different numbers ever share one (0.0
+    and -0.0, 1 and True and 1.0 in an integer expression, NaN), whatever order they come in;
+    a gradient's own Python-float argument stays a leaf of its own."""
+    a = np.array([1.0, -2.0, 3.0])
+    x = wf.asarray(a)
+    for _ in range(2):  # the second time from remembered plans and shared leaves
+        np.testing.assert_array_equal((x * 0.5 + 0.5).to_numpy(), a * 0.5 + 0.5)
+        np.testing.assert_array_equal(np.signbit((x * -0.0).to_numpy()), np.signbit(a * -0.0))
+        np.testing.assert_array_equal(np.signbit((x * 0.0).to_numpy()), np.signbit(a * 0.0))
+        np.testing.assert_array_equal((x + 0.25 - 0.5 * x + 0.25).to_numpy(),
+                                      a + 0.25 - 0.5 * a + 0.25)
+        assert np.isnan((x * float("nan")).to_numpy()).all()
+        np.testing.assert_array_equal((x * 2.0 - x / 2.0).to_numpy(), a * 2.0 - a / 2.0)
+    n = wf.asarray(np.array([1, 2, 3], dtype=np.int32))
+    assert (n + True).dtype == np.int32 and (n + True).tolist() == [2, 3, 4]
+    assert (n + 1).tolist() == [2, 3, 4] and (n + 1.5).tolist() == [2.5, 3.5, 4.5]
+    assert (n * 1.0).dtype == wf.default_real()
+    grad = wf.grad(lambda s: wf.sum(x * s * s))
+    for _ in range(2):
+        assert float(grad(2.0)) == pytest.approx(2 * 2.0 * a.sum())
+        np.testing.assert_array_equal((x * 2.0).to_numpy(), a * 2.0)
+
+
 def test_remembered_reductions_take_new_data(device):
     """Reductions, their combining passes and temporaries replay from remembered plans with
     new buffers, new scalars and other aliasing; checked kernels still report every time."""
