@@ -17,6 +17,7 @@ import numpy as np
 from . import dtypes as dt
 from .array import Array, apply_op
 from .creation import asarray
+from .operate import _short_path
 from .ops import OPS
 
 _INTEGER_EXAMPLES = {1: "wf.{name}(wf.asarray([5, 12]))", 2: "wf.{name}(wf.asarray([5, 12]), 2)"}
@@ -68,6 +69,10 @@ def _make(name: str) -> Callable[..., Array]:
 
     def function(*args: Any, dtype: Any = None, out: Array | None = None,
                  casting: str | None = None) -> Array:
+        if dtype is None and out is None and casting is None and 0 < len(args) < 3:
+            made = _short_path(name, args)  # apply_op's first step, a call sooner
+            if made is not None:
+                return made
         if casting is not None:
             _check_casting(name, args, dtype, casting)
         result = apply_op(name, *args, dtype=dtype)
