@@ -3,13 +3,15 @@ erfcx) on weft's default device against SciPy on the host, per regime of weft's 
 (skeletons/bessel_jy.py, bessel_kv.py, bessel_iv.py), interleaved in rounds in one process;
 float64, 10^6 elements a call:
 
-    python benchmarks/bessel.py
+    python benchmarks/bessel.py [WORD ...]
 
-Prints the median ms per call of each and weft's time over SciPy's (below 1: weft faster).
+runs the cases whose names hold any of the words (all without). Prints the median ms per
+call of each and weft's time over SciPy's (below 1: weft faster).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -48,6 +50,10 @@ CASES = [
     ("erfcx, x in (-5, 30)", wf.erfcx, special.erfcx, None, _RNG.uniform(-5, 30, N)),
     ("ellipj (all four), u in (0, 50), m in (0, 1)", wf.ellipj, special.ellipj,
      _RNG.uniform(0, 50, N), _RNG.uniform(0, 1, N)),
+    ("spherical_jn, n in 0..9, x in (0, 50)", wf.spherical_jn, special.spherical_jn,
+     _RNG.integers(0, 10, N), _RNG.uniform(0, 50, N)),
+    ("spherical_yn, n in 0..9, x in (0, 50)", wf.spherical_yn, special.spherical_yn,
+     _RNG.integers(0, 10, N), _RNG.uniform(0, 50, N)),
 ]
 
 
@@ -66,7 +72,10 @@ def _timed(function, *args) -> float:
 def main() -> None:
     device = wf.current_device()
     print(f"device {device}, {N} float64 elements a call, median of {ROUNDS} interleaved rounds")
+    words = sys.argv[1:]
     for name, weft_function, scipy_function, orders, x in CASES:
+        if words and not any(word in name for word in words):
+            continue
         host = (x,) if orders is None else (orders, x)
         arrays = tuple(wf.asarray(a) for a in host)
         _timed(weft_function, *arrays)  # compile and warm

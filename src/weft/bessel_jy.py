@@ -123,3 +123,55 @@ REFERENCES = {name: _reference(name, arity) for name, arity, _ in BESSEL_JY_FUNC
 ORDER_DERIVATIVES = {
     f"{name}_dv": order_differences(lambda v, x, name=name: _scipy(name, v, x), f"{name}_dv")
     for name in ("jv", "yv")}
+
+
+def _spherical_reference(name: str) -> Any:
+    """SciPy's ``spherical_jn`` or ``spherical_yn`` with the order truncated toward zero
+    (NaN where it is negative, infinite or NaN); j_n below |x| = 1e-8 by the series' two
+    terms, as the device computes it (SciPy's underflows early: j_1(1e-300) = 0)."""
+    def reference(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+        from scipy import special
+
+        dtype = np.result_type(n, x)
+        n, x = np.broadcast_arrays(np.asarray(n, dtype=np.float64),
+                                   np.asarray(x, dtype=np.float64))
+        valid = np.isfinite(n) & (n >= 0)
+        order = np.where(valid, np.trunc(n), 0).astype(np.int64)
+        with np.errstate(all="ignore"):
+            out = getattr(special, name)(order, x)
+        if name == "spherical_jn":
+            tiny = (np.abs(x) < 1e-8) & (x != 0)
+            term = np.ones_like(x)
+            for k in range(1, 65):  # (x / 3)(x / 5)... underflows within 40 steps
+                term = np.where(k <= order, term * np.abs(x) / (2 * k + 1), term)
+            sign = np.where((x < 0) & (order % 2 == 1), -1.0, 1.0)
+            series = sign * term * (1 - x * x / (4 * order + 6))
+            out = np.where(tiny, series, out)
+        return np.where(valid, out, np.nan).astype(dtype, copy=False)
+
+    reference.__name__ = name
+    return reference
+
+
+def _spherical_adjoint(name: str) -> Any:
+    """d/dx c_n = c_(n-1) - (n + 1) / x c_n, and -c_1 for n = 0 (c = j, y); j_n'(0) is 1/3
+    for n = 1, else 0. The order is an integer: no gradient in it."""
+    def rule(w: Any, g: Any, y: Any, n: Any, x: Any) -> tuple[None, Any]:
+        from .array import apply_op
+
+        m = w.trunc(n)
+        below = apply_op(name, w.maximum(m - 1, 0.0), x)
+        above = apply_op(name, m + 1, x)
+        slope = w.where(m == 0, -above, below - (m + 1) / w.where(x == 0, 1.0, x) * y)
+        if name == "sph_jn":
+            slope = w.where(x == 0, w.where(m == 1, 1 / 3, 0.0), slope)
+        return None, g * slope
+
+    return rule
+
+
+# Internal ops (ops.py registers them): j_n and y_n of integer order, SciPy's spherical_jn and
+# spherical_yn without derivative= (skeletons/spherical_bessel.py; spherical_bessel.py).
+SPHERICAL_OPS = [(name, 2, _spherical_reference(scipy_name), _spherical_adjoint(name))
+                 for name, scipy_name in (("sph_jn", "spherical_jn"),
+                                          ("sph_yn", "spherical_yn"))]

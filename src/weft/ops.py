@@ -320,8 +320,9 @@ SPECIAL_FUNCTIONS: list[tuple[str, int, str, Callable, str, Callable]] = [
 ]
 _HELPER_OF = {"log_inv_logit": "log1p_exp", "log1m_inv_logit": "log1p_exp"}
 # Internal ops: derivatives in parameters (skeletons/zeta.py, incomplete_derivatives.py),
-# building blocks of the adjoint rules, and SciPy's ellipj, one op per result with its own
-# rule (elliptic_jacobi.py gives the public function).
+# building blocks of the adjoint rules, SciPy's ellipj, one op per result with its own
+# rule (elliptic_jacobi.py gives the public function), and the spherical j_n and y_n
+# (spherical_bessel.py gives spherical_jn and spherical_yn).
 for _name, _arity, _reference, _rule in (
         ("zeta_ds", 2, zeta_ds_reference, None),
         ("gamma_p_da", 2, inc.gamma_p_da_reference, None),
@@ -329,7 +330,7 @@ for _name, _arity, _reference, _rule in (
         ("ibeta_db", 3, inc.ibeta_db_reference, None),
         *[(name, 2, reference, None) for name, reference
           in {**bessel_order.ORDER_DERIVATIVES, **bessel_jy.ORDER_DERIVATIVES}.items()],
-        *elliptic_jacobi.ELLIPJ_OPS):
+        *elliptic_jacobi.ELLIPJ_OPS, *bessel_jy.SPHERICAL_OPS):
     _slots = ", ".join(f"{{{k}}}" for k in range(_arity))
     _add(Op(_name, _arity, REAL, {FLOAT_ONLY: f"weft_{_name}_{{S}}({_slots})"}, _reference,
             GENERAL, helpers={FLOAT_ONLY: _name}, adjoint=_rule, internal=True))

@@ -1,11 +1,12 @@
 """SciPy's spherical Bessel functions, element-wise and lazy: ``spherical_jn``,
 ``spherical_yn``, ``spherical_in`` and ``spherical_kn`` of integer order n, with SciPy's
-``derivative=``. Each is sqrt(pi / 2z) times the cylindrical function of order n + 1/2
-(``jv``, ``yv``, ``iv``, ``kv``),
-so it fuses, has a gradient in z, and is as accurate as they are; SciPy's values at the
-edges (NaN for n < 0, parities for z < 0, the limits at 0 and infinity). A real n is
-truncated toward zero, as SciPy's integer conversion does; results are float64 (SciPy's loops
-are double only) on devices with doubles.
+``derivative=``. j_n and y_n are the internal ops ``sph_jn`` and ``sph_yn``: SciPy's
+recurrences from sin x / x and cos x / x (``skeletons/spherical_bessel.py``), J_(n + 1/2)
+only where j_n is the recurrence's minimal solution (x <= n). i_n and k_n are sqrt(pi / 2z)
+times I_(n + 1/2) and K_(n + 1/2) (``iv``, ``kv``). Each fuses, has a gradient in z, and keeps
+SciPy's values at the edges (NaN for n < 0, parities for z < 0, the limits at 0 and
+infinity). A real n is truncated toward zero, as SciPy's integer conversion does; results are
+float64 (SciPy's loops are double only) on devices with doubles.
 
 >>> import weft as wf
 >>> wf.spherical_jn(1, wf.asarray([0.0, 1.0])).to_numpy().round(6).tolist()
@@ -35,10 +36,10 @@ def _where(condition: Any, a: Any, b: Any) -> Array:
 
 
 def _cylinder(kind: str, n: Any, z: Any) -> Array:
-    """sqrt(pi / 2z) C_(n + 1/2)(z) for z > 0 (C = J, Y, K or I by ``kind``), NaN for n < 0."""
+    """sqrt(pi / 2z) C_(n + 1/2)(z) for z > 0 (C = K or I by ``kind``), NaN for n < 0."""
     x = apply_op("abs", z)
     value = (apply_op("sqrt", (0.5 * math.pi) / x)
-             * apply_op({"j": "jv", "y": "yv", "k": "kv", "i": "iv"}[kind], n + 0.5, x))
+             * apply_op({"k": "kv", "i": "iv"}[kind], n + 0.5, x))
     return _where(n < 0, math.nan, value)
 
 
@@ -46,28 +47,25 @@ def _odd(n: Any) -> Array:
     return apply_op("fmod", n, 2.0) != 0
 
 
-def _small(kind: str, n: Any, x: Any) -> Array:
-    """j_n(x) or i_n(x) for 0 <= x < 1e-8: x^n / (2n + 1)!! (1 -+ x^2 / (2 (2n + 3))), where
-    C_(n + 1/2) alone would underflow first (j_1(1e-300) is 3e-301); 0 beyond n = 85, where
+def _small(n: Any, x: Any) -> Array:
+    """i_n(x) for 0 <= x < 1e-8: x^n / (2n + 1)!! (1 + x^2 / (2 (2n + 3))), where
+    I_(n + 1/2) alone would underflow first (i_1(1e-300) is 3e-301); 0 beyond n = 85, where
     (2n + 1)!! leaves Gamma's range and the value underflows."""
     double_factorial = apply_op("tgamma", 2 * n + 2) / (apply_op("power", 2.0, n)
                                                       * apply_op("tgamma", n + 1))
-    sign = -1.0 if kind == "j" else 1.0
-    return (apply_op("power", x, n) / double_factorial) * (1 + sign * x * x / (4 * n + 6))
+    return (apply_op("power", x, n) / double_factorial) * (1 + x * x / (4 * n + 6))
 
 
 def _function(kind: str, n: Any, z: Any) -> Array:
+    if kind in "jy":
+        return apply_op(f"sph_{kind}n", n, z)
     value = _cylinder(kind, n, z)
-    if kind in "ji":  # c_n(-z) = (-1)^n c_n(z); c_0(0) = 1, c_n(0) = 0
+    if kind == "i":  # i_n(-z) = (-1)^n i_n(z); i_0(0) = 1, i_n(0) = 0
         x = apply_op("abs", z)
-        value = _where(x < 1e-8, _small(kind, n, x), value)
-        if kind == "i":  # (i_n grows as e^z / 2z: +-inf at +-inf)
-            value = _where(apply_op("isinf", z), math.inf, value)
+        value = _where(x < 1e-8, _small(n, x), value)
+        value = _where(apply_op("isinf", z), math.inf, value)  # (grows as e^z / 2z)
         value = _where(z < 0, _where(_odd(n), -value, value), value)
         return _where(n < 0, math.nan, _where(z == 0, _where(n == 0, 1.0, 0.0), value))
-    if kind == "y":  # y_n(-z) = (-1)^(n + 1) y_n(z); -inf at 0
-        value = _where(z < 0, _where(_odd(n), value, -value), value)
-        return _where(z == 0, _where(n < 0, math.nan, -math.inf), value)
     # k_n: +inf at 0, NaN below (K of a negative argument is complex).
     value = _where(z < 0, math.nan, value)
     return _where(z == 0, _where(n < 0, math.nan, math.inf), value)

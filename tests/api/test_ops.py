@@ -65,6 +65,8 @@ SPECIAL |= {"zeta_ds", "gamma_p_da", "ibeta_da", "ibeta_db", "kv_dv", "kve_dv", 
 # Jacobi's sn, cn, dn take the amplitude ellipj_ph computes as an argument, not a free one:
 # against mpmath through wf.ellipj in test_elliptic_jacobi.py.
 SPECIAL |= {"ellipj_ph", "ellipj_sn", "ellipj_cn", "ellipj_dn"}
+# The spherical j_n and y_n: against SciPy on a grid of orders in test_spherical_bessel.py.
+SPECIAL |= {"sph_jn", "sph_yn"}
 
 
 def _names():

@@ -65,11 +65,14 @@ def test_float32_arguments_give_scipy_doubles(device):
 def test_gradient_in_z_is_the_derivative(device):
     if not device.supports_fp64:
         pytest.skip("no float64 on this device")
-    z = np.array([0.3, 1.0, 4.5, 12.0])
+    z = np.array([0.3, 1.0, 4.5, 12.0, -2.5, 40.0])
     for name in NAMES:
         function = getattr(wf, name)
-        got = wf.grad(lambda t, f=function: wf.sum(f(2, t)))(wf.asarray(z)).to_numpy()
-        np.testing.assert_allclose(got, _scipy(name, 2, z, derivative=True), rtol=1e-12)
+        for n in (0, 1, 2, 7):
+            at = np.abs(z) if name == "spherical_kn" else z
+            got = wf.grad(lambda t, f=function, n=n: wf.sum(f(n, t)))(wf.asarray(at))
+            np.testing.assert_allclose(got.to_numpy(), _scipy(name, n, at, derivative=True),
+                                       rtol=1e-12, atol=1e-15, err_msg=f"{name} n={n}")
 
 
 def test_tiny_arguments_against_mpmath(device):
@@ -102,3 +105,20 @@ def test_tiny_arguments_against_mpmath(device):
             np.testing.assert_allclose(result.to_numpy(), [float(w) for w in want],
                                        rtol=1e-14, atol=0,
                                        err_msg=f"{name} derivative={derivative}")
+
+
+def test_high_orders_against_mpmath(device):
+    """The recurrences over hundreds of orders (x > n for j_n, every x for y_n) and J_(n + 1/2)
+    below (x <= n): within 1e-13 of 50-digit values away from the zeros."""
+    if not device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    mpmath = pytest.importorskip("mpmath")
+    n = np.array([50, 50, 200, 200, 200, 200, 1000, 1000, 3, 3])
+    z = np.array([10.0, 60.0, 150.0, 201.0, 250.0, 1000.0, 1001.0, 5000.0, 1e5, 3.0001])
+    for name, cylinder in (("spherical_jn", mpmath.besselj), ("spherical_yn", mpmath.bessely)):
+        got = getattr(wf, name)(wf.asarray(n), wf.asarray(z)).to_numpy()
+        with mpmath.workdps(50):
+            want = [float(mpmath.sqrt(mpmath.pi / (2 * mpmath.mpf(b)))
+                          * cylinder(int(a) + mpmath.mpf(0.5), mpmath.mpf(b)))
+                    for a, b in zip(n, z)]
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=0, err_msg=name)
