@@ -1,12 +1,15 @@
 """Special functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn, k0, k1e,
-erfcx, ellipj) in the same process, interleaved in rounds; weft's jv and iv alone (CuPy has
-neither); float64, 10^7 elements a call:
+erfcx, ellipj, spherical_yn) in the same process, interleaved in rounds; weft's jv, iv and
+spherical_jn alone (CuPy has none of them); float64, 10^7 elements a call:
 
-    python benchmarks/gpu_special.py
+    python benchmarks/gpu_special.py [WORD ...]
+
+runs the cases whose names hold any of the words (all without).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -55,9 +58,15 @@ def main() -> None:
                              lambda: cupy_special.ellipj(cx, cv * 0.1)),
         "jv (v < 10; weft only)": (lambda: wf.jv(wv, wx), None),
         "iv (v < 10, x < 25; weft only)": (lambda: wf.iv(wv, wx * 0.5), None),
+        "spherical_jn (n < 10; weft only)": (lambda: wf.spherical_jn(wn, wx), None),
+        "spherical_yn (n < 10)": (lambda: wf.spherical_yn(wn, wx),
+                                  lambda: cupy_special.spherical_yn(cn.astype(cupy.int64), cx)),
     }
+    words = sys.argv[1:]
     print(f"{wf.current_device()}, {N} float64, median ms of {ROUNDS} interleaved rounds")
     for name, (weft_case, cupy_case) in cases.items():
+        if words and not any(word in name for word in words):
+            continue
         _timed(weft_case, True)
         if cupy_case:
             _timed(cupy_case, False)

@@ -108,13 +108,17 @@ def test_tiny_arguments_against_mpmath(device):
 
 
 def test_high_orders_against_mpmath(device):
-    """The recurrences over hundreds of orders (x > n for j_n, every x for y_n) and J_(n + 1/2)
-    below (x <= n): within 1e-13 of 50-digit values away from the zeros."""
+    """The recurrences over hundreds of orders: upward (x > n for j_n, every x for y_n) and,
+    for j_n at x <= n, downward (Miller's algorithm) up to the turning point x = n: within
+    1e-13 of 50-digit values away from the zeros."""
     if not device.supports_fp64:
         pytest.skip("no float64 on this device")
     mpmath = pytest.importorskip("mpmath")
-    n = np.array([50, 50, 200, 200, 200, 200, 1000, 1000, 3, 3])
-    z = np.array([10.0, 60.0, 150.0, 201.0, 250.0, 1000.0, 1001.0, 5000.0, 1e5, 3.0001])
+    turning = [(k, x) for k in (1, 2, 5, 9, 30, 68, 500)
+               for x in (k, 0.98 * k, 0.5 * k, 2e-6 * k)]
+    n = np.array([50, 50, 200, 200, 200, 200, 1000, 1000, 3, 3, *(k for k, _ in turning)])
+    z = np.array([10.0, 60.0, 150.0, 201.0, 250.0, 1000.0, 1001.0, 5000.0, 1e5, 3.0001,
+                  *(x for _, x in turning)])
     for name, cylinder in (("spherical_jn", mpmath.besselj), ("spherical_yn", mpmath.bessely)):
         got = getattr(wf, name)(wf.asarray(n), wf.asarray(z)).to_numpy()
         with mpmath.workdps(50):

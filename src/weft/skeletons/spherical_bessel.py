@@ -10,9 +10,11 @@ loops do:
   y_0 = -cos x / x and y_1 = (y_0 - sin x) / x: y_n is the recurrence's dominant solution, so
   the rounding does not grow; once y overflows it stays infinite.
 - j_n for x > n by the same recurrence from j_0 = sin x / x and j_1 = (j_0 - cos x) / x
-  (beyond its turning point j_n is not dominated); for x <= n through J_(n + 1/2), where j_n
-  is the minimal solution; below x = 1e-8, the series' two terms x^n / (2n + 1)!! (1 - x^2 /
-  (4n + 6)), where J alone would underflow first.
+  (beyond its turning point j_n is not dominated); for x <= n, where j_n is the minimal
+  solution, by Miller's algorithm: the recurrence downward from an order past n, scaled to
+  j_0 and j_1 (SciPy takes J_(n + 1/2) there, whose cost on a GPU is the slowest lane's);
+  below x = 1e-8, the series' two terms x^n / (2n + 1)!! (1 - x^2 / (4n + 6)), where the
+  values would underflow first.
 
 Both take n truncated toward zero, NaN for n < 0, infinite or NaN, and SciPy's parities and
 limits: j_n(-x) = (-1)^n j_n(x), y_n(-x) = (-1)^(n + 1) y_n(x), 0 at +-inf, j_n(0) = 1 for
@@ -37,8 +39,31 @@ SPHERICAL_BESSEL: dict[str, str] = {
             term *= x / (2 * k + 1);
         return sign * term * (1 - x * x / (4 * m + 6));
     }}
-    if (m > 0 && (x <= m || m > 1048576))
+    if (m > 1048576)
         return sign * sqrt(1.57079632679489661923{F} / x) * weft_jv_{S}(m + 0.5{F}, x);
+    if (m > 0 && x <= m) {{
+        // Miller's algorithm: downward from order m + 4 sqrt(m) + 12 (within 1e-14 of
+        // mpmath up to the turning point x = m, orders to 2000), rescaled by powers of two
+        // as it grows, then fitted to j_0 and j_1 by least squares (they never vanish
+        // together).
+        const int top = (int)m + (int)(4 * sqrt(m)) + 12, e = sizeof({T}) == 8 ? 500 : 60;
+        const {T} big = ldexp(({T})1, e), shrink = ldexp(({T})1, -e);
+        {T} above = 0, f = 1, at_m = 0;
+        for (int k = top; k > 0; --k) {{
+            const {T} below = (2 * k + 1) * f / x - above;
+            above = f;
+            f = below;
+            if (k - 1 == (int)m) at_m = f;
+            if (fabs(f) > big) {{
+                f *= shrink;
+                above *= shrink;
+                at_m *= shrink;
+            }}
+        }}
+        const {T} j0 = sin(x) / x, j1 = (j0 - cos(x)) / x;
+        const {T} scale = fmax(fabs(f), fabs(above)), a0 = f / scale, a1 = above / scale;
+        return sign * (at_m / scale) * ((j0 * a0 + j1 * a1) / (a0 * a0 + a1 * a1));
+    }}
     {T} below = sin(x) / x;
     if (m == 0) return sign * below;
     {T} j = (below - cos(x)) / x;
@@ -75,3 +100,4 @@ SPHERICAL_BESSEL: dict[str, str] = {
 }
 
 SPHERICAL_BESSEL_NEEDS: dict[str, tuple[str, ...]] = {"sph_jn": ("jv",), "sph_yn": ("yv",)}
+# (jv and yv serve orders beyond 2^20 only.)
