@@ -182,3 +182,34 @@ def test_gradients_in_x_and_in_the_order(device):
         point = np.array([0.0 if name[0] == "j" else 0.2, 0.5, 3.0])
         got = wf.grad(_summed(getattr(wf, name)))(wf.asarray(point)).to_numpy()
         np.testing.assert_allclose(got, want(point), rtol=1e-12, atol=1e-15)
+
+
+def test_integer_orders_by_the_recurrence_against_mpmath(real_device):
+    """jv at integer orders to 64 and yv at integer orders (bessel_integer.py: upward from
+    orders 0 and 1, J downward by Miller's algorithm where x <= n) within 1e-13 of mpmath,
+    relative where the function is monotone and against the modulus where it oscillates;
+    negative orders and arguments by their parities, order 65 by the general algorithm."""
+    if not real_device.supports_fp64:
+        pytest.skip("no float64 on this device")
+    orders = [2, 3, 5, 10, 30, 64, 65, -7]
+    pairs = [(n, t) for n in orders
+             for t in (1e-300, 1e-9, 0.5, 0.98 * abs(n), abs(n), 1.02 * abs(n),
+                       3 * abs(n) + 10, 1e4, -2.5)]
+    v = np.array([float(n) for n, _ in pairs])
+    x = np.array([t for _, t in pairs])
+    j, y = wf.eval(wf.jv(wf.asarray(v), wf.asarray(x)), wf.yv(wf.asarray(v), wf.asarray(x)))
+    j, y = j.to_numpy(), y.to_numpy()
+    with mpmath.workdps(30):
+        want_j = np.array([float(mpmath.besselj(int(n), t)) for n, t in pairs])
+        want_y = np.array([float(mpmath.bessely(int(n), t)) if t > 0 else np.nan
+                           for n, t in pairs])
+    modulus = np.hypot(want_j, np.nan_to_num(want_y, nan=0.0, posinf=0.0, neginf=0.0))
+    oscillating = np.abs(x) > np.abs(v)
+    for got, want in ((j, want_j), (y, want_y)):
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.array_equal(got[np.isinf(want)], want[np.isinf(want)])
+        keep = np.isfinite(want) & (np.abs(want) > 1e-300)
+        scale = np.where(oscillating, np.maximum(np.abs(want), modulus), np.abs(want))
+        error = np.abs(got[keep] - want[keep]) / scale[keep]
+        assert error.max() < 1e-13, (error.max(), v[keep][np.argmax(error)],
+                                     x[keep][np.argmax(error)])

@@ -292,7 +292,9 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
     if (isinf(x)) return 0;
     const {T} a = fabs(v);
     {T} y;
-    const {T} j = weft_bessel_jy_{S}(a, x, 1, &y);
+    // (Integer orders to 64 by the recurrence in the order: bessel_integer.py.)
+    const {T} j = integer && a <= 64 ? weft_bessel_jn_integer_{S}((int)a, x)
+                                     : weft_bessel_jy_{S}(a, x, 1, &y);
     if (v >= 0) return sign * j;
     if (integer) return sign * (odd ? -j : j);
     // J_-a = cos(a pi) J_a - sin(a pi) Y_a; a zero factor drops its term (Y may be -inf).
@@ -318,6 +320,10 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
         return c == 0 ? 0 : (c > 0 ? -INFINITY : INFINITY);
     }}
     if (isinf(x)) return 0;
+    if (integer && a <= 1048576) {{  // (by the recurrence in the order: bessel_integer.py)
+        const {T} y = weft_bessel_yn_integer_{S}((int)a, x);
+        return v < 0 && odd ? -y : y;
+    }}
     {T} y;
     const {T} j = weft_bessel_jy_{S}(a, x, v < 0 && !integer, &y);
     if (v >= 0) return y;
@@ -332,5 +338,6 @@ void weft_bessel_jy_hankel_{S}({T} nu, {T} x, {T} *j, {T} *y) {{
 _CORE = ("bessel_y_temme", "bessel_j_ratio", "bessel_jy_steed", "bessel_jy_hankel")
 BESSEL_JY_NEEDS: dict[str, tuple[str, ...]] = {
     "bessel_jy": _CORE,
-    "jv": ("bessel_jy",), "yv": ("bessel_jy",), "jv_dv": ("jv",), "yv_dv": ("yv",),
+    "jv": ("bessel_jy", "bessel_jn_integer"), "yv": ("bessel_jy", "bessel_yn_integer"),
+    "jv_dv": ("jv",), "yv_dv": ("yv",),
 }

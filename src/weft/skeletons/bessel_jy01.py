@@ -199,21 +199,12 @@ BESSEL_JY01: dict[str, str] = {
     const {T} sign = m < 0 && fmod(a, ({T})2) != 0 ? -1 : 1;
     if (x == 0) return -sign * INFINITY;
     if (isinf(x)) return 0;
-    {T} previous, y;
-    weft_bessel_jy01_{S}(0, 1, x, &previous);
-    if (a == 0) return previous;
-    weft_bessel_jy01_{S}(1, 1, x, &y);
-    for (int k = 1; k < (int)a && !isinf(y); ++k) {{
-        const {T} next = (2 * k / x) * y - previous;
-        previous = y;
-        y = next;
-    }}
-    return sign * y;
+    return sign * weft_bessel_yn_integer_{S}((int)a, x);
 }}
 """,
 }
 
 BESSEL_JY01_NEEDS: dict[str, tuple[str, ...]] = {
     "j0": ("bessel_jy01",), "j1": ("bessel_jy01",), "y0": ("bessel_jy01",),
-    "y1": ("bessel_jy01",), "yn": ("bessel_jy01", "yv"),
+    "y1": ("bessel_jy01",), "yn": ("bessel_yn_integer", "yv"),
 }

@@ -15,8 +15,8 @@ Integer and half-integer orders up to 64 take the upward recurrence in the order
 covariances' kv(3/2, r). K is even in v; SciPy's values off the domain: NaN for x < 0 and
 for an infinite order, +inf at x = 0, 0 at x = +inf (``kve`` too, where SciPy gives NaN;
 and from x = 1e15 on e^x K_v(x) is finite, where SciPy's is NaN). Where the peak is too
-narrow for 100,000 nodes
-(orders beyond about 1e8), Laplace's method, within about 1 / hypot(x, v).
+narrow for 100,000 nodes (orders beyond about 1e8), Laplace's method, within about
+1 / hypot(x, v).
 """
 
 from __future__ import annotations

@@ -41,38 +41,9 @@ SPHERICAL_BESSEL: dict[str, str] = {
     }}
     if (m > 1048576)
         return sign * sqrt(1.57079632679489661923{F} / x) * weft_jv_{S}(m + 0.5{F}, x);
-    if (m > 0 && x <= m) {{
-        // Miller's algorithm: downward from order m + 4 sqrt(m) + 12 (within 1e-14 of
-        // mpmath up to the turning point x = m, orders to 2000), rescaled by powers of two
-        // as it grows, then fitted to j_0 and j_1 by least squares (they never vanish
-        // together).
-        const int top = (int)m + (int)(4 * sqrt(m)) + 12, e = sizeof({T}) == 8 ? 500 : 60;
-        const {T} big = ldexp(({T})1, e), shrink = ldexp(({T})1, -e);
-        {T} above = 0, f = 1, at_m = 0;
-        for (int k = top; k > 0; --k) {{
-            const {T} below = (2 * k + 1) * f / x - above;
-            above = f;
-            f = below;
-            if (k - 1 == (int)m) at_m = f;
-            if (fabs(f) > big) {{
-                f *= shrink;
-                above *= shrink;
-                at_m *= shrink;
-            }}
-        }}
-        const {T} j0 = sin(x) / x, j1 = (j0 - cos(x)) / x;
-        const {T} scale = fmax(fabs(f), fabs(above)), a0 = f / scale, a1 = above / scale;
-        return sign * (at_m / scale) * ((j0 * a0 + j1 * a1) / (a0 * a0 + a1 * a1));
-    }}
-    {T} below = sin(x) / x;
-    if (m == 0) return sign * below;
-    {T} j = (below - cos(x)) / x;
-    for (int k = 1; k < (int)m; ++k) {{
-        const {T} above = (2 * k + 1) * j / x - below;
-        below = j;
-        j = above;
-    }}
-    return sign * j;
+    const {T} j0 = sin(x) / x, j1 = (j0 - cos(x)) / x;
+    if (m > 0 && x <= m) return sign * weft_bessel_downward_{S}((int)m, 0.5{F}, x, j0, j1);
+    return sign * weft_bessel_upward_{S}((int)m, 0.5{F}, x, j0, j1);
 }}
 """,
     "sph_yn": """\
@@ -86,18 +57,12 @@ SPHERICAL_BESSEL: dict[str, str] = {
     const {T} sign = z < 0 && fmod(m, ({T})2) == 0 ? -1 : 1;
     if (m > 1048576)
         return sign * sqrt(1.57079632679489661923{F} / x) * weft_yv_{S}(m + 0.5{F}, x);
-    {T} below = -cos(x) / x;
-    if (m == 0) return sign * below;
-    {T} y = (below - sin(x)) / x;
-    for (int k = 1; k < (int)m && !isinf(y); ++k) {{
-        const {T} above = (2 * k + 1) * y / x - below;
-        below = y;
-        y = above;
-    }}
-    return sign * y;
+    const {T} y0 = -cos(x) / x;
+    return sign * weft_bessel_upward_{S}((int)m, 0.5{F}, x, y0, (y0 - sin(x)) / x);
 }}
 """,
 }
 
-SPHERICAL_BESSEL_NEEDS: dict[str, tuple[str, ...]] = {"sph_jn": ("jv",), "sph_yn": ("yv",)}
+SPHERICAL_BESSEL_NEEDS: dict[str, tuple[str, ...]] = {
+    "sph_jn": ("jv", "bessel_upward", "bessel_downward"), "sph_yn": ("yv", "bessel_upward")}
 # (jv and yv serve orders beyond 2^20 only.)
