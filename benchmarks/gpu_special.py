@@ -1,6 +1,7 @@
 """Special functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn, k0, k1e,
-erfcx, ellipj, spherical_yn) in the same process, interleaved in rounds; weft's jv, iv and
-spherical_jn alone (CuPy has none of them); float64, 10^7 elements a call:
+erfcx, ellipj, spherical_yn; yv at integer orders against yn) in the same process, interleaved
+in rounds; weft's jv, iv, kv and spherical_jn alone (CuPy has none of them); float64, 10^7
+elements a call:
 
     python benchmarks/gpu_special.py [WORD ...]
 
@@ -57,6 +58,11 @@ def main() -> None:
         "ellipj, all four": (lambda: wf.ellipj(wx, wv * 0.1),
                              lambda: cupy_special.ellipj(cx, cv * 0.1)),
         "jv (v < 10; weft only)": (lambda: wf.jv(wv, wx), None),
+        "jv (integer n < 10; weft only)": (lambda: wf.jv(wn, wx), None),
+        "yv (integer n < 10, against yn)": (lambda: wf.yv(wn, wx),
+                                            lambda: cupy_special.yn(cn, cx)),
+        "kv (Matern's 3/2, x < 25; weft only)": (lambda: wf.kv(1.5, wx * 0.5), None),
+        "kv (v < 10, x < 25; weft only)": (lambda: wf.kv(wv, wx * 0.5), None),
         "iv (v < 10, x < 25; weft only)": (lambda: wf.iv(wv, wx * 0.5), None),
         "spherical_jn (n < 10; weft only)": (lambda: wf.spherical_jn(wn, wx), None),
         "spherical_yn (n < 10)": (lambda: wf.spherical_yn(wn, wx),
