@@ -4,6 +4,8 @@ orders 0 and 1 and yn, ``skeletons/bessel_jy01.py``), their NumPy
 references (SciPy's, with the limits where SciPy answers NaN or +-inf), and their adjoints:
 d/dx C_v = (C_(v-1) - C_(v+1)) / 2 for C = J, Y, and d/dv by Richardson-extrapolated
 central differences in the order (internal ops ``jv_dv`` and ``yv_dv``: no closed form).
+Also the spherical j_n and y_n's internal ops (``sph_jn``, ``sph_yn``; the public functions are
+in ``spherical_bessel.py``), their references and their adjoints in x.
 
 >>> import weft as wf
 >>> round(float(wf.jv(2.5, wf.asarray(1.5))), 12)

@@ -1,8 +1,9 @@
 """SciPy's spherical Bessel functions, element-wise and lazy: ``spherical_jn``,
 ``spherical_yn``, ``spherical_in`` and ``spherical_kn`` of integer order n, with SciPy's
 ``derivative=``. j_n and y_n are the internal ops ``sph_jn`` and ``sph_yn``: SciPy's
-recurrences from sin x / x and cos x / x (``skeletons/spherical_bessel.py``), J_(n + 1/2)
-only where j_n is the recurrence's minimal solution (x <= n). i_n and k_n are sqrt(pi / 2z)
+recurrences upward from sin x / x and cos x / x (``skeletons/spherical_bessel.py``), and
+downward (Miller's algorithm) where j_n is the minimal solution (x <= n). i_n and k_n are
+sqrt(pi / 2z)
 times I_(n + 1/2) and K_(n + 1/2) (``iv``, ``kv``). Each fuses, has a gradient in z, and keeps
 SciPy's values at the edges (NaN for n < 0, parities for z < 0, the limits at 0 and
 infinity). A real n is truncated toward zero, as SciPy's integer conversion does; results are
