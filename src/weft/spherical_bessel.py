@@ -3,10 +3,9 @@
 ``derivative=``. j_n and y_n are the internal ops ``sph_jn`` and ``sph_yn``: SciPy's
 recurrences upward from sin x / x and cos x / x (``skeletons/spherical_bessel.py``), and
 downward (Miller's algorithm) where j_n is the minimal solution (x <= n). i_n and k_n are
-sqrt(pi / 2z)
-times I_(n + 1/2) and K_(n + 1/2) (``iv``, ``kv``). Each fuses, has a gradient in z, and keeps
-SciPy's values at the edges (NaN for n < 0, parities for z < 0, the limits at 0 and
-infinity). A real n is truncated toward zero, as SciPy's integer conversion does; results are
+sqrt(pi / 2z) times I_(n + 1/2) and K_(n + 1/2) (``iv``, ``kv``). Each fuses, has a gradient
+in z, and keeps SciPy's values at the edges (NaN for n < 0, parities for z < 0, the limits at
+0 and infinity). A real n is truncated toward zero, as SciPy's integer conversion does; results are
 float64 (SciPy's loops are double only) on devices with doubles.
 
 >>> import weft as wf
