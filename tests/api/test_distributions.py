@@ -88,8 +88,20 @@ def test_each_matches_scipy_across_its_domain(device, name, dtype):
     rtol = 1e-11 if dtype == "float64" else 2e-5
     if dtype == "float32" and name in ("gammasgn", "sindg", "cosdg", "tandg", "cotdg"):
         rtol = 1e-6
-    np.testing.assert_allclose(got.to_numpy(), expected, rtol=rtol, atol=1e-300,
-                               err_msg=name)
+    got = got.to_numpy()
+    if dtype == "float32":
+        # SciPy's float32 loops of their own (fdtri's) compute in float: where weft's value
+        # is the float64 one rounded, that is the one to compare with (fdtri(0.3, 0.3, 0.5)
+        # is 1.0000000000000009; SciPy's float32 loop gives 0.99994, weft 1.0).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            wide = getattr(sp, name)(*[a.astype(np.float64) for a in args])
+        with np.errstate(over="ignore"):
+            wide = wide.astype(np.float32)
+        rounded = np.isclose(got, wide, rtol=rtol, atol=1e-300, equal_nan=True)
+        expected = np.where(rounded, got, expected)
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=1e-300, err_msg=name)
 
 
 def test_degrees_are_exact_at_multiples_of_90(device):
