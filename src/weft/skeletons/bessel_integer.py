@@ -10,11 +10,11 @@ integer order n the three-term recurrence c_(k+1) = (2k / x) c_k - c_(k-1) costs
   rounding does not grow; once Y overflows it stays infinite.
 - J_n upward from J_0 and J_1 where x > n (past the turning point J is not dominated); where
   x <= n, where J_n is the minimal solution, Miller's algorithm: downward from order
-  n + 4 sqrt(n) + 12, rescaled by powers of two as it grows, then fitted to J_0 and J_1 by
+  n + 3 sqrt(n) + 8, rescaled by powers of two as it grows, then fitted to J_0 and J_1 by
   least squares (they never vanish together); below x = 1e-8 the series' two terms
   (x / 2)^n / n! (1 - x^2 / (4 (n + 1))), where the downward steps would overflow.
 
-Orders up to 64 for J (within 2.5e-15 of mpmath there, to the turning point x = n), up to
+Orders up to 64 for J (within 3.1e-15 of mpmath there, to the turning point x = n), up to
 2^20 for Y (yn's range).
 """
 
@@ -36,12 +36,13 @@ BESSEL_INTEGER: dict[str, str] = {
 }}
 """,
     # Miller's: the minimal solution at order n >= 1 from its exact c_0 and c_1, downward
-    # from order n + 4 sqrt(n) + 12 (within 2.5e-15 of mpmath to the turning point x = n
-    # for J to order 64, 1e-14 for j to 2000), rescaled by powers of two as it grows, then
-    # fitted to c_0 and c_1 by least squares (they never vanish together).
+    # from order n + 3 sqrt(n) + 8 (within 3.1e-15 of mpmath to the turning point x = n for
+    # J to order 64 on 640 points, 6.7e-15 for j to 2000; 2 sqrt(n) + 8 lost digits: 1e-12),
+    # rescaled by powers of two as it grows, then fitted to c_0 and c_1 by least squares
+    # (they never vanish together).
     "bessel_downward": """\
 {T} weft_bessel_downward_{S}(int n, {T} h, {T} x, {T} c0, {T} c1) {{
-    const int top = n + (int)(4 * sqrt(({T})n)) + 12, e = sizeof({T}) == 8 ? 500 : 60;
+    const int top = n + (int)(3 * sqrt(({T})n)) + 8, e = sizeof({T}) == 8 ? 500 : 60;
     const {T} big = ldexp(({T})1, e), shrink = ldexp(({T})1, -e);
     {T} above = 0, f = 1, at_n = 0;
     for (int k = top; k > 0; --k) {{
