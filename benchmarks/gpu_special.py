@@ -63,6 +63,7 @@ def main() -> None:
                                             lambda: cupy_special.yn(cn, cx)),
         "kv (Matern's 3/2, x < 25; weft only)": (lambda: wf.kv(1.5, wx * 0.5), None),
         "kv (v < 10, x < 25; weft only)": (lambda: wf.kv(wv, wx * 0.5), None),
+        "kv (v < 10, x < 2; weft only)": (lambda: wf.kv(wv, wx * 0.04), None),
         "iv (v < 10, x < 25; weft only)": (lambda: wf.iv(wv, wx * 0.5), None),
         "spherical_jn (n < 10; weft only)": (lambda: wf.spherical_jn(wn, wx), None),
         "spherical_yn (n < 10)": (lambda: wf.spherical_yn(wn, wx),
