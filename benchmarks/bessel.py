@@ -47,6 +47,8 @@ CASES = [
     ("k1e, x in (0, 50)", wf.k1e, special.k1e, None, _RNG.uniform(0, 50, N)),
     ("kv, v in (0, 10), x in (0, 25)", wf.kv, special.kv, _RNG.uniform(0, 10, N),
      _RNG.uniform(0, 25, N)),
+    ("kv, v in (0, 10), x in (0, 2)", wf.kv, special.kv, _RNG.uniform(0, 10, N),
+     _RNG.uniform(0, 2, N)),
     ("kv, Matern's v = 3/2, x in (0, 25)", wf.kv, special.kv, np.full(N, 1.5),
      _RNG.uniform(0, 25, N)),
     ("kv, Matern's v = 5/2, x in (0, 25)", wf.kv, special.kv, np.full(N, 2.5),
