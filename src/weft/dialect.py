@@ -123,6 +123,11 @@ class Dialect:
     # in ops and helpers alike: a CPU device's OpenCL compiler vectorizes a kernel only when
     # nothing in it is a call.
     own_math: frozenset[str] = frozenset()
+    # Helpers given their branchier forms (skeletons/helpers.py ``BRANCHY_FORMS``): where a
+    # work-item runs alone (CPUs), a second algorithm for part of the domain costs only the
+    # elements that take it; where lanes run in lockstep (GPUs), both paths in one helper
+    # slowed every lane (kv: the H200's mixed-x kv 4.97 -> 11.99 ms).
+    branchy_forms: frozenset[str] = frozenset()
     # Before helper functions that hold a loop, where it differs from ``function_qualifier``
     # (None: the same). A loop inside a kernel's body keeps PoCL from vectorizing it whether
     # or not the helper is inlined, and inlining the incomplete beta function's loops made

@@ -62,8 +62,10 @@ def order_derivative(name: str) -> str:
 """
 
 
-_EVEN = _horner(RGAMMA_TAYLOR[0::2], "m2")
-_ODD = _horner(RGAMMA_TAYLOR[1::2], "m2")
+# 1/Gamma(1 +- mu) = RGAMMA_EVEN +- mu RGAMMA_ODD, as expressions in m2 = mu^2 (Temme's
+# series here and in bessel_kv.py).
+RGAMMA_EVEN = _horner(RGAMMA_TAYLOR[0::2], "m2")
+RGAMMA_ODD = _horner(RGAMMA_TAYLOR[1::2], "m2")
 
 BESSEL_JY: dict[str, str] = {
     "bessel_y_temme": """\
@@ -72,8 +74,8 @@ void weft_bessel_y_temme_{S}({T} mu, {T} x, {T} unit, {T} *y_mu, {T} *y_next) {{
     const {T} pi = 3.14159265358979323846{F};
     const {T} m2 = mu * mu;
     // 1/Gamma(1 +- mu) = even +- mu odd; Temme's gamma1 = -odd, gamma2 = even.
-    const {T} even = """ + _EVEN + """;
-    const {T} odd = """ + _ODD + """;
+    const {T} even = """ + RGAMMA_EVEN + """;
+    const {T} odd = """ + RGAMMA_ODD + """;
     const {T} rgamma_plus = even + mu * odd, rgamma_minus = even - mu * odd;
     const {T} d = -log(0.5{F} * x), e = mu * d;
     const {T} sinhc = e == 0 ? ({T})1 : sinh(e) / e;

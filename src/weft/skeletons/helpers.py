@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .bessel_kv import BESSEL_KV_BRANCHY
 from .random import DTYPE_FREE, RANDOM, RANDOM_NEEDS
 from .special import NEEDS, ROOTS, SPECIAL, THROUGH_DOUBLE, WIDE_FLOAT32
 
@@ -145,6 +146,11 @@ HELPERS: dict[str, str] = {
 # gives exact powers exactly) gets the plain call.
 MENDS = {"pow_exact": ("pow", "{T} weft_pow_{S}({T} x, {T} y) {{ return pow(x, y); }}\n")}
 
+# Helpers' branchier forms, for dialects whose work-items run alone (``Dialect.branchy_forms``,
+# CPUs): kv takes Temme's series below x = 2 there.
+BRANCHY_FORMS = dict(BESSEL_KV_BRANCHY)
+BRANCHY_NAMES = frozenset(BRANCHY_FORMS)
+
 _LOOP = re.compile(r"\b(for|while)\s*\(")
 
 HELPERS.update(SPECIAL)
@@ -154,8 +160,8 @@ NEEDS["lcm"] = ("gcd",)
 # Helpers computing in double whatever the op's dtype (the kernel needs doubles).
 DOUBLE_INSIDE = frozenset(RANDOM)
 
-__all__ = ["DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS", "THROUGH_DOUBLE",
-           "WIDE_FLOAT32", "helper_source"]
+__all__ = ["BRANCHY_NAMES", "DOUBLE_INSIDE", "DTYPE_FREE", "HELPERS", "NEEDS", "ROOTS",
+           "THROUGH_DOUBLE", "WIDE_FLOAT32", "helper_source"]
 
 
 def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
@@ -163,6 +169,8 @@ def helper_source(name: str, dtype: DType, dialect: Dialect) -> str:
     template = HELPERS[name]
     if name in MENDS and MENDS[name][0] in dialect.own_math:
         template = MENDS[name][1]
+    elif name in dialect.branchy_forms:
+        template = BRANCHY_FORMS[name]
     qualifier = dialect.function_qualifier
     if dialect.looping_function_qualifier is not None and _LOOP.search(template):
         qualifier = dialect.looping_function_qualifier

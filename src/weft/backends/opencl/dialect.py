@@ -4,6 +4,7 @@
 from dataclasses import replace
 
 from ...dialect import Dialect
+from ...skeletons.helpers import BRANCHY_NAMES
 from ...skeletons.own_math import NAMES
 
 # OpenCL has no float atomic add: a compare-and-swap loop on the value's bits.
@@ -74,4 +75,4 @@ OPENCL = Dialect(
 # except those with a loop, which keeps it from vectorizing anyway.
 OPENCL_CPU = replace(OPENCL, own_math=NAMES,
                      function_qualifier="__attribute__((always_inline)) ",
-                     looping_function_qualifier="")
+                     looping_function_qualifier="", branchy_forms=BRANCHY_NAMES)
