@@ -145,16 +145,7 @@ def test_integer_and_half_integer_orders_by_the_recurrence_against_mpmath(real_d
     xs = np.array([1e-300, 1e-30, 1e-5, 0.01, 0.3, 1.0, 2.5, 7.0, 30.0, 100.0, 700.0, 740.0,
                    1e4])
     v, x = (a.ravel() for a in np.meshgrid(orders, xs, indexing="ij"))
-    kv, kve = wf.eval(wf.kv(wf.asarray(v), wf.asarray(x)), wf.kve(wf.asarray(v), wf.asarray(x)))
-    with mpmath.workdps(40):
-        exact = [mpmath.besselk(mpmath.mpf(float(a)), mpmath.mpf(float(b))) for a, b in zip(v, x)]
-        want = np.array([float(k) for k in exact])
-        want_scaled = np.array([float(k * mpmath.exp(mpmath.mpf(float(b))))
-                                for k, b in zip(exact, x)])
-    for got, expected in ((kv.to_numpy(), want), (kve.to_numpy(), want_scaled)):
-        assert np.array_equal(np.isinf(got), np.isinf(expected))
-        keep = np.isfinite(expected) & (expected > 1e-300)
-        np.testing.assert_allclose(got[keep], expected[keep], rtol=1e-14, atol=0)
+    _kv_and_kve_against_mpmath(v, x, rtol=1e-14)
 
 
 def test_other_orders_below_x_2_against_mpmath(real_device):
@@ -169,6 +160,12 @@ def test_other_orders_below_x_2_against_mpmath(real_device):
                                                   -2.3, 7.0000001]])
     x = np.concatenate([rng.uniform(0, 2, 30), np.geomspace(1e-280, 2, 30),
                         [1e-5, 2.0, 2.0, 0.5, 1e-3, 1.3, 0.7]])
+    _kv_and_kve_against_mpmath(v, x, rtol=1e-13)
+
+
+def _kv_and_kve_against_mpmath(v: np.ndarray, x: np.ndarray, rtol: float) -> None:
+    """kv and kve at (v, x) within ``rtol`` of 40-digit mpmath where finite and above 1e-300
+    (over half of the points), infinite where mpmath's value overflows."""
     kv, kve = wf.eval(wf.kv(wf.asarray(v), wf.asarray(x)), wf.kve(wf.asarray(v), wf.asarray(x)))
     with mpmath.workdps(40):
         exact = [mpmath.besselk(mpmath.mpf(float(a)), mpmath.mpf(float(b))) for a, b in zip(v, x)]
@@ -178,5 +175,5 @@ def test_other_orders_below_x_2_against_mpmath(real_device):
     for got, expected in ((kv.to_numpy(), want), (kve.to_numpy(), want_scaled)):
         assert np.array_equal(np.isinf(got), np.isinf(expected))
         keep = np.isfinite(expected) & (expected > 1e-300)
-        assert keep.sum() > 40
-        np.testing.assert_allclose(got[keep], expected[keep], rtol=1e-13, atol=0)
+        assert keep.sum() > len(v) // 2
+        np.testing.assert_allclose(got[keep], expected[keep], rtol=rtol, atol=0)
