@@ -16,16 +16,9 @@ import sys
 import time
 
 import numpy as np
+from cases import chain10
 
 import weft as wf
-
-
-def chain10(xp, a):
-    x = a
-    for k in range(5):
-        x = xp.exp(x * 0.001) if k % 2 else x * 1.0001 + 0.5
-        x = x - 0.25
-    return x
 
 
 def per_call(fn, calls: int = 2000) -> float:

@@ -60,17 +60,23 @@ BESSEL_INTEGER: dict[str, str] = {
     return (at_n / scale) * ((c0 * a0 + c1 * a1) / (a0 * a0 + a1 * a1));
 }}
 """,
+    # The series' two terms for c = J (h = 0) or j (h = 1/2) below x = 1e-8, where the
+    # downward steps would overflow: prod_(k<=n) x / (2 (k + h)) (1 - x^2 / (4 (n + h + 1))),
+    # the product stopping once it underflows (within a few dozen steps).
+    "bessel_small": """\
+{T} weft_bessel_small_{S}(int n, {T} h, {T} x) {{
+    {T} term = 1;
+    for (int k = 1; k <= n && term != 0; ++k) term *= x / (2 * (k + h));
+    return term * (1 - x * x / (4 * (n + h + 1)));
+}}
+""",
     "bessel_jn_integer": """\
 {T} weft_bessel_jn_integer_{S}(int n, {T} x) {{
     // J_n(x) for 0 <= n <= 64 and 0 < x < inf.
     {T} y;
     const {T} j0 = weft_bessel_jy01_{S}(0, 0, x, &y), j1 = weft_bessel_jy01_{S}(1, 0, x, &y);
     if (n <= 1 || x > n) return weft_bessel_upward_{S}(n, 0, x, j0, j1);
-    if (x < 1e-8{F}) {{
-        {T} term = 1;
-        for (int k = 1; k <= n && term != 0; ++k) term *= x / (2 * k);
-        return term * (1 - x * x / (4 * (n + 1)));
-    }}
+    if (x < 1e-8{F}) return weft_bessel_small_{S}(n, 0, x);
     return weft_bessel_downward_{S}(n, 0, x, j0, j1);
 }}
 """,
@@ -86,5 +92,5 @@ BESSEL_INTEGER: dict[str, str] = {
 }
 
 BESSEL_INTEGER_NEEDS: dict[str, tuple[str, ...]] = {
-    "bessel_jn_integer": ("bessel_jy01", "bessel_upward", "bessel_downward"),
+    "bessel_jn_integer": ("bessel_jy01", "bessel_upward", "bessel_downward", "bessel_small"),
     "bessel_yn_integer": ("bessel_jy01", "bessel_upward")}

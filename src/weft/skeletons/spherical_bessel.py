@@ -33,12 +33,8 @@ SPHERICAL_BESSEL: dict[str, str] = {
     if (z == 0) return m == 0 ? 1 : 0;
     const {T} x = fabs(z);
     const {T} sign = z < 0 && fmod(m, ({T})2) != 0 ? -1 : 1;
-    if (x < 1e-8{F}) {{
-        {T} term = 1;  // x^m / (2m + 1)!!, which underflows within a few dozen steps
-        for (int k = 1; k <= (int)fmin(m, ({T})1048576) && term != 0; ++k)
-            term *= x / (2 * k + 1);
-        return sign * term * (1 - x * x / (4 * m + 6));
-    }}
+    if (x < 1e-8{F})  // x^m / (2m + 1)!! (1 - x^2 / (4m + 6)); 0 long before order 2^20
+        return sign * weft_bessel_small_{S}((int)fmin(m, ({T})1048576), 0.5{F}, x);
     if (m > 1048576)
         return sign * sqrt(1.57079632679489661923{F} / x) * weft_jv_{S}(m + 0.5{F}, x);
     const {T} j0 = sin(x) / x, j1 = (j0 - cos(x)) / x;
@@ -64,5 +60,6 @@ SPHERICAL_BESSEL: dict[str, str] = {
 }
 
 SPHERICAL_BESSEL_NEEDS: dict[str, tuple[str, ...]] = {
-    "sph_jn": ("jv", "bessel_upward", "bessel_downward"), "sph_yn": ("yv", "bessel_upward")}
+    "sph_jn": ("jv", "bessel_upward", "bessel_downward", "bessel_small"),
+    "sph_yn": ("yv", "bessel_upward")}
 # (jv and yv serve orders beyond 2^20 only.)
