@@ -10,6 +10,11 @@ that is differentiated becomes a 0-d array of the default real. Calls nest: a gr
 gradient (a Hessian-vector product) differentiates the first gradient's expression, whose
 leaves remember the arguments they were made from.
 
+A value and its gradients (and the gradients ``vjp``'s pullback returns) are computed
+together when any of them is first read, as ``wf.eval`` computes them: reading the value,
+then the gradient, runs their shared forward work once (a GLM reads ``x`` once for both, not
+twice). One that is dropped unread is not computed.
+
 >>> import weft as wf
 >>> x = wf.asarray([1.0, 2.0, 3.0])
 >>> wf.grad(lambda x: (x * x).sum())(x).tolist()
@@ -25,7 +30,7 @@ from typing import Any
 
 from . import expr as ex
 from .adjoint import backward
-from .array import Array
+from .array import Array, together
 from .tape import RECORDING, reaches_argument
 from .trace import flatten, unflatten
 
@@ -62,6 +67,7 @@ def vjp(f: Callable[..., Any], *args: Any) -> tuple[Any, Callable[[Any], tuple[A
             roots.append(node)
             given.append(c.astype(v.dtype) if c.dtype is not v.dtype else c)
         grads = _gradients(roots, given, leaves, marked, call)
+        together([v for v in values if isinstance(v, Array)] + grads)
         return tuple(_rebuild(trees, grads))
 
     return value, pullback
@@ -93,7 +99,9 @@ def value_and_grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0
                     if isinstance(value, Array) else type(value).__name__)
             raise TypeError(f"grad: f must return a 0-d real array, not {what}")
         one = Array(ex.scalar(1.0, value.dtype), value.device)
-        grads = _rebuild(trees, _gradients([value._node], [one], leaves, marked, call))
+        flat = _gradients([value._node], [one], leaves, marked, call)
+        together([value, *flat])
+        grads = _rebuild(trees, flat)
         return value, grads[0] if isinstance(argnums, int) else tuple(grads)
 
     return call
