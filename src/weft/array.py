@@ -16,8 +16,6 @@ one reads its source's value when the view was made; writing into one (``v[...] 
 from __future__ import annotations
 
 import math
-import weakref
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +27,7 @@ from .devices import Device
 from .dtypes import DType
 from .indexing import IDENTITY, AffineMap, as_2d, basic_map, reshaped_shape, transpose_map
 from .tape import RECORDING, keep_alias, keep_reshape, keep_value
+from .together import with_groups
 
 
 def _is_mask(key: Any) -> bool:
@@ -71,7 +70,7 @@ class Array:
         self._device = device
         self._base: tuple[Array, AffineMap] | None = None  # writes go to base's elements
         self._deferred: Any = None
-        self._together: tuple[weakref.ref, ...] | None = None  # see ``together``
+        self._together: tuple[Any, ...] | None = None  # weak references: together.py
 
     @classmethod
     def _from_template(cls, deferred: Any, device: Device) -> Array:
@@ -542,43 +541,12 @@ def view_of(x: Array, shape: tuple[int, ...], m: AffineMap) -> Array:
 # Evaluation and writes -----------------------------------------------------------------
 
 
-def together(arrays: Sequence[Array]) -> None:
-    """Compute the lazy ones of ``arrays`` together when any of them is first needed, as
-    ``wf.eval`` would: a value and its gradients share their forward work (a GLM's value and
-    gradient read ``x`` once instead of twice). Each remembers the others weakly, so one
-    dropped unread (``wf.grad`` drops the value) is not computed."""
-    lazy = [a for a in arrays if a.is_lazy]
-    if len(lazy) > 1:
-        group = tuple(weakref.ref(a) for a in lazy)
-        for a in lazy:
-            a._together = group
-
-
-def _with_groups(arrays: tuple[Array, ...]) -> tuple[Array, ...]:
-    """``arrays`` and the live, still lazy members of their ``together`` groups; each group
-    is dissolved (computed once)."""
-    out = list(arrays)
-    for a in arrays:
-        group = a._together if type(a) is Array else None
-        if group is None:
-            continue
-        for ref in group:
-            member = ref()
-            if member is not None:
-                member._together = None
-                if member is not a and member.is_lazy:
-                    out.append(member)
-    return tuple(out)
-
-
 def evaluate(*arrays: Array) -> None:
     """Materialize every lazy array given (and those computed ``together`` with them), one
     kernel per device and shape."""
     if len(arrays) == 1:
         a = arrays[0]
-        if type(a) is Array and a._together is not None:
-            arrays = _with_groups(arrays)
-        elif type(a) is Array and a._device.evaluator is None:
+        if type(a) is Array and a._together is None and a._device.evaluator is None:
             if a._deferred is not None:
                 dest = realize.execute_deferred(a._device, a._deferred)
                 if dest is not None:
@@ -592,11 +560,7 @@ def evaluate(*arrays: Array) -> None:
                         keep_value(a._node, dest)
                     a._node = dest
                     return
-    else:
-        for a in arrays:
-            if type(a) is Array and a._together is not None:
-                arrays = _with_groups(arrays)
-                break
+    arrays = with_groups(arrays)
     by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
     targets: list[tuple[Array, ex.Node]] = []
     seen: set[int] = set()
@@ -629,5 +593,4 @@ def compute(device: Device, outputs: list[tuple[ex.Node, ex.Node]]) -> None:
 # Operations on arrays build their nodes in operate.py, which needs Array defined first.
 from .operate import apply_op, as_operand  # noqa: E402
 
-__all__ = ["Array", "apply_op", "as_operand", "compute", "evaluate", "together", "transpose",
-           "view_of"]
+__all__ = ["Array", "apply_op", "as_operand", "compute", "evaluate", "transpose", "view_of"]

@@ -30,8 +30,9 @@ from typing import Any
 
 from . import expr as ex
 from .adjoint import backward
-from .array import Array, together
+from .array import Array
 from .tape import RECORDING, reaches_argument
+from .together import together
 from .trace import flatten, unflatten
 
 _LOCK = threading.Lock()
