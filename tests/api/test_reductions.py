@@ -464,3 +464,28 @@ def test_reductions_over_transposes_in_gradients_and_traced_functions(device):
         a, w = rng.standard_normal((160, 120)), rng.standard_normal(160)
         np.testing.assert_allclose(traced(wf.asarray(a), wf.asarray(w)).to_numpy(),
                                    (a.T * w).sum(1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_several_sums_over_one_operand_share_a_kernel_and_match_numpy(real_device, dtype):
+    # Row sums and full sums of several expressions of one operand: one reduction kernel,
+    # whose CPU band walks them in a loop over accumulator arrays (copies of its body left
+    # them scalar), with a tail shorter than the band.
+    a = np.random.default_rng(8).standard_normal((37, 1003)).astype(dtype)
+    x = wf.asarray(a)
+    z = (x - 0.25) / 1.5
+    rows = [(z * z).sum(axis=1), z.sum(axis=1), wf.exp(z * 0.1).sum(axis=1)]
+    source = wf.kernel_source(*rows)
+    if real_device.traits.row_band:
+        assert "acc0[" in source and "acc2[" in source
+    wf.eval(*rows)
+    za = (a.astype(np.float64) - 0.25) / 1.5
+    tol = 1e-12 if dtype == np.float64 else 2e-6
+    for got, want in zip(rows, [(za * za).sum(axis=1), za.sum(axis=1),
+                                np.exp(za * 0.1).sum(axis=1)]):
+        np.testing.assert_allclose(got.to_numpy(), want, rtol=tol, atol=tol * 40)
+    flat = wf.asarray(a.ravel())
+    zf = (flat - 0.25) / 1.5
+    totals = wf.eval(wf.sum(zf * zf), wf.sum(zf))
+    np.testing.assert_allclose([float(t) for t in totals], [(za * za).sum(), za.sum()],
+                               rtol=tol * 10)
