@@ -3,9 +3,11 @@ against ``wf.eval(value, *grads)`` first, interleaved in rounds in one process. 
 (first argument) names the checkout, so runs of two checkouts alternated in turn compare
 them on a noisy host.
 
-    PYTHONPATH=src python benchmarks/grad_reads.py head
+    PYTHONPATH=src python benchmarks/grad_reads.py head [gpu]
 
-Per call, ms: the median of 7 rounds of 3 calls.
+Per call, ms: the median of 7 rounds of 3 calls. ``gpu`` takes the grad suite's GPU sizes
+(a logistic GLM of 100000 x 5000 and 10^7 x 2, normal_lpdf over 2^26), where reading the
+value and then the gradient without ``wf.eval`` ran the forward pass twice.
 """
 
 from __future__ import annotations
@@ -21,22 +23,23 @@ import weft as wf
 
 def main() -> None:
     label = sys.argv[1] if len(sys.argv) > 1 else "weft"
+    gpu = sys.argv[2:] == ["gpu"]
     rng = np.random.default_rng(0)
-    y = wf.asarray(rng.standard_normal(10**7))
-    x = wf.asarray(rng.standard_normal((10**6, 10)))
-    n = wf.asarray((rng.uniform(size=10**6) < 0.5).astype(np.int32))
-    small = wf.asarray(rng.standard_normal(1000))
-    cases = {
-        "normal_lpdf 1e7": (wf.value_and_grad(
-            lambda mu, s: wf.stats.normal_lpdf(y, mu, s), argnums=(0, 1)),
-            (wf.asarray(0.3), wf.asarray(1.2))),
-        "logistic glm 1e6x10": (wf.value_and_grad(
-            lambda a, b: wf.stats.bernoulli_logit_glm_lpmf(n, x, a, b), argnums=(0, 1)),
-            (wf.asarray(0.1), wf.asarray(rng.standard_normal(10) * 0.1))),
-        "normal_lpdf 1e3": (wf.value_and_grad(
-            lambda mu, s: wf.stats.normal_lpdf(small, mu, s), argnums=(0, 1)),
-            (wf.asarray(0.3), wf.asarray(1.2))),
-    }
+    cases = {}
+    normal = [("normal_lpdf 2^26", 1 << 26)] if gpu else [("normal_lpdf 1e7", 10**7),
+                                                          ("normal_lpdf 1e3", 1000)]
+    for name, size in normal:
+        y = wf.asarray(rng.standard_normal(size))
+        cases[name] = (wf.value_and_grad(
+            lambda mu, s, y=y: wf.stats.normal_lpdf(y, mu, s), argnums=(0, 1)),
+            (wf.asarray(0.3), wf.asarray(1.2)))
+    glms = [(100_000, 5000), (10**7, 2)] if gpu else [(10**6, 10)]
+    for rows, cols in glms:
+        x = wf.asarray(rng.standard_normal((rows, cols)) / np.sqrt(cols))
+        n = wf.asarray((rng.uniform(size=rows) < 0.5).astype(np.int32))
+        cases[f"logistic glm {rows}x{cols}"] = (wf.value_and_grad(
+            lambda a, b, x=x, n=n: wf.stats.bernoulli_logit_glm_lpmf(n, x, a, b),
+            argnums=(0, 1)), (wf.asarray(0.1), wf.asarray(rng.standard_normal(cols) * 0.1)))
 
     def one_by_one(vg, args):
         value, grads = vg(*args)
