@@ -152,6 +152,29 @@ def _mp_ulps(got: np.ndarray, x: np.ndarray, f) -> float:
     return worst
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_trigonometric_walks_take_the_huge_path_only_where_a_run_needs_it(cpu, dtype):
+    """A walk's first pass skips the huge-argument reduction and notes a huge argument; the
+    runs holding one are walked again in full. Huge values planted among ordinary ones, at a
+    run's ends and inside it, and NaN and infinities, all within an ulp of mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(12)
+    x = rng.uniform(-1e4, 1e4, 40000)
+    huge = [1e30, -3e20, 2.0**50, -(2.0**50), 2.0**28, 7e15, np.inf, -np.inf, np.nan]
+    at = [0, 1, 19999, 20000, 20001, 39999, 5000, 5001, 30000]
+    x[at] = huge
+    x = x.astype(dtype)
+    device_x = wf.asarray(x)
+    source = wf.kernel_source(wf.sin(device_x) * 2 + wf.cos(device_x))
+    assert "int weft_huge = 0;" in source and "weft_sin_fast((x), &weft_huge)" in source
+    picked = np.concatenate([at, rng.choice(40000, 300, replace=False)])
+    for f, ref in ((wf.sin, mpmath.sin), (wf.cos, mpmath.cos), (wf.tan, mpmath.tan)):
+        got = f(device_x).to_numpy()
+        finite = np.isfinite(x[picked])
+        assert _mp_ulps(got[picked][finite], x[picked][finite].astype(np.float64), ref) <= 1.5
+        assert np.isnan(got[picked][~finite]).all()
+
+
 def test_sin_and_cos_over_the_whole_double_range(cpu):
     """Own sin and cos: argument reductions exact enough for every double, the worst known
     (x within 5e-19 of a multiple of pi/2) included; within an ulp against mpmath."""

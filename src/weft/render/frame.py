@@ -358,6 +358,20 @@ class Renderer:
         preamble += own + self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
+    def walked_twice(self, body: str) -> list[str]:
+        """The trigonometric functions (weft's own) a walk's ``body`` calls, where it walks
+        twice (``elementwise.WALK_TWICE``); empty where it cannot: where a second pass would
+        not rewrite the same values (a buffer the kernel both reads and writes), or would
+        repeat a side effect (a check's record, a scatter's add, a gather's error)."""
+        names = [n for n in ("sin", "cos", "tan")
+                 if n in self.d.own_math and re.search(rf"\b{n}\(", body)]
+        if not names or self.ir.checked or any(
+                isinstance(p, BufferParam) and p.read and p.written for p in self.ir.params):
+            return []
+        if any(isinstance(s, (Gather, Scatter)) for s in self.per_element):
+            return []
+        return names
+
     def render_elementwise(self) -> str:
         slots = self.frame()
         body = "".join(self.statement(s) for s in self.per_element)
@@ -368,10 +382,19 @@ class Renderer:
         if self.variant.vector > 1:
             return self.render_vector(slots, body)
         if self.variant.walk:
+            twice = self.walked_twice(body)
+            if twice:
+                slots.update(
+                    fast_macros="".join(f"#undef {n}\n#define {n}(x) weft_{n}_fast((x), "
+                                        "&weft_huge)\n" for n in twice),
+                    general_macros="".join(f"#undef {n}\n#define {n}(x) weft_{n}(x)\n"
+                                           for n in twice),
+                    index_setup_twice=indent(slots["index_setup"], 2),
+                    body_twice=indent(body, 2))
             slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
                          global_size=self.d.global_size,
                          kernel_qualifier=self.d.one_item_kernel_qualifier)
-            return self.finish(elementwise.WALK, slots)
+            return self.finish(elementwise.WALK_TWICE if twice else elementwise.WALK, slots)
         k = self.variant.per_thread
         if k == 1:
             slots["body"] = body

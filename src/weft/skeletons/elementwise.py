@@ -66,6 +66,30 @@ WALK = """\
 }}
 """
 
+# ``WALK`` in two passes where the body calls sin, cos or tan (weft's own, on CPUs): the first
+# through their fast versions (skeletons/trig.py: no huge-argument path, which a select
+# computed for every element), noting any argument that needs it; only then is the run
+# walked again through the general ones. Extra slots: ``fast_macros`` and
+# ``general_macros`` (the names sent to each version), ``index_setup_twice`` and
+# ``body_twice`` (the same, indented once more). Only where walking again rewrites the same
+# values (render/frame.py): no buffer both read and written, no check, gather or scatter.
+WALK_TWICE = """\
+{preamble}{helpers}{kernel_qualifier} {name}({params})
+{{
+{param_locals}{invariants}    const {index_t} items = ({index_t}){global_size};
+    const {index_t} run = (n + items - 1) / items;
+    const {index_t} first = ({index_t})({global_id}) * run;
+    const {index_t} end = first + run < n ? first + run : n;
+    int weft_huge = 0;
+{fast_macros}    for ({index_t} gid = first; gid < end; ++gid) {{
+{index_setup}{body}    }}
+{general_macros}    if (weft_huge) {{
+        for ({index_t} gid = first; gid < end; ++gid) {{
+{index_setup_twice}{body_twice}        }}
+    }}
+}}
+"""
+
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{

@@ -299,6 +299,9 @@ _VERSIONS["reduce_half_pi"] = {"float64": _reduction.SHARED}
 _VERSIONS["sin"] = {"float64": _reduction.SIN}  # (float64 and float32 versions)
 _VERSIONS["cos"] = {"float64": _reduction.COS}
 _VERSIONS["tan"] = {"float64": _reduction.TAN}
+_VERSIONS["reduce_half_pi_fast"] = {"float64": _reduction.REDUCE_HALF_PI_FAST}
+for _name, _source in _reduction.FAST.items():
+    _VERSIONS[f"{_name}_fast"] = {"float64": _source}
 _VERSIONS["erf_kernels"] = {"float64": ERF_KERNELS}
 _VERSIONS["log_parts"] = {"float64": LOG_PARTS}
 _VERSIONS["exp_sum"] = {"float64": _exp_double("weft_exp_sum(double x, double lo)", " + lo")}
@@ -315,6 +318,8 @@ for _name, _source, _arity in (
 _NEEDS = {"exp": ("times_two_to",), "exp_sum": ("times_two_to",),
           "expm1": ("times_two_to",), "log1p": ("log",),
           "sin": ("reduce_half_pi",), "cos": ("reduce_half_pi",), "tan": ("reduce_half_pi",),
+          "reduce_half_pi_fast": ("reduce_half_pi",), "sin_fast": ("reduce_half_pi_fast",),
+          "cos_fast": ("reduce_half_pi_fast",), "tan_fast": ("reduce_half_pi_fast",),
           "lgamma": ("log", "lgamma_parts"), "lgamma_parts": ("reduce_half_pi",),
           "tgamma": ("exp", "log_parts", "lgamma_parts"), "erf": ("exp", "erf_kernels"),
           "erfc": ("exp", "erf_kernels"), "pow": ("exp_sum", "log_parts"), "tanh": ("expm1",),
@@ -323,12 +328,14 @@ _NEEDS = {"exp": ("times_two_to",), "exp_sum": ("times_two_to",),
           "exp2": ("exp", "times_two_to"), "cbrt": ("times_two_to",), "asinh": ("log1p",),
           "acosh": ("log1p",), "atanh": ("log1p",)}
 _ORDER = ("times_two_to", "exp", "exp_sum", "log", "log1p", "expm1", "tanh", "sinh", "cosh",
-          "reduce_half_pi", "sin", "cos", "tan", "lgamma_parts", "lgamma", "erf_kernels", "erf",
+          "reduce_half_pi", "sin", "cos", "tan", "reduce_half_pi_fast", "sin_fast", "cos_fast",
+          "tan_fast", "lgamma_parts", "lgamma", "erf_kernels", "erf",
           "erfc", "log_parts", "pow", "tgamma", "log2", "log10", "exp2", "cbrt", "hypot", "asinh",
           "acosh", "atanh", "atan", "atan2", "asin", "acos", "isnan", "isfinite", "isinf", "sqrt",
           "fabs", "floor", "ceil", "trunc", "rint", "fmin", "fmax", "copysign")
 _HELPERS = frozenset({"times_two_to", "exp_sum", "reduce_half_pi", "erf_kernels",
-                      "log_parts", "lgamma_parts"})  # no macro
+                      "log_parts", "lgamma_parts", "reduce_half_pi_fast", "sin_fast",
+                      "cos_fast", "tan_fast"})  # no macro
 NAMES = frozenset(_ORDER) - _HELPERS
 # The functions a CPU row band may still write out once per column (render/reduce.py):
 # the compiler vectorizes those copies. A copy of any other own function's body it does
@@ -351,6 +358,8 @@ def own_math_source(names: frozenset[str], used: str) -> str:
     """
     code = re.sub(r"//[^\n]*", "", used)  # a comment's "log(x)" calls nothing
     wanted = {name for name in names if re.search(rf"\b{name}\(", code)}
+    # An element walk's first pass calls the trigonometric functions' fast versions by name.
+    wanted |= {f"{name}_fast" for name in _reduction.FAST if f"weft_{name}_fast(" in code}
     pending = list(wanted)
     while pending:
         for needed in _NEEDS.get(pending.pop(), ()):
