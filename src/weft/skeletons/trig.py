@@ -275,7 +275,8 @@ def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None,
         signature = f"weft_{name}({ctype} x)"
         if fast:
             signature = f"weft_{name}_fast({ctype} x, int* huge)"
-            reduce = (f"    *huge |= !({fabs}(x) < {HUGE[threshold]});\n"
+            # (NaN is not noted: both versions return it, whatever the reduction gives.)
+            reduce = (f"    *huge |= {fabs}(x) >= {HUGE[threshold]};\n"
                       + reduce.replace("(x, &", "_fast(x, &").replace("_float_fast", "_fast"))
         out += (f"{ctype} OVERLOADABLE {signature} {{\n"
                 f"{reduce}"
@@ -290,8 +291,9 @@ def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None,
 # the ``_fast`` functions serve a CPU element walk's first pass (render/frame.py), which
 # notes any argument at or above them and then walks its run again with the general ones.
 # The huge path is chosen by a select, so it was computed for every element (its double
-# version reads a table: gathers); without it sin and cos over 2^24 elements took a third
-# of the time on PoCL (float64 sin 122-156 -> 40 ms, float32 41-43 -> 19-21).
+# version reads a table: gathers). Two passes took sin over 2^24 elements on PoCL from
+# 119-127 to 42-48 ms in float64 and 44-51 to 18-25 in float32 (every argument huge: 1.2-1.4x
+# slower; results/opencl-pthread-AMD-EPYC/issue-36-trig-walks-2026-11-30.txt).
 HUGE = ("0x1p50", "0x1p28f")
 REDUCE_HALF_PI_FAST = f"""\
 int OVERLOADABLE weft_reduce_half_pi_fast(double x, double* rh, double* rl) {{
@@ -307,20 +309,15 @@ int OVERLOADABLE weft_reduce_half_pi_fast(float x, double* r) {{
 """
 
 
-SIN = _on_the_reduction("sin", "    const double u = (q & 1) ? c : s;\n"
-                               "    const double v = (q & 2) ? -u : u;\n", ("0x1p-26", "0x1p-13f"))
-COS = _on_the_reduction("cos", "    const double u = (q & 1) ? s : c;\n"
-                               "    const double v = ((q + 1) & 2) ? -u : u;\n", None)
-# tan: sin / cos of r, or -cos / sin in odd quadrants (each within about half an ulp, so the
-# quotient within about 1.5).
-TAN = _on_the_reduction("tan", "    const double v = (q & 1) ? -c / s : s / c;\n",
-                        ("0x1p-27", "0x1p-14f"))
-_SIN_VALUE = ("    const double u = (q & 1) ? c : s;\n"
-              "    const double v = (q & 2) ? -u : u;\n")
-SIN_FAST = _on_the_reduction("sin", _SIN_VALUE, ("0x1p-26", "0x1p-13f"), fast=True)
-COS_FAST = _on_the_reduction("cos", "    const double u = (q & 1) ? s : c;\n"
-                                    "    const double v = ((q + 1) & 2) ? -u : u;\n", None,
-                             fast=True)
-TAN_FAST = _on_the_reduction("tan", "    const double v = (q & 1) ? -c / s : s / c;\n",
-                             ("0x1p-27", "0x1p-14f"), fast=True)
-FAST = {"sin": SIN_FAST, "cos": COS_FAST, "tan": TAN_FAST}
+# Each function's result from the kernels' s and c, and where it returns x itself.
+_RESULTS = {
+    "sin": ("    const double u = (q & 1) ? c : s;\n"
+            "    const double v = (q & 2) ? -u : u;\n", ("0x1p-26", "0x1p-13f")),
+    "cos": ("    const double u = (q & 1) ? s : c;\n"
+            "    const double v = ((q + 1) & 2) ? -u : u;\n", None),
+    # tan: sin / cos of r, or -cos / sin in odd quadrants (each within about half an ulp, so
+    # the quotient within about 1.5).
+    "tan": ("    const double v = (q & 1) ? -c / s : s / c;\n", ("0x1p-27", "0x1p-14f")),
+}
+SIN, COS, TAN = (_on_the_reduction(name, *_RESULTS[name]) for name in ("sin", "cos", "tan"))
+FAST = {name: _on_the_reduction(name, *result, fast=True) for name, result in _RESULTS.items()}
