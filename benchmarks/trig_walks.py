@@ -1,6 +1,7 @@
-"""sin, cos and the chain6 case over 2^24 elements on the current device, and sin over huge
-arguments only (the walk's worst case: both passes), for base/head comparisons of the CPU
-element walk in two passes (skeletons/elementwise.WALK_TWICE). The label (first argument)
+"""sin, cos and the chain6 case over 2^24 elements on the current device, sin over huge
+arguments only (the walk's worst case: both passes) and a sum of cosines, for base/head
+comparisons of the CPU walks in two passes (skeletons/elementwise.WALK_TWICE,
+skeletons/reduce.REDUCE_ROWS_BAND_TWICE). The label (first argument)
 names the checkout.
 
     PYTHONPATH=src python benchmarks/trig_walks.py head
@@ -44,6 +45,7 @@ def main() -> None:
         results[f"sin {name}"] = _median_ms(lambda x=x: wf.sin(x))
         results[f"sin+cos {name}"] = _median_ms(lambda x=x: wf.sin(x) + wf.cos(x))
         results[f"sin huge {name}"] = _median_ms(lambda big=big: wf.sin(big))
+        results[f"sum(cos) {name}"] = _median_ms(lambda x=x: wf.sum(wf.cos(x)))
     print(label, "  ".join(f"{k}={v:.1f}" for k, v in results.items()))
 
 

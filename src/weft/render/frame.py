@@ -372,6 +372,15 @@ class Renderer:
             return []
         return names
 
+    @staticmethod
+    def trig_macros(names: list[str]) -> dict[str, str]:
+        """A two-pass walk's ``fast_macros`` and ``general_macros``: ``names`` sent to their
+        fast versions (which note a huge argument in ``weft_huge``), then back."""
+        return {"fast_macros": "".join(f"#undef {n}\n#define {n}(x) weft_{n}_fast((x), "
+                                       "&weft_huge)\n" for n in names),
+                "general_macros": "".join(f"#undef {n}\n#define {n}(x) weft_{n}(x)\n"
+                                          for n in names)}
+
     def render_elementwise(self) -> str:
         slots = self.frame()
         body = "".join(self.statement(s) for s in self.per_element)
@@ -384,13 +393,9 @@ class Renderer:
         if self.variant.walk:
             twice = self.walked_twice(body)
             if twice:
-                slots.update(
-                    fast_macros="".join(f"#undef {n}\n#define {n}(x) weft_{n}_fast((x), "
-                                        "&weft_huge)\n" for n in twice),
-                    general_macros="".join(f"#undef {n}\n#define {n}(x) weft_{n}(x)\n"
-                                           for n in twice),
-                    index_setup_twice=indent(slots["index_setup"], 2),
-                    body_twice=indent(body, 2))
+                slots.update(self.trig_macros(twice),
+                             index_setup_twice=indent(slots["index_setup"], 2),
+                             body_twice=indent(body, 2))
             slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
                          global_size=self.d.global_size,
                          kernel_qualifier=self.d.one_item_kernel_qualifier)

@@ -157,7 +157,7 @@ class Reductions:
         if failed:
             body += indent(reduce.BAND_FAILED.format(failed=failed))
         looped = rows and not (len(self.f.ir.reductions) == 1 and self.band_as_copies())
-        acc_init = accumulate = loop_accumulate = stores = report = totals = ""
+        acc_init = accumulate = loop_accumulate = stores = report = totals = acc_reset = ""
         for k, r in enumerate(self.f.ir.reductions):
             if r.compensated or r.final_buffer is not None:
                 raise AssertionError("banded reductions accumulate plainly, in one pass")
@@ -167,10 +167,12 @@ class Reductions:
                 acc_init += "".join(reduce.BAND_LANE_ACC_INIT.format(T=t, k=k, c=c,
                                                                      identity=init)
                                     for c in range(band))
+                acc_reset += "".join(f"        acc{k}_{c} = {init};\n" for c in range(band))
                 totals += reduce.BAND_LANE_TOTAL.format(T=t, k=k, tree=self.lane_tree(
                     r, [f"acc{k}_{c}" for c in range(band)]))
             else:
                 acc_init += reduce.BAND_ACC_INIT.format(T=t, k=k, band=band, identity=init)
+                acc_reset += f"        for (int u = 0; u < {band}; ++u) acc{k}[u] = {init};\n"
                 loop_accumulate += reduce.BAND_ACCUMULATE.format(
                     k=k, combine=self.f.apply(r.op, r.dtype, (f"acc{k}[u]", r.var)))
                 totals += reduce.BAND_TOTAL.format(
@@ -201,6 +203,12 @@ class Reductions:
                          tail_accumulate=accumulate, totals=totals, report=report,
                          stores=dedent(stores),
                          range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))
+            twice = self.f.walked_twice(body)  # (unchecked bands only)
+            if twice:
+                slots.update(self.f.trig_macros(twice), acc_reset=acc_reset,
+                             lanes_twice=indent(lanes), tail_body_twice=indent(body),
+                             tail_accumulate_twice=indent(accumulate))
+                return self.f.finish(reduce.REDUCE_ROWS_BAND_TWICE, slots)
             return self.f.finish(reduce.REDUCE_ROWS_BAND, slots)
         slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
                      body=indent(body, 2), accumulate=indent(loop_accumulate), report=report,
