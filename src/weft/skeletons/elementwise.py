@@ -73,22 +73,16 @@ WALK = """\
 # ``general_macros`` (the names sent to each version), ``index_setup_twice`` and
 # ``body_twice`` (the same, indented once more). Only where walking again rewrites the same
 # values (render/frame.py): no buffer both read and written, no check, gather or scatter.
-WALK_TWICE = """\
-{preamble}{helpers}{kernel_qualifier} {name}({params})
-{{
-{param_locals}{invariants}    const {index_t} items = ({index_t}){global_size};
-    const {index_t} run = (n + items - 1) / items;
-    const {index_t} first = ({index_t})({global_id}) * run;
-    const {index_t} end = first + run < n ? first + run : n;
-    int weft_huge = 0;
-{fast_macros}    for ({index_t} gid = first; gid < end; ++gid) {{
+_WALK_LOOP = """\
+    for ({index_t} gid = first; gid < end; ++gid) {{
 {index_setup}{body}    }}
-{general_macros}    if (weft_huge) {{
-        for ({index_t} gid = first; gid < end; ++gid) {{
-{index_setup_twice}{body_twice}        }}
-    }}
-}}
 """
+WALK_TWICE = WALK.replace(_WALK_LOOP, (
+    "    int weft_huge = 0;\n{fast_macros}" + _WALK_LOOP
+    + "{general_macros}    if (weft_huge) {{\n"
+    + "        for ({index_t} gid = first; gid < end; ++gid) {{\n"
+    + "{index_setup_twice}{body_twice}        }}\n    }}\n"))
+assert WALK_TWICE != WALK
 
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})

@@ -262,12 +262,14 @@ def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None,
     the reductions without the huge path (``REDUCE_HALF_PI_FAST``), right below ``HUGE``
     and noting in ``*huge`` an argument that is not."""
     out = ""
+    double_reduce, float_reduce = (("_fast", "_fast") if fast else ("", "_float"))
     for ctype, suffix, fabs, threshold, reduce, kernels in (
             ("double", "", "__builtin_fabs", 0,
-             "    double rh, rl;\n    const int q = weft_reduce_half_pi(x, &rh, &rl);\n",
+             "    double rh, rl;\n"
+             f"    const int q = weft_reduce_half_pi{double_reduce}(x, &rh, &rl);\n",
              "weft_sin_kernel(rh, rl), c = weft_cos_kernel(rh, rl)"),
             ("float", "f", "__builtin_fabsf", 1,
-             "    double r;\n    const int q = weft_reduce_half_pi_float(x, &r);\n",
+             f"    double r;\n    const int q = weft_reduce_half_pi{float_reduce}(x, &r);\n",
              "weft_sin_kernel_float(r), c = weft_cos_kernel_float(r)")):
         result = "v" if ctype == "double" else "(float)v"
         if small is not None:
@@ -276,8 +278,7 @@ def _on_the_reduction(name: str, value: str, small: tuple[str, str] | None,
         if fast:
             signature = f"weft_{name}_fast({ctype} x, int* huge)"
             # (NaN is not noted: both versions return it, whatever the reduction gives.)
-            reduce = (f"    *huge |= {fabs}(x) >= {HUGE[threshold]};\n"
-                      + reduce.replace("(x, &", "_fast(x, &").replace("_float_fast", "_fast"))
+            reduce = f"    *huge |= {fabs}(x) >= {HUGE[threshold]};\n" + reduce
         out += (f"{ctype} OVERLOADABLE {signature} {{\n"
                 f"{reduce}"
                 f"    const double s = {kernels};\n"
