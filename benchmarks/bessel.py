@@ -1,5 +1,5 @@
-"""The Bessel functions J, Y, K and I (and this round's other special functions, ellipkinc and
-erfcx) on weft's default device against SciPy on the host, per regime of weft's algorithm
+"""The Bessel functions J, Y, K and I (and this round's other special functions, ellipkinc,
+erfcx, ellipj, the spherical Bessel functions and lpmv) on weft's default device against SciPy on the host, per regime of weft's algorithm
 (skeletons/bessel_jy.py, bessel_kv.py, bessel_iv.py), interleaved in rounds in one process;
 float64, 10^6 elements a call:
 
@@ -22,7 +22,8 @@ import weft as wf
 N = 1_000_000
 ROUNDS = 7
 
-# name, weft function, SciPy function, orders, arguments (the orders None: unary).
+# name, weft function, SciPy function, orders, arguments (the orders None: unary; a tuple:
+# the first arguments, as lpmv's order and degree).
 _RNG = np.random.default_rng(5)
 CASES = [
     ("j0, x in (0, 50)", wf.j0, special.j0, None, _RNG.uniform(0, 50, N)),
@@ -66,6 +67,11 @@ CASES = [
      _RNG.integers(0, 10, N), _RNG.uniform(0, 50, N)),
     ("spherical_yn, n in 0..9, x in (0, 50)", wf.spherical_yn, special.spherical_yn,
      _RNG.integers(0, 10, N), _RNG.uniform(0, 50, N)),
+    ("lpmv, m in 0..4, n in 0..50, x in (-1, 1)", wf.lpmv, special.lpmv,
+     (_RNG.integers(0, 5, N).astype(float), _RNG.integers(0, 51, N).astype(float)),
+     _RNG.uniform(-1, 1, N)),
+    ("lpmv, m in 0..4, v in (0, 50), x in (-1, 1)", wf.lpmv, special.lpmv,
+     (_RNG.integers(0, 5, N).astype(float), _RNG.uniform(0, 50, N)), _RNG.uniform(-1, 1, N)),
 ]
 
 
@@ -88,7 +94,8 @@ def main() -> None:
     for name, weft_function, scipy_function, orders, x in CASES:
         if words and not any(word in name for word in words):
             continue
-        host = (x,) if orders is None else (orders, x)
+        host = ((x,) if orders is None else (*orders, x) if isinstance(orders, tuple)
+                else (orders, x))
         arrays = tuple(wf.asarray(a) for a in host)
         _timed(weft_function, *arrays)  # compile and warm
         times: dict[str, list[float]] = {"weft": [], "scipy": []}

@@ -33,7 +33,7 @@ from .exponential_integral import EXPONENTIAL_INTEGRAL, EXPONENTIAL_INTEGRAL_NEE
 from .incomplete_derivatives import INCOMPLETE_DERIVATIVES, INCOMPLETE_DERIVATIVES_NEEDS
 from .inverse_beta import INVERSE_BETA, INVERSE_BETA_NEEDS
 from .inverse_gamma import INVERSE_GAMMA
-from .legendre import LEGENDRE
+from .legendre import LEGENDRE, LEGENDRE_NEEDS
 from .sine_cosine_integral import SINE_COSINE_INTEGRAL, SINE_COSINE_INTEGRAL_NEEDS
 from .zeta import ZETA, ZETA_NEEDS
 
@@ -578,7 +578,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     **ZETA_NEEDS,
     **EXPONENTIAL_INTEGRAL_NEEDS,
     **BESSEL_NEEDS, **ELLIPTIC_INCOMPLETE_NEEDS, **ELLIPTIC_JACOBI_NEEDS,
-    **SINE_COSINE_INTEGRAL_NEEDS,
+    **SINE_COSINE_INTEGRAL_NEEDS, **LEGENDRE_NEEDS,
     **INCOMPLETE_DERIVATIVES_NEEDS,
 }
 
