@@ -1,7 +1,8 @@
 """The Bessel functions J, Y, K and I (and this round's other special functions, ellipkinc,
-erfcx, ellipj, the spherical Bessel functions and lpmv) on weft's default device against SciPy on the host, per regime of weft's algorithm
-(skeletons/bessel_jy.py, bessel_kv.py, bessel_iv.py), interleaved in rounds in one process;
-float64, 10^6 elements a call:
+erfcx, ellipj, the spherical Bessel functions and lpmv) on weft's default device against
+SciPy on the host, per regime of weft's algorithm (skeletons/bessel_jy.py, bessel_kv.py,
+bessel_iv.py, legendre.py), interleaved in rounds in one process; float64, 10^6 elements a
+call:
 
     python benchmarks/bessel.py [WORD ...]
 

@@ -190,3 +190,25 @@ def test_multi_normal_cholesky_matches_scipy_and_differentiates(device):
         density(wf.asarray(y), wf.asarray(mu), wf.asarray(factor[:2]))
     _check(lambda v, m, lo: density(v, m, lo), y[:4], mu, np.tril(factor), rtol=2e-5, atol=1e-6)
 
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_checked_sums_of_cosines_with_huge_angles(device, dtype):
+    """von_mises_lpdf's checked sum: on CPUs its band walks in two passes (the first through
+    the fast cos, noting a huge angle; then again, the check's note reset). Huge angles
+    planted at a part's ends and inside it give SciPy's value, and an infinite one among
+    them still names its own index."""
+    rng = np.random.default_rng(31)
+    y = rng.uniform(-3, 3, 5000)
+    y[[0, 1, 2047, 2048, 4999]] = [1e30, -3e20, 2.0**52, 7e15, -(2.0**50)]
+    y = y.astype(dtype)
+    got = float(wf.stats.von_mises_lpdf(wf.asarray(y), 0.3, 2.0))
+    angle = (y - dtype(0.3)).astype(np.float64)  # as the kernel rounds it
+    want = st.vonmises.logpdf(angle, 2.0).sum()
+    assert got == pytest.approx(want, rel=1e-12 if dtype == np.float64 else 1e-5)
+    if device.kind == "opencl" and device.handle.is_cpu:
+        source = wf.kernel_source(wf.stats.von_mises_lpdf(wf.asarray(y), 0.3, 2.0))
+        assert "int weft_huge = 0;" in source and "failed = 0;" in source
+    y[3000] = np.inf
+    with pytest.raises(ValueError, match=r"y must be finite; y\[3000\] = inf"):
+        float(wf.stats.von_mises_lpdf(wf.asarray(y), 0.3, 2.0))

@@ -358,14 +358,16 @@ class Renderer:
         preamble += own + self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
-    def walked_twice(self, body: str) -> list[str]:
+    def walked_twice(self, body: str, checks_only_noted: bool = False) -> list[str]:
         """The trigonometric functions (weft's own) a walk's ``body`` calls, where it walks
         twice (``elementwise.WALK_TWICE``); empty where it cannot: where a second pass would
         not rewrite the same values (a buffer the kernel both reads and writes), or would
-        repeat a side effect (a check's record, a scatter's add, a gather's error)."""
+        repeat a side effect (a check's record, a scatter's add, a gather's error).
+        ``checks_only_noted``: the walk only notes whether a check failed (a band's
+        ``failed``, reset with the accumulators), and records the failure after it."""
         names = [n for n in ("sin", "cos", "tan")
                  if n in self.d.own_math and re.search(rf"\b{n}\(", body)]
-        if not names or self.ir.checked or any(
+        if not names or (self.ir.checked and not checks_only_noted) or any(
                 isinstance(p, BufferParam) and p.read and p.written for p in self.ir.params):
             return []
         if any(isinstance(s, (Gather, Scatter)) for s in self.per_element):

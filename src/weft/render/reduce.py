@@ -203,8 +203,10 @@ class Reductions:
                          tail_accumulate=accumulate, totals=totals, report=report,
                          stores=dedent(stores),
                          range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))
-            twice = self.f.walked_twice(body)  # (unchecked bands only)
+            twice = self.f.walked_twice(body, checks_only_noted=True)
             if twice:
+                if self.f.ir.checked:
+                    acc_reset += "        failed = 0;\n"  # noted again by the second walk
                 slots.update(self.f.trig_macros(twice), acc_reset=acc_reset,
                              lanes_twice=indent(lanes), tail_body_twice=indent(body),
                              tail_accumulate_twice=indent(accumulate))

@@ -357,7 +357,8 @@ REDUCE_ROWS_BAND = """\
 # elementwise.WALK_TWICE, whose slots it shares): the first through their fast versions,
 # noting a huge argument; only then are the accumulators reset (``acc_reset``) and the part
 # walked again (``lanes_twice``, ``tail_body_twice``, ``tail_accumulate_twice``: the same,
-# indented once more) through the general ones. Unchecked bands only (render/frame.py).
+# indented once more) through the general ones. A checked band's walks only note whether a
+# check failed (``failed``, reset with the accumulators); the first failure is found after.
 _BAND_WALK = """\
     {index_t} j0 = begin;
     for (; j0 + {band} <= end; j0 += {band}) {{
