@@ -1,7 +1,8 @@
 """sin, cos and the chain6 case over 2^24 elements on the current device, sin over huge
-arguments only (the walk's worst case: both passes) and a sum of cosines, for base/head
-comparisons of the CPU walks in two passes (skeletons/elementwise.WALK_TWICE,
-skeletons/reduce.REDUCE_ROWS_BAND_TWICE). The label (first argument)
+arguments only (the walk's worst case: both passes), a sum of cosines, column sums of
+cosines (4096 x 4096: by row chunks; 256 x 65536: in bands) and a von Mises log density
+(2^24, a checked band), for base/head comparisons of the CPU walks in two passes
+(skeletons/elementwise.WALK_TWICE, skeletons/reduce_twice.py). The label (first argument)
 names the checkout.
 
     PYTHONPATH=src python benchmarks/trig_walks.py head
@@ -46,6 +47,13 @@ def main() -> None:
         results[f"sin+cos {name}"] = _median_ms(lambda x=x: wf.sin(x) + wf.cos(x))
         results[f"sin huge {name}"] = _median_ms(lambda big=big: wf.sin(big))
         results[f"sum(cos) {name}"] = _median_ms(lambda x=x: wf.sum(wf.cos(x)))
+        square, wide = x.reshape(4096, 4096), x.reshape(256, 65536)
+        results[f"cols(cos) square {name}"] = _median_ms(
+            lambda square=square: wf.cos(square).sum(axis=0))
+        results[f"cols(cos) wide {name}"] = _median_ms(
+            lambda wide=wide: wf.cos(wide).sum(axis=0))
+        results[f"von_mises {name}"] = _median_ms(
+            lambda x=x: wf.stats.von_mises_lpdf(x, 0.3, 2.0))
     print(label, "  ".join(f"{k}={v:.1f}" for k, v in results.items()))
 
 

@@ -177,21 +177,23 @@ def test_trigonometric_walks_take_the_huge_path_only_where_a_run_needs_it(cpu, d
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_sums_of_sines_take_the_huge_path_only_where_a_part_needs_it(cpu, dtype):
-    """Row and full sums of sin and cos: an unchecked band walks its part twice where a huge
-    argument appears, its accumulators reset; the sums match those of the element-wise
-    values (each within an ulp of mpmath: above)."""
+    """Row, column and full sums of sin and cos (rows and columns bands, columns by row
+    chunks): a part holding a huge argument is walked again, its accumulators reset; the
+    sums match those of the element-wise values (each within an ulp of mpmath: above)."""
     rng = np.random.default_rng(13)
     x = rng.uniform(-1e3, 1e3, (64, 1000))
     x[[3, 40, 63], [0, 500, 999]] = [1e30, -3e20, 2.0**52]
     x = x.astype(dtype)
     device_x = wf.asarray(x)
     flat = wf.asarray(x.ravel())
-    assert "int weft_huge = 0;" in wf.kernel_source(wf.sum(wf.cos(flat)))
-    sines = wf.sin(device_x).to_numpy().astype(np.float64)
-    cosines = wf.cos(flat).to_numpy().astype(np.float64)
+    tall = wf.asarray(x.reshape(640, 100))
     tol = 1e-12 if dtype == np.float64 else 1e-5
-    np.testing.assert_allclose(wf.sin(device_x).sum(axis=1).to_numpy(), sines.sum(axis=1),
-                               rtol=tol, atol=tol * 100)
+    for sums, axis in ((device_x, 1), (device_x, 0), (tall, 0), (flat, None)):
+        assert "int weft_huge = 0;" in wf.kernel_source(wf.sin(sums).sum(axis=axis))
+        sines = wf.sin(sums).to_numpy().astype(np.float64)
+        np.testing.assert_allclose(wf.sin(sums).sum(axis=axis).to_numpy(),
+                                   sines.sum(axis=axis), rtol=tol, atol=tol * 1e3)
+    cosines = wf.cos(flat).to_numpy().astype(np.float64)
     assert float(wf.sum(wf.cos(flat))) == pytest.approx(cosines.sum(), rel=tol, abs=tol * 1e3)
 
 

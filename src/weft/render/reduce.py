@@ -21,7 +21,7 @@ from ..ir import (
     Load,
 )
 from ..ops import OPS, identity
-from ..skeletons import checks, reduce
+from ..skeletons import checks, reduce, reduce_twice
 from ..skeletons.own_math import COPYABLE
 from .lanes import in_lane, lane_owned
 from .text import ERROR_RECORD, c_literal, dedent, indent
@@ -210,12 +210,19 @@ class Reductions:
                 slots.update(self.f.trig_macros(twice), acc_reset=acc_reset,
                              lanes_twice=indent(lanes), tail_body_twice=indent(body),
                              tail_accumulate_twice=indent(accumulate))
-                return self.f.finish(reduce.REDUCE_ROWS_BAND_TWICE, slots)
+                return self.f.finish(reduce_twice.REDUCE_ROWS_BAND_TWICE, slots)
             return self.f.finish(reduce.REDUCE_ROWS_BAND, slots)
         slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
                      body=indent(body, 2), accumulate=indent(loop_accumulate), report=report,
                      stores=stores)
-        return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
+        twice = self.f.walked_twice(body, checks_only_noted=True)
+        if not twice:
+            return self.f.finish(reduce.REDUCE_COLS_BAND, slots)
+        if self.f.ir.checked:
+            acc_reset += "        failed = 0;\n"  # noted again by the second walk
+        slots.update(self.f.trig_macros(twice), acc_reset=acc_reset,
+                     body_twice=indent(body, 3), accumulate_twice=indent(loop_accumulate, 2))
+        return self.f.finish(reduce_twice.REDUCE_COLS_BAND_TWICE, slots)
 
     def band_as_copies(self) -> bool:
         """Whether a rows band is written out as copies of the body (``band_lanes``): where
@@ -303,11 +310,25 @@ class Reductions:
             report = (reduce.CHUNK_RECHECK.format(index_t=self.f.index_t, body=recheck)
                       + checks.REPORT_REMEMBERED.format(
                           claim=self.f.d.claim.format(ERROR_RECORD)))
+        rows = self.chunk_rows(body)
         slots.update(local_id=self.f.d.local_id, group_id=self.f.d.group_id,
                      acc_init=acc_init, body=body, accumulate=accumulate, scale="",
-                     report=report, **self.chunk_rows(body),
+                     report=report, **rows,
                      kernel_qualifier=self.f.d.one_item_kernel_qualifier)
-        return self.f.finish(reduce.REDUCE_COLS_CHUNKS, slots)
+        twice = self.f.walked_twice(body, checks_only_noted=True)
+        if not twice:
+            return self.f.finish(reduce.REDUCE_COLS_CHUNKS, slots)
+        acc_reset = "".join(
+            reduce.CHUNK_ACC_RESET.format(index_t=self.f.index_t, k=k, identity=c_literal(
+                identity(r.op, r.dtype), r.dtype))
+            for k, r in enumerate(self.f.ir.reductions))
+        if self.f.ir.checked:
+            acc_reset += "        failed = 0;\n"  # noted again by the second walk
+        slots.update(self.f.trig_macros(twice), acc_reset=acc_reset,
+                     body_twice=indent(body), accumulate_twice=indent(accumulate),
+                     **{f"{name}_twice": indent(rows[name])
+                        for name in ("row_values", "row_copies", "combined")})
+        return self.f.finish(reduce_twice.REDUCE_COLS_CHUNKS_TWICE, slots)
 
     def chunk_rows(self, body: str) -> dict[str, str]:
         """``reduce.REDUCE_COLS_CHUNKS``'s rows taken ``CHUNK_ROWS`` at a time: the body

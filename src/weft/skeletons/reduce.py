@@ -315,6 +315,7 @@ CHUNK_ACC_INIT = """\
     for ({index_t} j = 0; j < cols; ++j) acc{k}[j] = {identity};
 """
 CHUNK_ACCUMULATE = "            acc{k}[j] = {combine};\n"
+CHUNK_ACC_RESET = "        for ({index_t} j = 0; j < cols; ++j) acc{k}[j] = {identity};\n"
 CHUNK_RECHECK = """\
     if (failed) {{
         for ({index_t} i = begin; i < end; ++i) {{
@@ -353,33 +354,6 @@ REDUCE_ROWS_BAND = """\
 {tail_body}{tail_accumulate}    }}
 {totals}{report}{stores}}}
 """
-# ``REDUCE_ROWS_BAND`` walked in two passes where the body calls sin, cos or tan (as
-# elementwise.WALK_TWICE, whose slots it shares): the first through their fast versions,
-# noting a huge argument; only then are the accumulators reset (``acc_reset``) and the part
-# walked again (``lanes_twice``, ``tail_body_twice``, ``tail_accumulate_twice``: the same,
-# indented once more) through the general ones. A checked band's walks only note whether a
-# check failed (``failed``, reset with the accumulators); the first failure is found after.
-_BAND_WALK = """\
-    {index_t} j0 = begin;
-    for (; j0 + {band} <= end; j0 += {band}) {{
-{lanes}    }}
-    for ({index_t} j = j0; j < end; ++j) {{
-        const {index_t} gid = i * cols + j;
-{tail_body}{tail_accumulate}    }}
-"""
-_BAND_WALK_AGAIN = """\
-        j0 = begin;
-        for (; j0 + {band} <= end; j0 += {band}) {{
-{lanes_twice}        }}
-        for ({index_t} j = j0; j < end; ++j) {{
-            const {index_t} gid = i * cols + j;
-{tail_body_twice}{tail_accumulate_twice}        }}
-"""
-REDUCE_ROWS_BAND_TWICE = REDUCE_ROWS_BAND.replace(
-    _BAND_WALK, "    int weft_huge = 0;\n{fast_macros}" + _BAND_WALK
-    + "{general_macros}    if (weft_huge) {{\n{acc_reset}" + _BAND_WALK_AGAIN + "    }}\n")
-assert REDUCE_ROWS_BAND_TWICE != REDUCE_ROWS_BAND
-
 # The band as a loop over an accumulator array, for bodies that call weft's helper functions
 # (special functions, random draws) or read across rows: there the compiler vectorizes the
 # loop and not the copies (4096^2 normal draws summed by rows: 42 ms looped, 118 as copies;
