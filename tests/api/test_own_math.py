@@ -570,3 +570,17 @@ def test_atan2_and_hypot_against_mpmath_and_their_special_cases(cpu):
                                       np.signbit(want[~np.isnan(want)]), err_msg=f.__name__)
         close = np.isfinite(want) & (want != 0)
         np.testing.assert_allclose(got[close], want[close], rtol=5e-16)
+
+
+def test_helpers_call_sin_and_cos_through_branches(cpu):
+    """Special functions' device code calls the fast versions and the general ones only for
+    a huge argument (trig.helpers_with_branches); the kernel's own cos stays general. Huge
+    arguments and ordinary ones against mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    x = np.array([0.5, 7.0, 30.0, 1e4, 2.0**50, 3e15, 1e300])
+    source = wf.kernel_source(wf.j0(wf.asarray(x)) + wf.cos(wf.asarray(x)))
+    assert "weft_cos_branchy(x)" in source and "#define cos(x) weft_cos(x)" in source
+    got = (wf.j0(wf.asarray(x)) + wf.cos(wf.asarray(x))).to_numpy()
+    with mpmath.workdps(40):
+        want = [float(mpmath.besselj(0, v) + mpmath.cos(v)) for v in x]
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-300)

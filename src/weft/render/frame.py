@@ -44,6 +44,7 @@ from ..ir import (
 )
 from ..ops import OPS
 from ..skeletons import checks, elementwise, reduce
+from ..skeletons import trig as trig_skeleton
 from ..skeletons.helpers import (
     DOUBLE_INSIDE,
     DTYPE_FREE,
@@ -345,6 +346,11 @@ class Renderer:
 
     def finish(self, template: str, slots: dict[str, str]) -> str:
         helpers = "".join(h + "\n" for h in self.helpers.values())
+        calls = re.sub(r"//[^\n]*", "", helpers)
+        trig = [n for n in ("sin", "cos", "tan")
+                if n in self.d.own_math and re.search(rf"\b{n}\(", calls)]
+        if trig:
+            helpers = trig_skeleton.helpers_with_branches(trig, helpers)
         filled = helpers + "\n".join(slots.values())  # (apart: a name ends at its slot's end)
         used = [text for name, text in self.d.definitions.items()
                 if re.search(rf"\b{name}\b", filled)]

@@ -322,3 +322,19 @@ _RESULTS = {
 }
 SIN, COS, TAN = (_on_the_reduction(name, *_RESULTS[name]) for name in ("sin", "cos", "tan"))
 FAST = {name: _on_the_reduction(name, *result, fast=True) for name, result in _RESULTS.items()}
+
+
+def helpers_with_branches(names: list[str], helpers: str) -> str:
+    """``helpers`` (special functions' device code) calling ``names`` (of sin, cos, tan)
+    through ``weft_<name>_branchy``: the fast version, and the general one only for a huge
+    argument. A helper is scalar code with branches of its own, where the general versions'
+    select computed the huge path on every call; outside the helpers the names are the
+    general versions again (an element walk vectorizes their select, not a branch)."""
+    defined = "".join(
+        f"{ctype} OVERLOADABLE weft_{name}_branchy({ctype} x) {{\n"
+        f"    int huge = 0;\n    const {ctype} y = weft_{name}_fast(x, &huge);\n"
+        f"    return huge ? weft_{name}(x) : y;\n}}\n"
+        for name in names for ctype in ("double", "float"))
+    to_branches = "".join(f"#undef {n}\n#define {n}(x) weft_{n}_branchy(x)\n" for n in names)
+    back = "".join(f"#undef {n}\n#define {n}(x) weft_{n}(x)\n" for n in names)
+    return defined + to_branches + helpers + back
