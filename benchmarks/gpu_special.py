@@ -1,5 +1,5 @@
 """Special functions on cuda:0 against CuPy's cupyx.scipy.special (j0, y0, j1, y1, yn, k0, k1e,
-erfcx, ellipj, spherical_yn; yv at integer orders against yn) in the same process, interleaved
+erfcx, ellipj, spherical_yn, lpmv; yv at integer orders against yn) in the same process, interleaved
 in rounds; weft's jv, iv, kv and spherical_jn alone (CuPy has none of them); float64, 10^7
 elements a call:
 
@@ -43,8 +43,10 @@ def main() -> None:
     x = rng.uniform(0, 50, N)
     n = rng.integers(0, 10, N).astype(np.float64)
     v = rng.uniform(0, 10, N)
-    wx, wn, wv = wf.asarray(x), wf.asarray(n), wf.asarray(v)
-    cx, cn, cv = cupy.asarray(x), cupy.asarray(n), cupy.asarray(v)
+    u = rng.uniform(-1, 1, N)
+    m = rng.integers(0, 5, N).astype(np.float64)
+    wx, wn, wv, wu, wm = (wf.asarray(a) for a in (x, n, v, u, m))
+    cx, cn, cv, cu, cm = (cupy.asarray(a) for a in (x, n, v, u, m))
     cases = {
         "j0": (lambda: wf.j0(wx), lambda: cupy_special.j0(cx)),
         "y0": (lambda: wf.y0(wx), lambda: cupy_special.y0(cx)),
@@ -68,6 +70,10 @@ def main() -> None:
         "spherical_jn (n < 10; weft only)": (lambda: wf.spherical_jn(wn, wx), None),
         "spherical_yn (n < 10)": (lambda: wf.spherical_yn(wn, wx),
                                   lambda: cupy_special.spherical_yn(cn.astype(cupy.int64), cx)),
+        "lpmv (m < 5, integer n < 50)": (lambda: wf.lpmv(wm, wn * 5.0, wu),
+                                         lambda: cupy_special.lpmv(cm, cn * 5.0, cu)),
+        "lpmv (m < 5, real v < 50)": (lambda: wf.lpmv(wm, wv * 5.0, wu),
+                                      lambda: cupy_special.lpmv(cm, cv * 5.0, cu)),
     }
     words = sys.argv[1:]
     print(f"{wf.current_device()}, {N} float64, median ms of {ROUNDS} interleaved rounds")

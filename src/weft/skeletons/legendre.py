@@ -26,60 +26,84 @@ from __future__ import annotations
 
 LEGENDRE: dict[str, str] = {
     "lpmv_series": """\
-{T} weft_lpmv_series_{S}({T} k, {T} v, {T} x) {{
-    // P_v^k(x) for a non-integer degree v > -1 and k >= 0, -1 < x <= 1 (module docstring).
-    const {T} a = k - v, b = k + v + 1;
+{T} weft_lpmv_series_{S}({T} k, {T} v, {T} x, {T}* next) {{
+    // P_v^k(x) and (in *next) P_(v+1)^k(x) for a non-integer degree v > -1 and k >= 0,
+    // -1 < x <= 1 (module docstring), in one walk of the series: the two degrees share the
+    // argument's powers, the scales' denominators and (x < 0) the logarithm and digammas.
+    const {T} a = k - v, b = k + v + 1;  // degree v + 1: a - 1 and b + 1
     if (x >= 0) {{
         const {T} z = (1 - x) / 2;
-        {T} term = 1, total = 1;
+        {T} term = 1, total = 1, term_next = 1, total_next = 1;
         for (int i = 0; i < {special_steps}; ++i) {{
-            term *= (a + i) * (b + i) / ((k + 1 + i) * (i + 1)) * z;
+            const {T} step = z / ((k + 1 + i) * (i + 1));
+            term *= (a + i) * (b + i) * step;
+            term_next *= (a - 1 + i) * (b + 1 + i) * step;
             total += term;
-            if (i > a + 1 && fabs(term) <= {special_eps} * fabs(total)) break;
+            total_next += term_next;
+            if (i > a + 1 && fabs(term) <= {special_eps} * fabs(total)
+                && fabs(term_next) <= {special_eps} * fabs(total_next)) break;
         }}
         const {T} root = sqrt(1 - x) * sqrt(1 + x);
-        {T} scale = 1;
-        for (int i = 1; i <= (int)k; ++i) scale *= -(v + i) * (v - i + 1) / (2 * i) * root;
+        {T} scale = 1, scale_next = 1;
+        for (int i = 1; i <= (int)k; ++i) {{
+            const {T} step = -root / (2 * i);
+            scale *= (v + i) * (v - i + 1) * step;
+            scale_next *= (v + 1 + i) * (v + 2 - i) * step;
+        }}
+        *next = scale_next * total_next;
         return scale * total;
     }}
     const {T} w = (1 + x) / 2;
-    const {T} s = sinpi(v) * 0.31830988618379067154{F};  // sin(pi v) / pi
-    {T} head = 0;
+    const {T} s = sinpi(v) * 0.31830988618379067154{F};  // sin(pi v) / pi; -s for v + 1
+    {T} head = 0, head_next = 0;
     if (k > 0) {{
         // -(k - 1)! s ((1 - x) / (1 + x))^(k/2) sum_(i < k) (-v)_i (v + 1)_i w^i / (i! (1 - k)_i)
-        {T} term = 1, sum = 1;
+        {T} term = 1, sum = 1, term_next = 1, sum_next = 1;
         for (int i = 0; i + 2 <= (int)k; ++i) {{
-            term *= (i - v) * (v + 1 + i) / ((i + 1) * (1 - k + i)) * w;
+            const {T} step = w / ((i + 1) * (1 - k + i));
+            term *= (i - v) * (v + 1 + i) * step;
+            term_next *= (i - v - 1) * (v + 2 + i) * step;
             sum += term;
+            sum_next += term_next;
         }}
         const {T} ratio = sqrt((1 - x) / (1 + x));
         {T} factor = ratio;
         for (int i = 1; i < (int)k; ++i) factor *= i * ratio;
         head = -s * factor * sum;
+        head_next = s * factor * sum_next;
     }}
     // prod (v + j)(v - j + 1) s ((1 - x^2) / 4)^(k/2) sum_i (a)_i (b)_i w^i / (i! (i + k)!)
-    //     (log w - psi(i + 1) - psi(i + k + 1) + psi(a + i) + psi(b + i))
-    {T} psi_a = weft_digamma_{S}(a), psi_b = weft_digamma_{S}(b);
-    {T} psi_one = -0.57721566490153286061{F}, psi_k = psi_one, coef = 1;
+    //     (log w - psi(i + 1) - psi(i + k + 1) + psi(a + i) + psi(b + i)); each step's
+    // digamma increments and coefficient ratio share one division per degree.
+    const {T} psi_a = weft_digamma_{S}(a), psi_b = weft_digamma_{S}(b);
+    {T} bracket = log(w) + 2 * 0.57721566490153286061{F} + psi_a + psi_b, coef = 1;
     for (int i = 1; i <= (int)k; ++i) {{
-        psi_k += 1 / ({T})i;
+        bracket -= 1 / ({T})i;
         coef /= i;
     }}
-    const {T} log_w = log(w);
-    {T} total = 0;
+    {T} bracket_next = bracket - 1 / (a - 1) + 1 / b, coef_next = coef;
+    {T} total = 0, total_next = 0;
     for (int i = 0; i < {special_steps}; ++i) {{
-        const {T} term = coef * (log_w - psi_one - psi_k + psi_a + psi_b);
+        const {T} term = coef * bracket, term_next = coef_next * bracket_next;
         total += term;
-        if (i > a + 1 && fabs(term) <= {special_eps} * fabs(total)) break;
-        coef *= (a + i) * (b + i) / ((i + 1) * (i + k + 1)) * w;
-        psi_a += 1 / (a + i);
-        psi_b += 1 / (b + i);
-        psi_one += 1 / ({T})(i + 1);
-        psi_k += 1 / (i + k + 1);
+        total_next += term_next;
+        if (i > a + 1 && fabs(term) <= {special_eps} * fabs(total)
+            && fabs(term_next) <= {special_eps} * fabs(total_next)) break;
+        const {T} lower = (i + 1) * (i + k + 1), sides = 2 * i + k + 2;
+        const {T} upper = (a + i) * (b + i), upper_next = (a - 1 + i) * (b + 1 + i);
+        const {T} r = 1 / (lower * upper), r_next = 1 / (lower * upper_next);
+        bracket += (lower * (a + b + 2 * i) - upper * sides) * r;
+        bracket_next += (lower * (a + b + 2 * i) - upper_next * sides) * r_next;
+        coef *= upper * upper * r * w;
+        coef_next *= upper_next * upper_next * r_next * w;
     }}
     const {T} half_root = sqrt(1 - x) * sqrt(1 + x) / 2;
-    {T} scale = s;
-    for (int i = 1; i <= (int)k; ++i) scale *= (v + i) * (v - i + 1) * half_root;
+    {T} scale = s, scale_next = -s;
+    for (int i = 1; i <= (int)k; ++i) {{
+        scale *= (v + i) * (v - i + 1) * half_root;
+        scale_next *= (v + 1 + i) * (v + 2 - i) * half_root;
+    }}
+    *next = head_next + scale_next * total_next;
     return head + scale * total;
 }}
 """,
@@ -98,12 +122,13 @@ LEGENDRE: dict[str, str] = {
         const {T} w = y < 0 ? (1 + y) / 2 : (1 - y) / 2;
         {T} start = fraction + k;
         if (y < 0) start = fmax(start, fraction + ceil(k / (2 * sqrt(w))));
+        // One call site for every lane: the series at n itself, or at the recurrence's start.
+        const int direct = n < start + 1 || 2 * n * sqrt(w) <= 6;
         {T} high;
-        if (n < start + 1 || 2 * n * sqrt(w) <= 6) {{
-            high = weft_lpmv_series_{S}(k, n, y);
+        {T} low = weft_lpmv_series_{S}(k, direct ? n : start, y, &high);
+        if (direct) {{
+            high = low;
         }} else {{
-            {T} low = weft_lpmv_series_{S}(k, start, y);
-            high = weft_lpmv_series_{S}(k, start + 1, y);
             for ({T} j = start + 1; j < n - 0.5{F}; j += 1) {{
                 const {T} next = ((2 * j + 1) * y * high - (j + k) * low) / (j - k + 1);
                 low = high;
