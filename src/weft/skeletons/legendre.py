@@ -15,7 +15,9 @@ P_v^k = (-1)^k prod_(j=1..k) (v + j)(v - j + 1) / (2^k k!) (1 - x^2)^(k/2)
 F(k - v, k + v + 1; k + 1; (1 - x) / 2) for x >= 0, and for x < 0 its continuation to
 (1 + x) / 2 (c - a - b = -k: k terms in ((1 - x) / (1 + x))^(k/2) and a series with
 log((1 + x) / 2) and digammas, each digamma after the first one addition); the degree's
-fractional part from sinpi exactly. At degrees where a series' terms would grow (and cancel)
+fractional part from sinpi exactly; one walk gives two consecutive degrees (a GPU's warp ran
+three calls' loops one after another: 81 -> 8 ms per 10^7 on an H200). At degrees where a
+series' terms would grow (and cancel)
 by more than e^6, the upward recurrence from two series values: for x >= 0 from degree k + the
 fraction, and for x < 0 from past the turning degree k / sqrt(2 (1 + x)), since near -1 the
 function is the recessive solution upward below it (a start at degree k lost up to 1e-4).
