@@ -18,6 +18,7 @@ from .composites import *  # noqa: F403 - NumPy's element-wise composites
 from .composites import __all__ as _composite_names
 from .config import config
 from .convex_analysis import entr, huber, kl_div, pseudo_huber, rel_entr
+from .covariance import average, corrcoef, cov
 from .creation import (
     arange,
     asarray,
@@ -63,6 +64,8 @@ from .function import function
 from .functions import *  # noqa: F403 - the element-wise namespace, generated from ops.py
 from .functions import __all__ as _function_names
 from .grad import grad, value_and_grad, vjp
+from .ignoring_nan import *  # noqa: F403 - NumPy's reductions ignoring NaN
+from .ignoring_nan import __all__ as _ignoring_nan_names
 from .linalg import matmul
 from .matrix import (
     assign,
@@ -81,10 +84,16 @@ from .matrix import (
 )
 from .rearrange import (
     broadcast_arrays,
+    expand_dims,
+    flip,
+    fliplr,
+    flipud,
     meshgrid,
     moveaxis,
     repeat,
     roll,
+    squeeze,
+    swapaxes,
     take,
     take_along_axis,
     tensordot,
@@ -145,6 +154,8 @@ __all__ = [
     "pseudo_huber", "modf", "frexp", "fix",
     "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
+    *_ignoring_nan_names, "average", "cov", "corrcoef", "flip", "fliplr", "flipud",
+    "squeeze", "expand_dims", "swapaxes",
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

@@ -413,6 +413,32 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
         np.percentile: _simple(weft.percentile, ("a", "q", "axis", "method", "keepdims"),
                                {"overwrite_input": _READ, "weights": None}),
     }
+    for name in ("nansum", "nanprod", "nanmean"):
+        table[getattr(np, name)] = _simple(getattr(weft, name), ("a", "axis", "dtype",
+                                                                 "keepdims"))
+    for name in ("nanvar", "nanstd"):
+        table[getattr(np, name)] = _simple(getattr(weft, name), ("a", "axis", "dtype", "ddof",
+                                                                 "keepdims"))
+    for name in ("nanmax", "nanmin", "nanargmax", "nanargmin"):
+        table[getattr(np, name)] = _simple(getattr(weft, name), ("a", "axis", "keepdims"))
+    table[np.nanmedian] = _simple(weft.nanmedian, ("a", "axis", "keepdims"),
+                                  {"overwrite_input": _READ})
+    for name in ("nanquantile", "nanpercentile"):
+        table[getattr(np, name)] = _simple(getattr(weft, name), (
+            "a", "q", "axis", "method", "keepdims"), {"overwrite_input": _READ,
+                                                     "weights": None})
+    table[np.average] = _simple(weft.average, ("a", "axis", "weights", "returned",
+                                               "keepdims"))
+    table[np.cov] = _simple(weft.cov, ("m", "y", "rowvar", "bias", "ddof", "fweights",
+                                       "aweights", "dtype"))
+    table[np.corrcoef] = _simple(weft.corrcoef, ("x", "y", "rowvar", "dtype"))
+    table[np.ptp] = _simple(weft.ptp, ("a", "axis", "keepdims"))
+    table[np.flip] = _simple(weft.flip, ("m", "axis"))
+    table[np.fliplr] = _simple(weft.fliplr, ("m",))
+    table[np.flipud] = _simple(weft.flipud, ("m",))
+    table[np.squeeze] = _simple(weft.squeeze, ("a", "axis"))
+    table[np.expand_dims] = _simple(weft.expand_dims, ("a", "axis"))
+    table[np.swapaxes] = _simple(weft.swapaxes, ("a", "axis1", "axis2"))
     for name in ("trapezoid", "cumulative_prod"):
         if hasattr(np, name):  # NumPy 2 / 2.1
             table[getattr(np, name)] = _simple(getattr(weft, name), (

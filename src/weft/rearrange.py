@@ -289,3 +289,87 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
         product = a * b
         return product.sum(dtype=product.dtype)
     return matmul(a, b)
+
+
+def flip(m: Any, axis: Any = None) -> Array:
+    """``m`` with its elements along ``axis`` (an int, a tuple, or None for all axes) in
+    reverse order: a view, as NumPy's ``flip``.
+
+    >>> import weft as wf
+    >>> wf.flip(wf.asarray([[1, 2], [3, 4]]), axis=1).tolist()
+    [[2, 1], [4, 3]]
+    """
+    x = _array(m)
+    axes = range(x.ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    key = [slice(None)] * x.ndim
+    for a in axes:
+        key[checked_axis("flip", a, x.ndim)] = slice(None, None, -1)
+    return x[tuple(key)]
+
+
+def fliplr(m: Any) -> Array:
+    """``m``'s columns in reverse order (a view), as NumPy's ``fliplr`` (2-D only).
+
+    >>> import weft as wf
+    >>> wf.fliplr(wf.asarray([[1, 2], [3, 4]])).tolist()
+    [[2, 1], [4, 3]]
+    """
+    x = _array(m)
+    if x.ndim != 2:
+        raise ValueError(f"fliplr: the array must be 2-D, got shape {x.shape}")
+    return flip(x, 1)
+
+
+def flipud(m: Any) -> Array:
+    """``m``'s rows (a 1-D array's elements) in reverse order (a view), as NumPy's
+    ``flipud``.
+
+    >>> import weft as wf
+    >>> wf.flipud(wf.asarray([1, 2, 3])).tolist()
+    [3, 2, 1]
+    """
+    x = _array(m)
+    if x.ndim < 1:
+        raise ValueError("flipud: the array must be at least 1-D")
+    return flip(x, 0)
+
+
+def squeeze(a: Any, axis: Any = None) -> Array:
+    """``a`` without its axes of length one (those in ``axis``), as NumPy's ``squeeze``.
+
+    >>> import weft as wf
+    >>> wf.squeeze(wf.asarray([[1.0, 2.0]])).shape
+    (2,)
+    """
+    return _array(a).squeeze(axis)
+
+
+def expand_dims(a: Any, axis: Any) -> Array:
+    """``a`` with an axis of length one inserted at ``axis``, as NumPy's ``expand_dims``
+    (the result at most 2-D).
+
+    >>> import weft as wf
+    >>> wf.expand_dims(wf.asarray([1.0, 2.0]), 1).shape
+    (2, 1)
+    """
+    x = _array(a)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    ndim = x.ndim + len(axes)
+    if ndim > 2:
+        raise ValueError(f"expand_dims: shape {x.shape} with {len(axes)} new axes would "
+                         f"have {ndim} dimensions; weft arrays have at most 2")
+    new = {checked_axis("expand_dims", a, ndim) for a in axes}
+    if len(new) != len(axes):
+        raise ValueError(f"expand_dims: repeated axis in {axis}")
+    sizes = iter(x.shape)
+    return x.reshape(tuple(1 if k in new else next(sizes) for k in range(ndim)))
+
+
+def swapaxes(a: Any, axis1: int, axis2: int) -> Array:
+    """``a`` with two axes interchanged (a transposed view), as NumPy's ``swapaxes``.
+
+    >>> import weft as wf
+    >>> wf.swapaxes(wf.asarray([[1, 2]]), 0, 1).shape
+    (2, 1)
+    """
+    return _array(a).swapaxes(axis1, axis2)

@@ -299,3 +299,18 @@ def _spread_method(function: Any) -> Any:
 FUNCTIONS.update(var=var, std=std)
 Array.var = _spread_method(var)  # type: ignore[attr-defined]
 Array.std = _spread_method(std)  # type: ignore[attr-defined]
+
+
+def ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """The range (largest less smallest) along ``axis``, as NumPy's ``ptp``: one kernel
+    for both reductions.
+
+    >>> import weft as wf
+    >>> wf.ptp(wf.asarray([[4.0, 9.0], [1.0, 2.0]]), axis=1).tolist()
+    [5.0, 1.0]
+    """
+    x = a if isinstance(a, Array) else asarray(a)
+    return reduce("max", x, axis, keepdims) - reduce("min", x, axis, keepdims)
+
+
+FUNCTIONS.update(ptp=ptp)

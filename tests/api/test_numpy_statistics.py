@@ -1,0 +1,142 @@
+"""NumPy's statistics habits on weft arrays: the reductions that ignore NaN (ignoring_nan.py),
+average, cov and corrcoef (covariance.py), ptp, and flip, squeeze, expand_dims and swapaxes,
+each against NumPy on every device, called as wf.* and through NumPy's own functions."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+RNG = np.random.default_rng(44)
+
+
+def _with_nan(dtype) -> np.ndarray:
+    a = RNG.standard_normal((5, 4)).astype(dtype)
+    a[1, 2] = a[4, 0] = np.nan
+    a[:, 3] = np.nan  # a column of NaN only
+    return a
+
+
+def _numpy(name, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NumPy warns of slices of NaN)
+        return getattr(np, name)(*args, **kwargs)
+
+
+def _same(got, want, rtol) -> None:
+    got = got.to_numpy() if isinstance(got, wf.Array) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_reductions_ignoring_nan(device, dtype):
+    a = _with_nan(dtype)
+    x = wf.asarray(a)
+    rtol = 1e-12 if dtype == np.float64 else 2e-6
+    # Every axis; keepdims along one (float64) or all (float32). Each a kernel to compile.
+    for name in ("nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+                 "nanmedian"):
+        for axis, keepdims in ((None, False), (0, False), (-1, False),
+                               (1 if dtype == np.float64 else None, True)):
+            want = _numpy(name, a, axis=axis, keepdims=keepdims)
+            _same(getattr(wf, name)(x, axis=axis, keepdims=keepdims), want, rtol)
+            _same(getattr(np, name)(x, axis=axis, keepdims=keepdims), want, rtol)
+    _same(wf.nanvar(x, axis=0, ddof=1), _numpy("nanvar", a, axis=0, ddof=1), rtol)
+    _same(wf.nanstd(x[:2], axis=0, ddof=2), _numpy("nanstd", a[:2], axis=0, ddof=2), rtol)
+    for q in (0.3, [0.0, 0.5, 1.0]):
+        for axis in (None, 1):
+            want = _numpy("nanquantile", a, q, axis=axis)
+            _same(wf.nanquantile(x, q, axis=axis), want, rtol)
+            _same(np.nanquantile(x, q, axis=axis), want, rtol)
+        _same(wf.nanquantile(x[:, 0], q, keepdims=True),
+              _numpy("nanquantile", a[:, 0], q, keepdims=True), rtol)
+    _same(wf.nanpercentile(x, [25, 75], axis=1), _numpy("nanpercentile", a, [25, 75], axis=1),
+          rtol)
+    for name in ("nanargmax", "nanargmin"):
+        b = a[:, :3]
+        for axis in (None, 0, 1):
+            _same(getattr(np, name)(wf.asarray(b), axis=axis), _numpy(name, b, axis=axis), 0)
+        with pytest.raises(ValueError, match=rf"{name}: All-NaN slice encountered \(the "
+                                             r"slice at \[3\]\)"):
+            getattr(wf, name)(x, axis=0).to_numpy()
+
+
+def test_integers_have_no_nan(device):
+    a = RNG.integers(-9, 9, (3, 4)).astype(np.int32)
+    x = wf.asarray(a)
+    for name in ("nansum", "nanmean", "nanvar", "nanmax", "nanargmin"):
+        _same(getattr(wf, name)(x, axis=0), _numpy(name, a, axis=0).astype(
+            np.int64 if name in ("nansum", "nanargmin") else
+            np.int32 if name == "nanmax" else np.float64), 1e-12)
+    with pytest.raises(NotImplementedError, match="nanquantile: method 'nearest'"):
+        wf.nanquantile(wf.asarray([1.0, np.nan]), 0.5, method="nearest")
+    with pytest.raises(ValueError, match=r"q must be a number or a 1-D sequence in \[0, 1\]"):
+        wf.nanquantile(wf.asarray([1.0, np.nan]), 1.5)
+
+
+def test_average_cov_corrcoef_ptp(device):
+    a = RNG.standard_normal((3, 6))
+    x, b, w = wf.asarray(a), RNG.standard_normal(6), RNG.uniform(0.1, 2, 6)
+    f, aw = RNG.integers(0, 4, 6), RNG.uniform(0.1, 2, 6)
+    _same(wf.average(x), np.average(a), 1e-12)
+    _same(np.average(x, axis=1, weights=w), np.average(a, axis=1, weights=w), 1e-12)
+    _same(wf.average(x, weights=np.abs(a)), np.average(a, weights=np.abs(a)), 1e-12)
+    _same(wf.average(x, axis=0, weights=[1.0, 2.0, 3.0], keepdims=True),
+          np.average(a, axis=0, weights=[1.0, 2.0, 3.0], keepdims=True), 1e-12)
+    for axis, weights in ((1, w), (0, None), (None, None)):
+        got, want = (wf.average(x, axis=axis, weights=weights, returned=True),
+                     np.average(a, axis=axis, weights=weights, returned=True))
+        _same(got[0], want[0], 1e-12)
+        _same(got[1], want[1], 1e-12)
+    with pytest.raises(ValueError, match="average: weights sum to zero"):
+        wf.average(x, axis=1, weights=np.zeros(6)).to_numpy()
+    with pytest.raises(TypeError, match=r"weights of shape \(6,\) differ .* give axis"):
+        wf.average(x, weights=w)
+    with pytest.raises(ValueError, match=r"weights must be 1-D of length 3"):
+        wf.average(x, axis=0, weights=w)
+    cases = [dict(), dict(rowvar=False), dict(bias=True), dict(ddof=3), dict(fweights=f),
+             dict(aweights=aw), dict(fweights=f, aweights=aw),
+             dict(fweights=f, aweights=aw, ddof=0)]
+    for kwargs in cases:
+        _same(wf.cov(x, **kwargs), np.cov(a, **kwargs), 1e-12)
+    _same(np.cov(x, b), np.cov(a, b), 1e-12)
+    _same(wf.cov(wf.asarray(b)), np.cov(b), 1e-12)  # one variable: 0-d
+    _same(wf.cov(wf.asarray(a.astype(np.float32))), np.cov(a.astype(np.float32)), 1e-6)
+    _same(np.corrcoef(x), np.corrcoef(a), 1e-12)
+    _same(wf.corrcoef(x, b), np.corrcoef(a, b), 1e-12)
+    with pytest.raises(ValueError, match="cov: fweights cannot be negative"):
+        wf.cov(x, fweights=-f - 1).to_numpy()
+    with pytest.raises(TypeError, match="cov: fweights must be integers"):
+        wf.cov(x, fweights=w)
+    with pytest.raises(ValueError, match=r"cov: m and y must have as many observations"):
+        wf.cov(x, b[:5])
+    for axis in (None, 0, 1):
+        _same(np.ptp(x, axis=axis), np.ptp(a, axis=axis), 1e-12)
+
+
+def test_flips_and_axes(device):
+    a = np.arange(12.0).reshape(3, 4)
+    x = wf.asarray(a)
+    for axis in (None, 0, 1, -1, (0, 1)):
+        _same(np.flip(x, axis), np.flip(a, axis), 0)
+    _same(np.fliplr(x), np.fliplr(a), 0)
+    _same(np.flipud(x), np.flipud(a), 0)
+    _same(wf.flipud(x[0]), np.flipud(a[0]), 0)
+    _same(np.squeeze(x[:1]), np.squeeze(a[:1]), 0)
+    _same(wf.squeeze(x[:, :1], axis=1), np.squeeze(a[:, :1], axis=1), 0)
+    _same(np.expand_dims(x[0], 0), np.expand_dims(a[0], 0), 0)
+    _same(wf.expand_dims(x[0], -1), np.expand_dims(a[0], -1), 0)
+    _same(np.swapaxes(x, 0, 1), np.swapaxes(a, 0, 1), 0)
+    with pytest.raises(ValueError, match="fliplr: the array must be 2-D"):
+        wf.fliplr(x[0])
+    with pytest.raises(ValueError, match="expand_dims: .* weft arrays have at most 2"):
+        wf.expand_dims(x, 0)
+    with pytest.raises(ValueError, match="squeeze: cannot select an axis"):
+        wf.squeeze(x, axis=0)
