@@ -18,6 +18,7 @@ from .composites import *  # noqa: F403 - NumPy's element-wise composites
 from .composites import __all__ as _composite_names
 from .config import config
 from .convex_analysis import entr, huber, kl_div, pseudo_huber, rel_entr
+from .counting import bincount, histogram
 from .covariance import average, corrcoef, cov
 from .creation import (
     arange,
@@ -154,8 +155,8 @@ __all__ = [
     "pseudo_huber", "modf", "frexp", "fix",
     "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
-    *_ignoring_nan_names, "average", "cov", "corrcoef", "flip", "fliplr", "flipud",
-    "squeeze", "expand_dims", "swapaxes",
+    *_ignoring_nan_names, "average", "cov", "corrcoef", "bincount", "histogram", "flip",
+    "fliplr", "flipud", "squeeze", "expand_dims", "swapaxes",
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

@@ -433,6 +433,9 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
                                        "aweights", "dtype"))
     table[np.corrcoef] = _simple(weft.corrcoef, ("x", "y", "rowvar", "dtype"))
     table[np.ptp] = _simple(weft.ptp, ("a", "axis", "keepdims"))
+    table[np.bincount] = _simple(weft.bincount, ("x", "weights", "minlength"))
+    table[np.histogram] = _simple(weft.histogram, ("a", "bins", "range", "density",
+                                                   "weights"))
     table[np.flip] = _simple(weft.flip, ("m", "axis"))
     table[np.fliplr] = _simple(weft.fliplr, ("m",))
     table[np.flipud] = _simple(weft.flipud, ("m",))

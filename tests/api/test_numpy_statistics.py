@@ -1,6 +1,7 @@
 """NumPy's statistics habits on weft arrays: the reductions that ignore NaN (ignoring_nan.py),
-average, cov and corrcoef (covariance.py), ptp, and flip, squeeze, expand_dims and swapaxes,
-each against NumPy on every device, called as wf.* and through NumPy's own functions."""
+average, cov and corrcoef (covariance.py), ptp, bincount and histogram (counting.py), and
+flip, squeeze, expand_dims and swapaxes, each against NumPy on every device, called as wf.*
+and through NumPy's own functions."""
 
 from __future__ import annotations
 
@@ -140,3 +141,32 @@ def test_flips_and_axes(device):
         wf.expand_dims(x, 0)
     with pytest.raises(ValueError, match="squeeze: cannot select an axis"):
         wf.squeeze(x, axis=0)
+
+
+def test_bincount_and_histogram(device):
+    v = RNG.integers(0, 12, 500)
+    w = RNG.uniform(0, 1, 500)
+    _same(np.bincount(wf.asarray(v)), np.bincount(v), 0)
+    _same(wf.bincount(v, weights=w, minlength=20), np.bincount(v, weights=w, minlength=20),
+          1e-12)
+    _same(wf.bincount(np.zeros(0, np.int64), minlength=3), np.bincount([], minlength=3), 0)
+    with pytest.raises(ValueError, match="bincount: x must have no negative elements, got -2"):
+        wf.bincount(wf.asarray([1, -2]))
+    with pytest.raises(TypeError, match="bincount: x must hold integers"):
+        wf.bincount(wf.asarray([1.0]))
+    samples = (RNG.standard_normal(2000), RNG.standard_normal(2000).astype(np.float32),
+               RNG.integers(0, 50, 1000))
+    for a in samples:
+        for kwargs in (dict(), dict(bins=5, range=(-1, 1)), dict(bins=[-2, -0.5, 0, 0.3, 2]),
+                       dict(bins=6, density=True), dict(bins=4, weights=np.abs(a) * 1.0)):
+            counts, edges = np.histogram(wf.asarray(a), **kwargs)
+            want_counts, want_edges = np.histogram(a, **kwargs)
+            _same(counts, want_counts, 1e-12)
+            _same(edges, want_edges, 0)
+    with_nan = np.array([1.0, np.nan, 2.0, 3.0])
+    _same(wf.histogram(with_nan, bins=2, range=(0, 3))[0],
+          np.histogram(with_nan, bins=2, range=(0, 3))[0], 0)
+    with pytest.raises(ValueError, match="bins must increase monotonically"):
+        wf.histogram(wf.asarray([1.0]), bins=[2.0, 1.0])
+    with pytest.raises(ValueError, match=r"autodetected range of \[nan, nan\] is not finite"):
+        wf.histogram(wf.asarray(with_nan))

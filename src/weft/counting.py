@@ -1,0 +1,153 @@
+"""Counting as NumPy's ``bincount`` and ``histogram``: each element added into its bin by the
+device's scatter-add (atomic adds on GPUs), on the device. What sizes the result is read
+back first, as NumPy needs it too: ``bincount``'s largest value (its length), and a
+``histogram``'s range when none is given.
+
+>>> import weft as wf
+>>> wf.bincount(wf.asarray([0, 1, 1, 3])).tolist()
+[1, 2, 0, 1]
+>>> counts, edges = wf.histogram(wf.asarray([0.5, 1.5, 1.7, 3.0]), bins=3)
+>>> counts.tolist(), edges.tolist()
+([1, 2, 1], [0.5, 1.3333333333333333, 2.1666666666666665, 3.0])
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from . import expr as ex
+from .api import eval as evaluate
+from .array import Array
+from .creation import asarray, ones, zeros
+from .functions import where
+from .reductions import reduce
+from .searching import searchsorted
+
+__all__ = ["bincount", "histogram"]
+
+
+def _added_into(values: Array, places: Array, length: int) -> Array:
+    """Zeros of ``length`` (``values``' type) with each of ``values`` added at its place."""
+    node = ex.scatter_add(values._node, (places._node,), ex.Gather((0, 0, 0), "array"),
+                          (length,))
+    return Array(node, values.device)
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
+    """How many times each value 0, 1, 2... occurs in the 1-D integer array ``x`` (the
+    sum of their ``weights``, float64, where given), as NumPy's ``bincount``: of length
+    ``max(x) + 1``, at least ``minlength``. Reads ``x``'s extremes back first: its length,
+    and a negative value, which raises ``ValueError``.
+
+    >>> import weft as wf
+    >>> wf.bincount(wf.asarray([2, 2]), weights=wf.asarray([0.5, 1.0]), minlength=4).tolist()
+    [0.0, 0.0, 1.5, 0.0]
+    """
+    values = x if isinstance(x, Array) else asarray(x)
+    if values.ndim != 1:
+        raise ValueError(f"bincount: x must be 1-D, got shape {values.shape}")
+    if values.dtype.kind not in "iub":
+        raise TypeError(f"bincount: x must hold integers, not {values.dtype}")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError(f"bincount: minlength must be non-negative, got {minlength}")
+    if weights is not None:
+        weights = weights if isinstance(weights, Array) else asarray(weights)
+        if weights.shape != values.shape:
+            raise ValueError(f"bincount: weights of shape {weights.shape} differ from x's "
+                             f"{values.shape}")
+    length = minlength
+    if values.size:
+        places = values.astype(dt.int64)
+        low, high = reduce("min", places), reduce("max", places)
+        evaluate(low, high)
+        if int(low) < 0:
+            raise ValueError(f"bincount: x must have no negative elements, got {int(low)}")
+        length = max(length, int(high) + 1)
+    if not values.size:
+        return zeros(length, dtype=dt.int64 if weights is None else dt.float64)
+    added = ones(values.shape, dtype=dt.float64) if weights is None else weights.astype(
+        dt.float64)
+    counts = _added_into(added, values.astype(dt.int64), length)
+    return counts.astype(dt.int64) if weights is None else counts
+
+
+def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002
+              density: bool = False, weights: Any = None) -> tuple[Array, Array]:
+    """The counts of ``a``'s elements (flattened) in ``bins`` intervals and the intervals'
+    edges, as NumPy's ``histogram``: ``bins`` equal intervals over ``range`` (``a``'s
+    smallest to largest, read back, where not given), or the edges given; each interval
+    half-open but the last, closed; elements outside (and NaN) left out. ``weights``: their
+    sums instead; ``density``: a density (integrating to one over the range).
+
+    >>> import weft as wf
+    >>> wf.histogram(wf.asarray([1.0, 2.0, 2.5]), bins=[0.0, 2.0, 3.0])[0].tolist()
+    [1, 2]
+    """
+    x = a if isinstance(a, Array) else asarray(a)
+    x = x.reshape(x.size)
+    if weights is not None:
+        weights = weights if isinstance(weights, Array) else asarray(weights)
+        if weights.shape != (x.size,) and weights.size == x.size:
+            weights = weights.reshape(x.size)
+        if weights.shape != (x.size,):
+            raise ValueError(f"histogram: weights of shape {weights.shape} differ from a's")
+    real = x.dtype if x.dtype.is_float else dt.float64
+    edges_host = _edges(x, bins, range, real.numpy)  # compared in a's type, as NumPy
+    n = edges_host.size - 1
+    edges = asarray(edges_host)
+    xr = x.astype(real)
+    inside = (xr >= edges_host[0]) & (xr <= edges_host[-1])
+    place = searchsorted(edges, xr, side="right") - 1
+    place = where(xr == edges_host[-1], n - 1, place)
+    place = where(inside, place, 0)
+    counted = (where(inside, 1.0, 0.0) if weights is None
+               else where(inside, weights.astype(dt.float64), 0.0))
+    counts = _added_into(counted.astype(dt.float64), place, n)
+    if np.ndim(bins):  # the edges as given, in their own type
+        edges = bins if isinstance(bins, Array) else asarray(bins)
+    if density:
+        widths = asarray(np.diff(edges_host.astype(np.float64)))
+        return counts / reduce("sum", counts) / widths, edges
+    if weights is None:
+        return counts.astype(dt.int64), edges
+    return counts.astype(weights.dtype if weights.dtype.is_float else dt.int64), edges
+
+
+def _edges(x: Array, bins: Any, given: tuple[float, float] | None,
+           real: np.dtype) -> np.ndarray:
+    """The histogram's edges in ``real``, on the host, as NumPy computes them (its
+    autodetected range in ``a``'s own type: float32 edges from float32 arithmetic)."""
+    if isinstance(bins, str):
+        raise NotImplementedError(f"histogram: bins={bins!r} (weft takes a count or edges)")
+    if np.ndim(bins) == 0:
+        count = operator.index(bins)
+        if count < 1:
+            raise ValueError(f"histogram: bins must be positive, got {count}")
+        if given is not None:
+            low, high = (float(v) for v in given)
+            if not (np.isfinite(low) and np.isfinite(high)) or low > high:
+                raise ValueError(f"histogram: range must be finite and increasing, got "
+                                 f"{given}")
+        elif x.size:
+            low_, high_ = reduce("min", x), reduce("max", x)
+            evaluate(low_, high_)
+            low, high = low_.item(), high_.item()
+            if x.dtype.is_float:
+                low, high = real.type(low), real.type(high)
+            if not (np.isfinite(low) and np.isfinite(high)):
+                raise ValueError(f"histogram: autodetected range of [{low}, {high}] is not "
+                                 "finite")
+        else:
+            low, high = 0.0, 1.0
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        return np.linspace(low, high, count + 1, dtype=real)
+    edges = np.asarray(bins.to_numpy() if isinstance(bins, Array) else bins, dtype=np.float64)
+    if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) < 0):
+        raise ValueError("histogram: bins must increase monotonically, when an array")
+    return edges.astype(real)
