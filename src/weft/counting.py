@@ -8,7 +8,7 @@ back first, as NumPy needs it too: ``bincount``'s largest value (its length), an
 [1, 2, 0, 1]
 >>> counts, edges = wf.histogram(wf.asarray([0.5, 1.5, 1.7, 3.0]), bins=3)
 >>> counts.tolist(), edges.tolist()
-([1, 2, 1], [0.5, 1.3333333333333333, 2.1666666666666665, 3.0])
+([1, 2, 1], [0.5, 1.3333333333333335, 2.166666666666667, 3.0])
 """
 
 from __future__ import annotations

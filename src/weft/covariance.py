@@ -80,7 +80,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
 
     >>> import weft as wf
     >>> wf.cov(wf.asarray([1.0, 2.0, 4.0])).item()
-    2.3333333333333335
+    2.333333333333333
     """
     x = _array(m)
     if x.ndim > 2:
