@@ -6,6 +6,8 @@
 [8.0, 12.0]
 """
 
+from numpy import finfo, iinfo  # (weft's dtypes are NumPy's dtypes)
+
 from . import kernels, linalg, random, stats, tensoralg
 from .api import eval, kernel_source, synchronize
 from .arg_reductions import argmax, argmin
@@ -32,12 +34,14 @@ from .creation import (
     from_dlpack,
     full,
     full_like,
+    identity,
     isfortran,
     linspace,
     logspace,
     ones,
     ones_like,
     row_index,
+    tri,
     zeros,
     zeros_like,
 )
@@ -67,7 +71,7 @@ from .functions import __all__ as _function_names
 from .grad import grad, value_and_grad, vjp
 from .ignoring_nan import *  # noqa: F403 - NumPy's reductions ignoring NaN
 from .ignoring_nan import __all__ as _ignoring_nan_names
-from .linalg import matmul
+from .linalg import dot, inner, matmul, outer
 from .matrix import (
     assign,
     check,
@@ -85,6 +89,7 @@ from .matrix import (
 )
 from .rearrange import (
     broadcast_arrays,
+    copy,
     expand_dims,
     flip,
     fliplr,
@@ -92,6 +97,7 @@ from .rearrange import (
     meshgrid,
     moveaxis,
     repeat,
+    reshape,
     roll,
     squeeze,
     swapaxes,
@@ -126,6 +132,7 @@ from .searching import (
 from .sets import intersect1d, isin, setdiff1d, setxor1d, union1d
 from .sorting import argsort, median, percentile, quantile, sort
 from .spherical_bessel import spherical_in, spherical_jn, spherical_kn, spherical_yn
+from .splitting import append, array_split, atleast_1d, atleast_2d, column_stack, split
 from .windows import bartlett, blackman, hamming, hanning, kaiser
 
 globals().update(_REDUCTIONS)
@@ -156,7 +163,9 @@ __all__ = [
     "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn",
     *_REDUCTIONS, *_function_names, *_composite_names, *_distribution_names,
     *_ignoring_nan_names, "average", "cov", "corrcoef", "bincount", "histogram", "flip",
-    "fliplr", "flipud", "squeeze", "expand_dims", "swapaxes",
+    "fliplr", "flipud", "squeeze", "expand_dims", "swapaxes", "split", "array_split",
+    "append", "column_stack", "atleast_1d", "atleast_2d", "identity", "tri", "finfo",
+    "iinfo", "dot", "inner", "outer", "copy", "reshape",
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

@@ -474,10 +474,34 @@ def shichi(x: Any) -> tuple[Array, Array]:
     return shi.astype(result), chi.astype(result)
 
 
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
+    """Element-wise, the choice of the first condition that holds (``default`` where none
+    does), as NumPy's ``select``: one fused expression of nested ``where``.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([-2.0, 0.5, 3.0])
+    >>> wf.select([x < 0, x > 1], [-x, x * 10], default=x).tolist()
+    [2.0, 0.5, 30.0]
+    """
+    conditions, choices = list(condlist), list(choicelist)
+    if len(conditions) != len(choices):
+        raise ValueError(f"select: {len(conditions)} conditions for {len(choices)} choices: "
+                         "list and choicelist must be the same length")
+    if not conditions:
+        raise ValueError("select: condlist must not be empty")
+    result = default
+    for condition, choice in zip(reversed(conditions), reversed(choices)):
+        condition = condition if isinstance(condition, Array) else asarray(condition)
+        if condition.dtype != dt.bool_:
+            raise TypeError(f"select: a condition must be bool, not {condition.dtype}")
+        result = apply_op("where", condition, choice, result)
+    return result if isinstance(result, Array) else asarray(result)
+
+
 __all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
            "degrees", "sinc", "heaviside",
            "reciprocal", "exprel", "rgamma", "erfcinv", "loggamma", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "real", "imag", "conj",
            "conjugate",
            "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",
-           "can_cast", "isscalar", "array_equal", "array_equiv"]
+           "can_cast", "isscalar", "array_equal", "array_equiv", "select"]

@@ -368,6 +368,33 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any
     return Array(ex.cast(on._node, d), rows.device)
 
 
+def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
+    """The ``n`` by ``n`` identity matrix (lazy), as NumPy's ``identity``.
+
+    >>> import weft as wf
+    >>> wf.identity(2, dtype=wf.int32).tolist()
+    [[1, 0], [0, 1]]
+    """
+    return eye(n, dtype=dtype, device=device)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,  # noqa: N803
+        device: Any = None) -> Array:
+    """Ones at and below the ``k``-th diagonal, zeros above (lazy), as NumPy's ``tri``.
+
+    >>> import weft as wf
+    >>> wf.tri(2, 3).tolist()
+    [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]
+    """
+    shape = _shape((N, N if M is None else M), "tri: N or M")
+    k = dt.as_int(k, "tri: k")
+    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
+    rows = Array(ex.index("row", shape, dt.int64), _device(device))
+    cols = Array(ex.index("col", shape, dt.int64), rows.device)
+    below = apply_op("less_equal", apply_op("subtract", cols, rows), k)
+    return Array(ex.cast(below._node, d), rows.device)
+
+
 def broadcast_to(x: Any, shape: Any) -> Array:
     """``x`` broadcast to ``shape`` (lazy; no copy).
 

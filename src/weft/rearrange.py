@@ -373,3 +373,28 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Array:
     (2, 1)
     """
     return _array(a).swapaxes(axis1, axis2)
+
+
+def reshape(a: Any, shape: Any) -> Array:
+    """``a`` with a new shape of the same size (one size may be -1), as NumPy's
+    ``reshape``: a view where ``a`` is contiguous.
+
+    >>> import weft as wf
+    >>> wf.reshape(wf.asarray([1, 2, 3, 4]), (2, -1)).tolist()
+    [[1, 2], [3, 4]]
+    """
+    return _array(a).reshape(shape)
+
+
+def copy(a: Any) -> Array:
+    """A copy of ``a`` that later writes to either leave the other as it was, as NumPy's
+    ``copy`` (copy-on-write: nothing is copied until one is written).
+
+    >>> import weft as wf
+    >>> x = wf.asarray([1.0, 2.0])
+    >>> y = wf.copy(x)
+    >>> y[0] = 5.0
+    >>> x.tolist(), y.tolist()
+    ([1.0, 2.0], [5.0, 2.0])
+    """
+    return _array(a).copy()

@@ -1,0 +1,73 @@
+"""NumPy's splits and joins (splitting.py), select, identity, tri, and the top-level dot,
+inner, outer, reshape, copy, finfo and iinfo on weft arrays: against NumPy on every device,
+as wf.* and through NumPy's own functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+
+
+def _same(got, want) -> None:
+    assert isinstance(got, wf.Array), type(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got.to_numpy(), want)
+
+
+def test_splits_and_joins(device):
+    a = np.arange(24.0).reshape(4, 6)
+    x = wf.asarray(a)
+    for sections, axis in ((2, 0), (3, 1), ([1, 4], 1), ([-1], 0), ([2, 9], 1)):
+        for got, want in zip(np.split(x, sections, axis=axis), np.split(a, sections, axis)):
+            _same(got, want)
+    for sections in (4, 5, [2, 3]):
+        pieces = wf.array_split(x, sections, axis=1)
+        wanted = np.array_split(a, sections, axis=1)
+        assert len(pieces) == len(wanted)
+        for got, want in zip(pieces, wanted):
+            _same(got, want)
+    with pytest.raises(ValueError, match="split: array split does not result in an equal"):
+        wf.split(x, 5, axis=1)
+    with pytest.raises(ValueError, match="number of sections must be positive"):
+        wf.array_split(x, 0)
+    _same(np.append(x, a[:1], axis=0), np.append(a, a[:1], axis=0))
+    _same(wf.append(x, [1.0, 2.0]), np.append(a, [1.0, 2.0]))
+    _same(np.column_stack([x[:, 0], x[:, 1:3], x[:, 5]]),
+          np.column_stack([a[:, 0], a[:, 1:3], a[:, 5]]))
+    _same(np.atleast_1d(wf.asarray(3.0)), np.atleast_1d(3.0))
+    _same(np.atleast_2d(x[0]), np.atleast_2d(a[0]))
+    pair = wf.atleast_2d(x[0], x)
+    assert [p.shape for p in pair] == [(1, 6), (4, 6)]
+
+
+def test_select_and_constructors(device):
+    a = np.linspace(-3, 3, 7)
+    x = wf.asarray(a)
+    _same(np.select([x < -1, x > 1], [-x, x * 10], default=x),
+          np.select([a < -1, a > 1], [-a, a * 10], default=a))
+    _same(wf.select([x < 0], [x]), np.select([a < 0], [a]))
+    with pytest.raises(ValueError, match="select: 2 conditions for 1 choices"):
+        wf.select([x < 0, x > 0], [x])
+    with pytest.raises(TypeError, match="select: a condition must be bool"):
+        wf.select([x], [x])
+    _same(wf.identity(3, dtype=wf.int32), np.identity(3, dtype=np.int32))
+    for args in ((3,), (3, 4), (4, 3, 1), (3, 3, -1)):
+        _same(wf.tri(*args), np.tri(*args))
+    assert wf.finfo(wf.float32).eps == np.finfo(np.float32).eps
+    assert wf.iinfo(wf.int64).max == np.iinfo(np.int64).max
+
+
+def test_products_reshape_copy(device):
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(3.0) + 1
+    x, y = wf.asarray(a), wf.asarray(b)
+    _same(wf.dot(x, y), np.dot(a, b))
+    _same(wf.inner(y, y), np.inner(b, b))
+    _same(np.inner(x, x), np.inner(a, a))
+    _same(wf.outer(y, y), np.outer(b, b))
+    _same(wf.reshape(x, (3, -1)), np.reshape(a, (3, -1)))
+    c = wf.copy(x)
+    c[0, 0] = 9.0
+    assert x[0, 0].item() == 0.0 and c[0, 0].item() == 9.0
