@@ -204,8 +204,20 @@ def settle(storages: Iterable[Storage]) -> None:
         if not failed:
             s.checks = ()
             continue
-        failed[0].raised = True
-        raise failed[0].fresh_error()
+        raise _raising(failed[0])
+
+
+def _raising(report: Pending) -> Exception:
+    """``report``'s failure, to raise now; the same failure read from the evaluation's other
+    kernels (one check on a value two kernels read) is then raised too, not again at the
+    next synchronize, in code that did nothing wrong."""
+    report.raised = True
+    error = report.fresh_error()
+    for other in _state().failed:
+        if not other.raised and type(other.error) is type(error) and (
+                other.error.args == error.args):
+            other.raised = True
+    return error
 
 
 def observe(storage: Storage) -> np.ndarray:

@@ -105,6 +105,21 @@ def test_synchronize_raises_an_unobserved_failure_once(device):
     wf.synchronize()  # reported: the next synchronize is clean
 
 
+def test_one_failure_read_by_two_kernels_raises_once(device):
+    """One check on a value two kernels of one evaluation read fails in both: the first
+    observation raises it, and the next synchronize does not raise it again (it did, in the
+    next test that synchronized); another evaluation's unobserved failure still raises."""
+    checked = _positive(wf.asarray(_bad_sigma().reshape(2, 4)))
+    by_columns, by_rows = checked.sum(axis=0), checked.sum(axis=1)
+    wf.eval(by_columns, by_rows)
+    with pytest.raises(ValueError, match=r"sigma must be positive.*\[0, 3\]"):
+        by_columns.to_numpy()
+    wf.synchronize()
+    _positive(wf.asarray(_bad_sigma(at=6))).eval()
+    with pytest.raises(ValueError, match=r"\[6\]"):
+        wf.synchronize()
+
+
 def test_writing_a_failed_value_into_an_array_leaves_it_unchanged(device):
     bad = _positive(wf.asarray(_bad_sigma())).eval()
     dst = wf.asarray(np.arange(8.0))
