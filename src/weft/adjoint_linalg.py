@@ -108,9 +108,11 @@ def _logdet(g: Array, out: Array, a: Any) -> tuple[Any, ...]:
     return (g * inv(a).T,)
 
 
-def _sort(g: Array, out: Array, x: Any, axis: int) -> tuple[Any, ...]:
+def _sort(g: Array, out: Array, x: Any, axis: int, kind: Any = None) -> tuple[Any, ...]:
     from .sorting import argsort, take_along
 
+    # (Tied values are equal: which of them takes which adjoint is a convention, the stable
+    # order's, whatever sort made the values.)
     moved_to = argsort(argsort(x, axis=axis), axis=axis)  # where each element was sorted to
     return (take_along(g, moved_to, axis), None)
 

