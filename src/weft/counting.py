@@ -21,9 +21,10 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from .api import eval as evaluate
-from .array import Array
+from .array import Array, apply_op
 from .creation import asarray, ones, zeros
 from .functions import where
+from .rearrange import take
 from .reductions import reduce
 from .searching import searchsorted
 
@@ -102,8 +103,11 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
     edges = asarray(edges_host)
     xr = x.astype(real)
     inside = (xr >= edges_host[0]) & (xr <= edges_host[-1])
-    place = searchsorted(edges, xr, side="right") - 1
-    place = where(xr == edges_host[-1], n - 1, place)
+    if np.ndim(bins):
+        place = searchsorted(edges, xr, side="right") - 1
+        place = where(xr == edges_host[-1], n - 1, place)
+    else:
+        place = _uniform_place(xr, inside, edges, edges_host)
     place = where(inside, place, 0)
     counted = (where(inside, 1.0, 0.0) if weights is None
                else where(inside, weights.astype(dt.float64), 0.0))
@@ -116,6 +120,21 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
     if weights is None:
         return counts.astype(dt.int64), edges
     return counts.astype(weights.dtype if weights.dtype.is_float else dt.int64), edges
+
+
+def _uniform_place(x: Array, inside: Array, edges: Array, edges_host: np.ndarray) -> Array:
+    """The bin of each element of ``x`` (where ``inside`` the range) among equal intervals: its
+    position by arithmetic, then moved by one where the rounded edges say otherwise, as
+    NumPy (the rule "edge_i <= x < edge_(i+1)", the last bin closed, with no search: a
+    binary search over 101 edges took 182 ms for 4M doubles on PoCL)."""
+    n = edges_host.size - 1
+    low, high = float(edges_host[0]), float(edges_host[-1])
+    estimate = where(inside, (x.astype(dt.float64) - low) * (n / (high - low)), 0.0)
+    place = apply_op("minimum", apply_op("maximum", apply_op("floor", estimate), 0), n - 1)
+    place = place.astype(dt.int64)
+    below = x < take(edges, place)
+    above = (x >= take(edges, place + 1)) & (place != n - 1)
+    return place - below.astype(dt.int64) + (above & ~below).astype(dt.int64)
 
 
 def _edges(x: Array, bins: Any, given: tuple[float, float] | None,

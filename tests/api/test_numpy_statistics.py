@@ -155,7 +155,7 @@ def test_bincount_and_histogram(device):
     with pytest.raises(TypeError, match="bincount: x must hold integers"):
         wf.bincount(wf.asarray([1.0]))
     samples = (RNG.standard_normal(2000), RNG.standard_normal(2000).astype(np.float32),
-               RNG.integers(0, 50, 1000))
+               RNG.integers(0, 50, 1000), np.arange(11.0), np.arange(0.0, 1.0, 0.1))
     for a in samples:
         for kwargs in (dict(), dict(bins=5, range=(-1, 1)), dict(bins=[-2, -0.5, 0, 0.3, 2]),
                        dict(bins=6, density=True), dict(bins=4, weights=np.abs(a) * 1.0)):
