@@ -61,6 +61,9 @@ def sort(x: Any, axis: int | None = -1, kind: str | None = None) -> Array:
     >>> wf.sort(wf.asarray([[3.0, 1.0, 2.0], [0.0, -1.0, 5.0]])).tolist()
     [[1.0, 2.0, 3.0], [-1.0, 0.0, 5.0]]
     """
+    if kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        raise ValueError(f"sort: kind must be one of 'quicksort', 'mergesort', 'heapsort' "
+                         f"or 'stable', got {kind!r}")
     x, along = _operand(x, axis, "sort")
     return _library_sort(x, along, kind)
 
@@ -268,7 +271,7 @@ def _quantiles(name: str, x: Any, q: Any, axis: Any, method: str, keepdims: bool
 
 def _in_place_sort(self: Array, axis: int = -1, kind: str | None = None) -> None:
     """Sort this array in place along ``axis``, as ``ndarray.sort``."""
-    self[...] = sort(self, axis=axis)
+    self[...] = sort(self, axis=axis, kind=kind)
 
 
 def _argsort_method(self: Array, axis: int | None = -1, kind: str | None = None) -> Array:

@@ -190,3 +190,20 @@ def test_gradients_pass_through(device):
             step[index] = 1e-6
             want[index] = (numpy_function(values + step) - numpy_function(values - step)) / 2e-6
         np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+def test_sort_kinds(device):
+    """The host's sort of ``kind`` (NumPy's default unless given): the values of NumPy's
+    sort of that kind, zeros' signs included; a kind NumPy does not have is refused on
+    every device."""
+    a = np.array([3.0, -0.0, 0.0, 1.0, -0.0, np.nan, -2.0])
+    for kind in (None, "stable", "mergesort", "heapsort"):
+        got = wf.sort(wf.asarray(a), kind=kind).to_numpy()
+        np.testing.assert_array_equal(got, np.sort(a, kind="stable"))  # (values)
+        if device.kind != "cuda":
+            assert np.array_equal(np.signbit(got), np.signbit(np.sort(a, kind=kind)))
+    x = wf.asarray(a)
+    x.sort(kind="stable")
+    assert np.array_equal(np.signbit(x.to_numpy()), np.signbit(np.sort(a, kind="stable")))
+    with pytest.raises(ValueError, match="sort: kind must be one of"):
+        wf.sort(wf.asarray(a), kind="bogus")
