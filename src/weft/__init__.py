@@ -87,6 +87,8 @@ from .matrix import (
     triu,
     vstack,
 )
+from .padding import pad
+from .products import cross, kron
 from .rearrange import (
     broadcast_arrays,
     copy,
@@ -165,7 +167,7 @@ __all__ = [
     *_ignoring_nan_names, "average", "cov", "corrcoef", "bincount", "histogram", "flip",
     "fliplr", "flipud", "squeeze", "expand_dims", "swapaxes", "split", "array_split",
     "append", "column_stack", "atleast_1d", "atleast_2d", "identity", "tri", "finfo",
-    "iinfo", "dot", "inner", "outer", "copy", "reshape",
+    "iinfo", "dot", "inner", "outer", "copy", "reshape", "kron", "cross", "pad",
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

@@ -441,6 +441,12 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
     table[np.atleast_2d] = _simple(lambda arys: weft.atleast_2d(*arys), ("arys",))
     table[np.select] = _simple(weft.select, ("condlist", "choicelist", "default"))
     table[np.inner] = _simple(weft.inner, ("a", "b"))
+    table[np.kron] = _simple(weft.kron, ("a", "b"))
+    table[np.pad] = lambda name, given: weft.pad(  # (NumPy's **kwargs bind as "kwargs")
+        given["array"], given["pad_width"], given.get("mode", "constant"),
+        **given.get("kwargs", {}))
+    table[np.cross] = _simple(weft.cross, ("a", "b"), {"axisa": -1, "axisb": -1, "axisc": -1,
+                                                       "axis": None})
     table[np.bincount] = _simple(weft.bincount, ("x", "weights", "minlength"))
     table[np.histogram] = _simple(weft.histogram, ("a", "bins", "range", "density",
                                                    "weights"))

@@ -1,8 +1,10 @@
-"""NumPy's splits and joins (splitting.py), select, identity, tri, and the top-level dot,
-inner, outer, reshape, copy, finfo and iinfo on weft arrays: against NumPy on every device,
-as wf.* and through NumPy's own functions."""
+"""NumPy's splits and joins (splitting.py), kron and cross (products.py), pad (padding.py),
+select, identity, tri, and the top-level dot, inner, outer, reshape, copy, finfo and iinfo
+on weft arrays: against NumPy on every device, as wf.* and through NumPy's own functions."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -71,3 +73,42 @@ def test_products_reshape_copy(device):
     c = wf.copy(x)
     c[0, 0] = 9.0
     assert x[0, 0].item() == 0.0 and c[0, 0].item() == 9.0
+
+
+def _close(got, want) -> None:
+    assert isinstance(got, wf.Array), type(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+    np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-12, atol=1e-12)
+
+
+def test_kron_cross_pad(device):
+    rng = np.random.default_rng(5)
+    for a, b in ((rng.standard_normal(3), rng.standard_normal(4)),
+                 (rng.standard_normal((2, 3)), rng.standard_normal((4, 2))),
+                 (rng.standard_normal(3), rng.standard_normal((2, 2)))):
+        _close(np.kron(wf.asarray(a), wf.asarray(b)), np.kron(a, b))
+    for a, b in ((rng.standard_normal(3), rng.standard_normal(3)),
+                 (rng.standard_normal((5, 3)), rng.standard_normal(3)),
+                 (rng.standard_normal((4, 2)), rng.standard_normal((4, 3))),
+                 (rng.standard_normal((4, 2)), rng.standard_normal((4, 2)))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # (NumPy 2's 2-vectors)
+            _close(np.cross(wf.asarray(a), wf.asarray(b)), np.cross(a, b))
+    with pytest.raises(ValueError, match="cross: incompatible dimensions"):
+        wf.cross(wf.asarray([1.0, 2.0, 3.0, 4.0]), wf.asarray([1.0, 2.0, 3.0]))
+    ints = rng.integers(0, 9, (3, 4))
+    vector = rng.standard_normal(5)
+    cases = [(ints, 1, {}), (ints, ((1, 2), (0, 3)), dict(mode="edge")),
+             (ints, (2, 1), dict(mode="reflect")), (ints, 2, dict(mode="symmetric")),
+             (ints, ((0, 1), (5, 2)), dict(mode="wrap")), (ints, 1, dict(constant_values=7.5)),
+             (ints, ((1, 1), (2, 2)), dict(constant_values=((1, 2), (3, 4)))),
+             (vector, 7, dict(mode="reflect")), (vector, 9, dict(mode="symmetric")),
+             (np.zeros((0, 3)), 1, {})]
+    for values, width, kwargs in cases:
+        _close(np.pad(wf.asarray(values), width, **kwargs), np.pad(values, width, **kwargs))
+    with pytest.raises(NotImplementedError, match="pad: mode 'mean'"):
+        wf.pad(wf.asarray(vector), 1, mode="mean")
+    with pytest.raises(ValueError, match="unsupported keyword arguments for mode 'edge'"):
+        wf.pad(wf.asarray(vector), 1, mode="edge", constant_values=1)
+    with pytest.raises(ValueError, match="negative values"):
+        wf.pad(wf.asarray(vector), -1)
