@@ -1,6 +1,5 @@
 """NumPy's Kronecker and cross products, lazy: ``kron`` as a repeated array times a tiled
-one (views and gathers, one fused kernel), ``cross`` of 2- and 3-vectors from their
-components.
+one (views and gathers, one fused kernel), ``cross`` of 3-vectors from their components.
 
 >>> import weft as wf
 >>> wf.kron(wf.asarray([1.0, 2.0]), wf.asarray([1.0, 10.0])).tolist()
@@ -43,8 +42,8 @@ def kron(a: Any, b: Any) -> Array:
 
 
 def cross(a: Any, b: Any, axis: int = -1) -> Array:
-    """The cross product of 3-vectors (or the z component of 2-vectors' product) along
-    ``axis``, as NumPy's ``cross``; vectors broadcast against each other.
+    """The cross product of 3-vectors along the last axis, as NumPy's ``cross``; vectors
+    broadcast against each other (2-vectors raise ``ValueError``, as NumPy from 2.x).
 
     >>> import weft as wf
     >>> wf.cross(wf.asarray([1.0, 0.0, 0.0]), wf.asarray([0.0, 1.0, 0.0])).tolist()
@@ -56,16 +55,9 @@ def cross(a: Any, b: Any, axis: int = -1) -> Array:
     if axis not in (-1, x.ndim - 1) or axis not in (-1, y.ndim - 1):
         raise NotImplementedError("cross: vectors along the last axis only (NumPy's default)")
     sizes = (x.shape[-1] if x.ndim else 0, y.shape[-1] if y.ndim else 0)
-    if any(size not in (2, 3) for size in sizes):
-        raise ValueError(f"cross: incompatible dimensions for cross product (dimension must "
-                         f"be 2 or 3), got {sizes[0]} and {sizes[1]}")
-
-    def parts(v: Array) -> list[Array]:
-        components = [v[..., k] for k in range(v.shape[-1])]
-        return components + [0.0] * (3 - len(components))
-
-    (x0, x1, x2), (y0, y1, y2) = parts(x), parts(y)
-    z = x0 * y1 - x1 * y0
-    if sizes == (2, 2):
-        return z
-    return stack([x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, z], axis=-1)
+    if sizes != (3, 3):
+        raise ValueError(f"cross: both input arrays must be (arrays of) 3-dimensional "
+                         f"vectors, but they are {sizes[0]} and {sizes[1]} dimensional")
+    x0, x1, x2 = (x[..., k] for k in range(3))
+    y0, y1, y2 = (y[..., k] for k in range(3))
+    return stack([x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0], axis=-1)
