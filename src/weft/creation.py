@@ -351,6 +351,19 @@ def flat_position(shape: tuple[int, ...], device: Device) -> Array:
     return apply_op("add", apply_op("multiply", rows, shape[1]), cols)
 
 
+def _by_diagonal(name: str, sizes: str, relation: str, n: int, m: int | None, k: int,
+                 dtype: Any, device: Any) -> Array:
+    """Ones where ``relation`` holds between an element's diagonal (column less row) and
+    ``k``, zeros elsewhere, of shape (n, m or n): lazy, from the element's indices."""
+    shape = _shape((n, n if m is None else m), f"{name}: {sizes}")
+    k = dt.as_int(k, f"{name}: k")
+    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
+    rows = Array(ex.index("row", shape, dt.int64), _device(device))
+    cols = Array(ex.index("col", shape, dt.int64), rows.device)
+    holds = apply_op(relation, apply_op("subtract", cols, rows), k)
+    return Array(ex.cast(holds._node, d), rows.device)
+
+
 def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any = None
         ) -> Array:
     """Ones on the ``k``-th diagonal, zeros elsewhere (lazy).
@@ -359,13 +372,7 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any
     >>> wf.eye(2).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    shape = _shape((n, n if m is None else m), "eye: n or m")
-    k = dt.as_int(k, "eye: k")
-    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
-    rows = Array(ex.index("row", shape, dt.int64), _device(device))
-    cols = Array(ex.index("col", shape, dt.int64), rows.device)
-    on = apply_op("equal", apply_op("subtract", cols, rows), k)
-    return Array(ex.cast(on._node, d), rows.device)
+    return _by_diagonal("eye", "n or m", "equal", n, m, k, dtype, device)
 
 
 def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
@@ -386,13 +393,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,  # noqa:
     >>> wf.tri(2, 3).tolist()
     [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]
     """
-    shape = _shape((N, N if M is None else M), "tri: N or M")
-    k = dt.as_int(k, "tri: k")
-    d = dt.to_dtype(dtype) if dtype is not None else dt.default_real()
-    rows = Array(ex.index("row", shape, dt.int64), _device(device))
-    cols = Array(ex.index("col", shape, dt.int64), rows.device)
-    below = apply_op("less_equal", apply_op("subtract", cols, rows), k)
-    return Array(ex.cast(below._node, d), rows.device)
+    return _by_diagonal("tri", "N or M", "less_equal", N, M, k, dtype, device)
 
 
 def broadcast_to(x: Any, shape: Any) -> Array:

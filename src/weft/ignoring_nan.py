@@ -48,6 +48,14 @@ def _count(x: Array, axis: Any, keepdims: bool, dtype: dt.DType) -> Array:
     return reduce("sum", where(_nan(x), 0, 1).astype(dtype), axis, keepdims)
 
 
+def _reduce_as_identity(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool) -> Array:
+    """``reduce(name)`` with each NaN taken as the reduction's identity."""
+    x = _array(a)
+    if x.dtype.is_float:
+        x = where(_nan(x), 0 if name == "sum" else 1, x)
+    return reduce(name, x, axis, keepdims, dtype)
+
+
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """The sum with NaN taken as zero, as NumPy's ``nansum`` (0 for a slice of NaN).
 
@@ -55,10 +63,7 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) 
     >>> wf.nansum(wf.asarray([1.0, np.nan, 2.0])).item()
     3.0
     """
-    x = _array(a)
-    if x.dtype.is_float:
-        x = where(_nan(x), 0, x)
-    return reduce("sum", x, axis, keepdims, dtype)
+    return _reduce_as_identity("sum", a, axis, dtype, keepdims)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
@@ -68,10 +73,7 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
     >>> wf.nanprod(wf.asarray([2.0, np.nan, 3.0])).item()
     6.0
     """
-    x = _array(a)
-    if x.dtype.is_float:
-        x = where(_nan(x), 1, x)
-    return reduce("prod", x, axis, keepdims, dtype)
+    return _reduce_as_identity("prod", a, axis, dtype, keepdims)
 
 
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:

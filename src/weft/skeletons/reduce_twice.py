@@ -4,107 +4,47 @@ huge-argument reduction (a select computed it for every element) and note an arg
 needs it in ``weft_huge``; only then are the part's accumulators reset (``acc_reset``) and
 the part walked again through the general ones (render/frame.py ``walked_twice``; as
 elementwise.WALK_TWICE). Extra slots: ``fast_macros`` and ``general_macros`` (the names sent
-to each version), ``acc_reset``, and the second walk's slots, the first's indented once
-more."""
+to each version), ``acc_reset``, and the second walk's slots, the first's named with
+``_twice`` and indented once more.
+
+A checked band's walks only note whether a check failed (``failed``, reset with the
+accumulators); the first failure is found after them, as in one pass. Columns by row chunks
+keep their accumulators in the split's partial rows in memory: ``acc_reset`` resets those.
+"""
 
 from __future__ import annotations
 
+import re
+
 from .reduce import REDUCE_COLS_BAND, REDUCE_COLS_CHUNKS, REDUCE_ROWS_BAND
 
-# Rows bands: ``lanes_twice``, ``tail_body_twice``, ``tail_accumulate_twice``. A checked
-# band's walks only note whether a check failed (``failed``, reset with the accumulators);
-# the first failure is found after them, as in one pass.
-_BAND_WALK = """\
-    {index_t} j0 = begin;
-    for (; j0 + {band} <= end; j0 += {band}) {{
-{lanes}    }}
-    for ({index_t} j = j0; j < end; ++j) {{
-        const {index_t} gid = i * cols + j;
-{tail_body}{tail_accumulate}    }}
-"""
-_BAND_WALK_AGAIN = """\
-        j0 = begin;
-        for (; j0 + {band} <= end; j0 += {band}) {{
-{lanes_twice}        }}
-        for ({index_t} j = j0; j < end; ++j) {{
-            const {index_t} gid = i * cols + j;
-{tail_body_twice}{tail_accumulate_twice}        }}
-"""
-REDUCE_ROWS_BAND_TWICE = REDUCE_ROWS_BAND.replace(
-    _BAND_WALK, "    int weft_huge = 0;\n{fast_macros}" + _BAND_WALK
-    + "{general_macros}    if (weft_huge) {{\n{acc_reset}" + _BAND_WALK_AGAIN + "    }}\n")
-assert REDUCE_ROWS_BAND_TWICE != REDUCE_ROWS_BAND
+
+def _walked_twice(skeleton: str, start: str, stop: str, slots: tuple[str, ...]) -> str:
+    """``skeleton`` with its walk (from the line that begins with ``start`` up to the one
+    that begins with ``stop``) taken twice: the walk again, its ``slots`` renamed with
+    ``_twice``, indented once more and its first statement's declaration dropped (the
+    variable exists)."""
+    begin = skeleton.index(start)
+    end = skeleton.index(stop, begin)
+    walk = skeleton[begin:end]
+    again = walk
+    for slot in slots:
+        again = again.replace(f"{{{slot}}}", f"{{{slot}_twice}}")
+    again = re.sub(r"^    \{index_t\} (\w+) = ", r"    \1 = ", again)
+    # Four more spaces on every line, after the slots that open it (their text is indented
+    # by the renderer).
+    again = re.sub(r"^((?:\{\w+_twice\})*)(?=.)", r"\1    ", again, flags=re.M)
+    twice = (skeleton[:begin] + "    int weft_huge = 0;\n{fast_macros}" + walk
+             + "{general_macros}    if (weft_huge) {{\n{acc_reset}" + again + "    }}\n"
+             + skeleton[end:])
+    assert twice.count("{general_macros}") == 1
+    return twice
 
 
-# Columns bands: ``body_twice``, ``accumulate_twice``.
-_COLS_BAND_WALK = """\
-    if (width == {band}) {{
-        for ({index_t} i = begin; i < end; ++i) {{
-            for (int u = 0; u < {band}; ++u) {{
-                const {index_t} j = j0 + u;
-                const {index_t} gid = i * cols + j;
-{body}{accumulate}            }}
-        }}
-    }} else {{
-        for ({index_t} i = begin; i < end; ++i) {{
-            for (int u = 0; u < width; ++u) {{
-                const {index_t} j = j0 + u;
-                const {index_t} gid = i * cols + j;
-{body}{accumulate}            }}
-        }}
-    }}
-"""
-_COLS_BAND_WALK_AGAIN = """\
-        if (width == {band}) {{
-            for ({index_t} i = begin; i < end; ++i) {{
-                for (int u = 0; u < {band}; ++u) {{
-                    const {index_t} j = j0 + u;
-                    const {index_t} gid = i * cols + j;
-{body_twice}{accumulate_twice}                }}
-            }}
-        }} else {{
-            for ({index_t} i = begin; i < end; ++i) {{
-                for (int u = 0; u < width; ++u) {{
-                    const {index_t} j = j0 + u;
-                    const {index_t} gid = i * cols + j;
-{body_twice}{accumulate_twice}                }}
-            }}
-        }}
-"""
-REDUCE_COLS_BAND_TWICE = REDUCE_COLS_BAND.replace(
-    _COLS_BAND_WALK, "    int weft_huge = 0;\n{fast_macros}" + _COLS_BAND_WALK
-    + "{general_macros}    if (weft_huge) {{\n{acc_reset}" + _COLS_BAND_WALK_AGAIN + "    }}\n")
-assert REDUCE_COLS_BAND_TWICE != REDUCE_COLS_BAND
-
-
-# Columns by row chunks: the split's partial rows in memory are what ``acc_reset`` resets;
-# ``row_values_twice``, ``row_copies_twice``, ``combined_twice``, ``body_twice``,
-# ``accumulate_twice``.
-_CHUNK_WALK = """\
-    {index_t} i0 = begin;
-    for (; i0 + {rows_at_once} <= end; i0 += {rows_at_once}) {{
-        for ({index_t} j = 0; j < cols; ++j) {{
-{row_values}{row_copies}{combined}        }}
-    }}
-    for ({index_t} i = i0; i < end; ++i) {{
-        for ({index_t} j = 0; j < cols; ++j) {{
-            const {index_t} gid = i * cols + j;
-{body}{accumulate}        }}
-    }}
-"""
-_CHUNK_WALK_AGAIN = """\
-        i0 = begin;
-        for (; i0 + {rows_at_once} <= end; i0 += {rows_at_once}) {{
-            for ({index_t} j = 0; j < cols; ++j) {{
-{row_values_twice}{row_copies_twice}{combined_twice}            }}
-        }}
-        for ({index_t} i = i0; i < end; ++i) {{
-            for ({index_t} j = 0; j < cols; ++j) {{
-                const {index_t} gid = i * cols + j;
-{body_twice}{accumulate_twice}            }}
-        }}
-"""
-REDUCE_COLS_CHUNKS_TWICE = REDUCE_COLS_CHUNKS.replace(
-    _CHUNK_WALK, "    int weft_huge = 0;\n{fast_macros}" + _CHUNK_WALK
-    + "{general_macros}    if (weft_huge) {{\n{acc_reset}" + _CHUNK_WALK_AGAIN + "    }}\n")
-assert REDUCE_COLS_CHUNKS_TWICE != REDUCE_COLS_CHUNKS
+REDUCE_ROWS_BAND_TWICE = _walked_twice(REDUCE_ROWS_BAND, "    {index_t} j0 = begin;",
+                                       "{totals}", ("lanes", "tail_body", "tail_accumulate"))
+REDUCE_COLS_BAND_TWICE = _walked_twice(REDUCE_COLS_BAND, "    if (width == {band})",
+                                       "{report}", ("body", "accumulate"))
+REDUCE_COLS_CHUNKS_TWICE = _walked_twice(
+    REDUCE_COLS_CHUNKS, "    {index_t} i0 = begin;", "{scale}",
+    ("row_values", "row_copies", "combined", "body", "accumulate"))
