@@ -486,26 +486,19 @@ _COMPARISONS = {
 
 
 def _install_dunders() -> None:
-    from .operate import _short_binary
+    from .operate import binary, long_path
 
-    def binary(name: str) -> Any:
-        def method(self: Array, other: Any) -> Array:
-            made = _short_binary(name, self, other)
-            return apply_op(name, self, other) if made is None else made
-        return method
-
-    def reflected(name: str) -> Any:
-        def method(self: Array, other: Any) -> Array:
-            made = _short_binary(name, other, self)
-            return apply_op(name, other, self) if made is None else made
-        return method
+    def install(dunder: str, name: str, swapped: bool = False) -> None:
+        method = binary(name, swapped, on_miss=long_path)
+        method.__name__ = method.__qualname__ = dunder
+        setattr(Array, dunder, method)
 
     for dunder, name in _BINARY_DUNDERS.items():
-        setattr(Array, f"__{dunder}__", binary(name))
-        setattr(Array, f"__r{dunder}__", reflected(name))
+        install(f"__{dunder}__", name)
+        install(f"__r{dunder}__", name, swapped=True)
         setattr(Array, f"__i{dunder}__", lambda self, o, n=name: self._inplace(n, o))
     for dunder, name in _COMPARISONS.items():
-        setattr(Array, f"__{dunder}__", binary(name))
+        install(f"__{dunder}__", name)
 
 
 _install_dunders()
