@@ -21,15 +21,48 @@ from cases import chain10
 import weft as wf
 
 
-def per_call(fn, calls: int = 2000) -> float:
+def per_call(fn, calls: int = 2000, synchronize=None) -> float:
+    synchronize = synchronize or wf.synchronize
     for _ in range(100):
         fn()
-    wf.synchronize()
+    synchronize()
     t0 = time.perf_counter()
     for _ in range(calls):
         fn()
-    wf.synchronize()
+    synchronize()
     return (time.perf_counter() - t0) / calls * 1e6
+
+
+def pyopencl_floor(size: int) -> tuple | None:
+    """A launch of ``c*(a+b)`` through PyOpenCL alone, and its synchronize; None off OpenCL."""
+    device = wf.current_device()
+    if not str(device).startswith("opencl"):
+        return None
+    import pyopencl as cl
+
+    same = [d for p in cl.get_platforms() if p.name.strip() == device.handle.platform
+            for d in p.get_devices() if d.name == device.name]
+    context = cl.Context(same[:1])
+    queue = cl.CommandQueue(context)
+    program = cl.Program(context, """
+        __kernel void f(__global float *out, __global const float *a,
+                        __global const float *b, float c) {
+            int i = get_global_id(0);
+            out[i] = c * (a[i] + b[i]);
+        }""").build()
+    kernel = program.f
+    flags = cl.mem_flags.READ_WRITE
+    a, b = (cl.Buffer(context, flags, 4 * size) for _ in range(2))
+    c = np.float32(2.5)
+
+    def launch() -> None:
+        # The new buffer and the program held until the launch is enqueued (which retains
+        # them): a kernel's arguments do not.
+        out = cl.Buffer(context, flags, 4 * size)
+        kernel.set_args(out, a, b, c)
+        cl.enqueue_nd_range_kernel(queue, kernel, (size,), None)
+        assert program is not None
+    return launch, queue.finish
 
 
 def main() -> None:
@@ -49,10 +82,14 @@ def main() -> None:
         "adhoc normal_lpdf": lambda: wf.stats.normal_lpdf(y, 0.3, 1.2).eval(),
         "traced c*(a+b)": lambda: traced(a, b, 2.5),
     }
+    syncs = {}
+    floor = pyopencl_floor(1000)
+    if floor is not None:
+        cases["pyopencl c*(a+b)"], syncs["pyopencl c*(a+b)"] = floor
     times: dict[str, list[float]] = {k: [] for k in cases}
     for _ in range(7):
         for name, fn in cases.items():
-            times[name].append(per_call(fn))
+            times[name].append(per_call(fn, synchronize=syncs.get(name)))
     print(label, " ".join(f"{k}={statistics.median(v):.1f}" for k, v in times.items()))
 
 
