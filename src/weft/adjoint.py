@@ -262,8 +262,9 @@ def _reduce_share(node: ex.Node, g: Array) -> Array:
     x = Array(source, device)
     if op == "multiply":
         return spread * expand(Array(node, device), node, source.shape) / x
-    if op in ("maximum", "minimum"):
-        # All of it to the chosen elements, shared equally between ties.
+    if op in ("maximum", "minimum", "fmax", "fmin"):
+        # All of it to the chosen elements, shared equally between ties (a NaN is never
+        # chosen by fmax and fmin, and equals nothing).
         chosen = x == expand(Array(node, device), node, source.shape)
         ties = weft.reduce("sum", chosen.astype(g.dtype),
                            axis=reduction.axis if x.ndim == 2 else None, keepdims=True)

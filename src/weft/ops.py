@@ -55,7 +55,9 @@ class Op:
     zeros: str = GENERAL
     helpers: Mapping[str, str] = field(default_factory=dict)  # kinds -> helper name
     dialect_c: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    identity: str | None = None  # as a reduction: "zero" "one" "lowest" "highest" "false" "true"
+    # As a reduction: "zero" "one" "lowest" "highest" "false" "true", or "nan/" and one of
+    # them (NaN among floats, else that one).
+    identity: str | None = None
     internal: bool = False  # a building block of weft's own code, not a public function
     # The reverse rule: ``adjoint(w, g, y, *xs)`` with ``w`` the weft namespace, ``g`` the
     # adjoint of the result ``y``, ``xs`` the arguments (Arrays in their computation dtypes):
@@ -447,10 +449,10 @@ _add(Op("minimum", 2, SAME,
         np.minimum, UNION, identity="highest",
         adjoint=lambda w, g, y, a, b: _split(w, g, a < b, a == b)))
 _add(Op("fmax", 2, SAME, {"bui": "({0} > {1} ? {0} : {1})", "f": "fmax({0}, {1})"},
-        np.fmax, UNION,
+        np.fmax, UNION, identity="nan/lowest",
         adjoint=lambda w, g, y, a, b: _split(w, g, (a > b) | w.isnan(b), a == b)))
 _add(Op("fmin", 2, SAME, {"bui": "({0} < {1} ? {0} : {1})", "f": "fmin({0}, {1})"},
-        np.fmin, UNION,
+        np.fmin, UNION, identity="nan/highest",
         adjoint=lambda w, g, y, a, b: _split(w, g, (a < b) | w.isnan(b), a == b)))
 
 # Comparisons. Zero rules follow Stan: 0 < 0, 0 > 0 and 0 != 0 are false, the others true.
@@ -547,6 +549,10 @@ def reference(op: Op, args: list[np.ndarray], result: DType) -> np.ndarray:
 def identity(op: str, dtype: DType) -> float | int | bool:
     """The identity of op-table op ``op`` as a reduction over ``dtype``."""
     name = OPS[op].identity
+    if name.startswith("nan/"):  # fmax, fmin: NaN is theirs among floats
+        if dtype.is_float:
+            return np.nan
+        name = name[len("nan/"):]
     if name == "lowest":
         return -np.inf if dtype.is_float else (False if dtype.name == "bool"
                                               else int(np.iinfo(dtype.numpy).min))

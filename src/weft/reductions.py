@@ -22,9 +22,8 @@ from .transposing import flipped
 
 # name: (op-table op, NumPy name for errors)
 _REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
-               "mean": "add", "count_nonzero": "add", "any": "logical_or", "all": "logical_and"}
-
-
+               "mean": "add", "count_nonzero": "add", "any": "logical_or", "all": "logical_and",
+               "nanmax": "fmax", "nanmin": "fmin"}
 def _axis(name: str, axis: Any, ndim: int) -> int | None:
     """The padded-2-D axis reduced: None for everything, 1 along rows, 0 down columns."""
     if isinstance(axis, tuple):
@@ -91,7 +90,8 @@ def _over_no_axes(name: str, x: Array, result: Any) -> Array:
 
 def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None
            ) -> Array:
-    """``name`` in sum prod max min mean count_nonzero any all, lazily, NumPy's axes.
+    """``name`` in sum prod max min mean count_nonzero any all nanmax nanmin, lazily, with
+    NumPy's axes (nanmax and nanmin: NumPy's ``fmax.reduce``, NaN only where all are NaN).
 
     >>> import weft as wf
     >>> wf.reduce("sum", wf.asarray([[1, 2], [3, 4]]), axis=0).tolist()
@@ -115,9 +115,10 @@ def reduce(name: str, x: Any, axis: Any = None, keepdims: bool = False, dtype: A
     shape, keep_shape, count = _shapes(x.shape, red_axis)
     result = _result_dtype(name, x, dtype)
     op = _REDUCTIONS[name]
-    if name in ("max", "min") and count == 0:  # as NumPy: even when the result is empty
-        raise ValueError(f"{name}: zero-size array to reduction operation "
-                         f"{'maximum' if name == 'max' else 'minimum'} which has no identity")
+    if name in ("max", "min", "nanmax", "nanmin") and count == 0:
+        # As NumPy: even when the result is empty.
+        raise ValueError(f"{name}: zero-size array to reduction operation {op} which has no "
+                         "identity")
     if name in ("any", "all", "count_nonzero"):
         if x.dtype.kind == "b":
             producer = x

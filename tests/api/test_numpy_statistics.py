@@ -69,6 +69,26 @@ def test_reductions_ignoring_nan(device, dtype):
             getattr(wf, name)(x, axis=0).to_numpy()
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_nanmax_nanmin_in_one_pass(device, dtype):
+    """NumPy's fmax.reduce: long rows and columns whose split parts are NaN only, -inf and
+    +inf among NaN, slices of NaN; an empty array raises as NumPy's."""
+    a = RNG.standard_normal((9, 5000)).astype(dtype)
+    a[:, :4000] = np.nan  # whole chunks of a row's split reduction are NaN
+    a[2] = np.nan
+    a[3, 4500] = -np.inf
+    a[4, 4999] = np.inf
+    a[5, 4001:] = np.nan  # one number in the row
+    x = wf.asarray(a)
+    for name in ("nanmax", "nanmin"):
+        for axis in (None, 0, 1):
+            _same(getattr(wf, name)(x, axis=axis), _numpy(name, a, axis=axis), 0)
+        _same(getattr(wf, name)(x.T, axis=0), _numpy(name, a.T, axis=0), 0)
+        with pytest.raises(ValueError, match=f"{name}: zero-size array to reduction operation "
+                                             f"f{name[3:]} which has no identity"):
+            getattr(wf, name)(wf.asarray(np.zeros(0, dtype)))
+
+
 def test_integers_have_no_nan(device):
     a = RNG.integers(-9, 9, (3, 4)).astype(np.int32)
     x = wf.asarray(a)

@@ -21,6 +21,8 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:
     if dtype.is_float:
         if np.isinf(value):
             return "INFINITY" if value > 0 else "-INFINITY"
+        if np.isnan(value):
+            return "NAN"
         text = repr(float(value))
         return text + ("f" if dtype.name == "float32" else "")
     value = int(value)

@@ -46,7 +46,7 @@ from ..base import GenericBound
 
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum,
            "minimum": np.minimum, "logical_or": np.logical_or, "logical_and": np.logical_and,
-           "logaddexp": np.logaddexp}
+           "logaddexp": np.logaddexp, "fmax": np.fmax, "fmin": np.fmin}
 _RANGES = {"lower": lambda i, j: j <= i, "upper": lambda i, j: i <= j,
            "diagonal": lambda i, j: i == j}
 
