@@ -14,13 +14,14 @@ from .arg_reductions import argmax, argmin
 from .array import Array, apply_op, transpose
 from .bessel_i01 import i0, i0e, i1, i1e
 from .bitmask import BitMask, bitmask
+from .building import fromfunction, vander
 from .cache import cache_info, clear_cache
 from .compaction import argwhere, flatnonzero, nonzero
 from .composites import *  # noqa: F403 - NumPy's element-wise composites
 from .composites import __all__ as _composite_names
 from .config import config
 from .convex_analysis import entr, huber, kl_div, pseudo_huber, rel_entr
-from .counting import bincount, histogram
+from .counting import bincount, histogram, histogram2d
 from .covariance import average, corrcoef, cov
 from .creation import (
     arange,
@@ -61,6 +62,7 @@ from .dtypes import (
     to_dtype,
     uint32,
 )
+from .editing import delete, insert
 from .einsum import einsum
 from .elliptic import ellipe, ellipk, ellipkm1
 from .elliptic_jacobi import ellipj
@@ -131,6 +133,7 @@ from .searching import (
     unique_inverse,
     unique_values,
 )
+from .selection import argpartition, lexsort, partition
 from .sets import intersect1d, isin, setdiff1d, setxor1d, union1d
 from .sorting import argsort, median, percentile, quantile, sort
 from .spherical_bessel import spherical_in, spherical_jn, spherical_kn, spherical_yn
@@ -167,7 +170,9 @@ __all__ = [
     *_ignoring_nan_names, "average", "cov", "corrcoef", "bincount", "histogram", "flip",
     "fliplr", "flipud", "squeeze", "expand_dims", "swapaxes", "split", "array_split",
     "append", "column_stack", "atleast_1d", "atleast_2d", "identity", "tri", "finfo",
-    "iinfo", "dot", "inner", "outer", "copy", "reshape", "kron", "cross", "pad",
+    "iinfo", "dot", "inner", "outer", "copy", "reshape", "kron", "cross", "pad", "insert",
+    "delete", "partition", "argpartition", "lexsort",
+    "vander", "fromfunction", "histogram2d",
 ]
 __all__ = list(dict.fromkeys(__all__))  # each name once (functions.py repeats some)
 

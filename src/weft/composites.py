@@ -498,10 +498,53 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
     return result if isinstance(result, Array) else asarray(result)
 
 
+def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Array:
+    """Element-wise, the function (or value) of the last condition that holds, as NumPy's
+    ``piecewise``: ``funclist`` one longer than ``condlist`` ends with the value where none
+    holds (else 0); results take ``x``'s dtype. One fused expression of nested ``where``:
+    each function is evaluated over all of ``x`` (NumPy's over the elements its condition
+    picks), so a function undefined elsewhere gives values there that are never chosen.
+
+    >>> import weft as wf
+    >>> x = wf.asarray([-2.0, 0.5, 3.0])
+    >>> wf.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * v]).tolist()
+    [2.0, 0.25, 9.0]
+    """
+    x = x if isinstance(x, Array) else asarray(x)
+    if isinstance(condlist, (Array, np.ndarray, bool, np.bool_)):
+        condlist = [condlist]
+    conditions = [c if isinstance(c, Array) else asarray(c, device=x.device) for c in condlist]
+    functions = list(funclist)
+    if len(functions) not in (len(conditions), len(conditions) + 1):
+        raise ValueError(f"piecewise: with {len(conditions)} condition(s), either "
+                         f"{len(conditions)} or {len(conditions) + 1} functions are expected, "
+                         f"not {len(functions)}")
+    for condition in conditions:
+        if condition.dtype != dt.bool_:
+            raise TypeError(f"piecewise: a condition must be bool, not {condition.dtype}")
+
+    def value(f: Any) -> Any:
+        made = f(x, *args, **kw) if callable(f) else f
+        return (made if isinstance(made, Array) else asarray(made, device=x.device)
+                ).astype(x.dtype)
+
+    result: Any = zeros_like(x)
+    if len(functions) == len(conditions) + 1:
+        otherwise = value(functions.pop())
+        any_holds = conditions[0]
+        for condition in conditions[1:]:
+            any_holds = any_holds | condition
+        result = apply_op("where", any_holds, result, otherwise)
+    for condition, f in zip(conditions, functions):
+        result = apply_op("where", condition, value(f), result)
+    return result
+
+
 __all__ = ["sici", "shichi", "float_power", "fabs", "deg2rad", "rad2deg", "radians",
            "degrees", "sinc", "heaviside",
            "reciprocal", "exprel", "rgamma", "erfcinv", "loggamma", "xlog1py",
            "cosm1", "isposinf", "isneginf", "nan_to_num", "real", "imag", "conj",
            "conjugate",
            "angle", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "real_if_close",
-           "can_cast", "isscalar", "array_equal", "array_equiv", "select"]
+           "can_cast", "isscalar", "array_equal", "array_equiv", "select",
+           "piecewise"]

@@ -29,7 +29,7 @@ from .rearrange import take
 from .reductions import reduce
 from .searching import searchsorted
 
-__all__ = ["bincount", "histogram"]
+__all__ = ["bincount", "histogram", "histogram2d"]
 
 
 def _counted(places: Array, length: int, weights: Array | None) -> Array:
@@ -104,28 +104,74 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
             weights = weights.reshape(x.size)
         if weights.shape != (x.size,):
             raise ValueError(f"histogram: weights of shape {weights.shape} differ from a's")
-    real = x.dtype if x.dtype.is_float else dt.float64
-    edges_host = _edges(x, bins, range, real.numpy)  # compared in a's type, as NumPy
+    place, edges, edges_host = _placed("histogram", x, bins, range)
     n = edges_host.size - 1
-    edges = asarray(edges_host)
-    xr = x.astype(real)
-    inside = (xr >= edges_host[0]) & (xr <= edges_host[-1])
-    if np.ndim(bins):
-        place = searchsorted(edges, xr, side="right") - 1
-        place = where(xr == edges_host[-1], n - 1, place)
-    else:
-        place = _uniform_place(xr, inside, edges, edges_host)
-    place = where(inside, place, n)  # outside (and NaN): one more place, left out below
     counts = _counted(place, n + 1, None if weights is None else weights.astype(dt.float64))
     counts = counts[:n]
-    if np.ndim(bins):  # the edges as given, in their own type
-        edges = bins if isinstance(bins, Array) else asarray(bins)
     if density:
         widths = asarray(np.diff(edges_host.astype(np.float64)))
         return counts / reduce("sum", counts) / widths, edges
     if weights is None:
         return counts, edges
     return counts.astype(weights.dtype if weights.dtype.is_float else dt.int64), edges
+
+
+def _placed(name: str, x: Array, bins: Any, given: Any) -> tuple[Array, Array, np.ndarray]:
+    """The bin of each element of the 1-D ``x`` (the bin count for one outside the range,
+    or NaN), the edges (as given where given), and the edges on the host."""
+    real = x.dtype if x.dtype.is_float else dt.float64
+    edges_host = _edges(name, x, bins, given, real.numpy)  # compared in x's type, as NumPy
+    n = edges_host.size - 1
+    edges = asarray(edges_host, device=x.device)
+    xr = x.astype(real)
+    inside = (xr >= edges_host[0]) & (xr <= edges_host[-1])
+    if np.ndim(bins):
+        place = searchsorted(edges, xr, side="right") - 1
+        place = where(xr == edges_host[-1], n - 1, place)
+        edges = bins if isinstance(bins, Array) else asarray(bins, device=x.device)
+    else:
+        place = _uniform_place(xr, inside, edges, edges_host)
+    return where(inside, place, n), edges, edges_host
+
+
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None,  # noqa: A002
+                density: bool | None = None, weights: Any = None
+                ) -> tuple[Array, Array, Array]:
+    """The counts of the points ``(x[i], y[i])`` in a grid of bins and the grid's edges
+    along x and y, as NumPy's ``histogram2d``: ``bins`` a count or edges for both, or a
+    pair of them; ``range`` a pair of (low, high) pairs; counts in float64 as NumPy's (the
+    sums of ``weights`` where given; a density with ``density``); points outside left out.
+
+    >>> import weft as wf
+    >>> h, xe, ye = wf.histogram2d(wf.asarray([0.0, 0.2, 1.0]), wf.asarray([0.0, 1.0, 1.0]),
+    ...                            bins=2)
+    >>> h.tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
+    """
+    xs, ys = (v if isinstance(v, Array) else asarray(v) for v in (x, y))
+    if xs.ndim != 1 or ys.shape != xs.shape:
+        raise ValueError(f"histogram2d: x and y must be 1-D and of one length, not shapes "
+                         f"{xs.shape} and {ys.shape}")
+    # As NumPy: two of anything are x's and y's; one count, or more edges, serve both.
+    pair = isinstance(bins, (list, tuple, np.ndarray)) and len(bins) == 2
+    bins_x, bins_y = (bins[0], bins[1]) if pair else (bins, bins)
+    range_x, range_y = (None, None) if range is None else range
+    place_x, edges_x, host_x = _placed("histogram2d", xs, bins_x, range_x)
+    place_y, edges_y, host_y = _placed("histogram2d", ys, bins_y, range_y)
+    nx, ny = host_x.size - 1, host_y.size - 1
+    if weights is not None:
+        weights = weights if isinstance(weights, Array) else asarray(weights)
+        if weights.shape != xs.shape:
+            raise ValueError(f"histogram2d: weights of shape {weights.shape} differ from "
+                             f"x's {xs.shape}")
+        weights = weights.astype(dt.float64)
+    place = where((place_x < nx) & (place_y < ny), place_x * ny + place_y, nx * ny)
+    counts = _counted(place, nx * ny + 1, weights)[:nx * ny].astype(dt.float64)
+    counts = counts.reshape(nx, ny)
+    if density:
+        areas = np.outer(np.diff(host_x.astype(np.float64)), np.diff(host_y.astype(np.float64)))
+        counts = counts / reduce("sum", counts) / asarray(areas, device=counts.device)
+    return counts, edges_x, edges_y
 
 
 def _uniform_place(x: Array, inside: Array, edges: Array, edges_host: np.ndarray) -> Array:
@@ -143,20 +189,20 @@ def _uniform_place(x: Array, inside: Array, edges: Array, edges_host: np.ndarray
     return place - below.astype(dt.int64) + (above & ~below).astype(dt.int64)
 
 
-def _edges(x: Array, bins: Any, given: tuple[float, float] | None,
+def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
            real: np.dtype) -> np.ndarray:
     """The histogram's edges in ``real``, on the host, as NumPy computes them (its
     autodetected range in ``a``'s own type: float32 edges from float32 arithmetic)."""
     if isinstance(bins, str):
-        raise NotImplementedError(f"histogram: bins={bins!r} (weft takes a count or edges)")
+        raise NotImplementedError(f"{name}: bins={bins!r} (weft takes a count or edges)")
     if np.ndim(bins) == 0:
         count = operator.index(bins)
         if count < 1:
-            raise ValueError(f"histogram: bins must be positive, got {count}")
+            raise ValueError(f"{name}: bins must be positive, got {count}")
         if given is not None:
             low, high = (float(v) for v in given)
             if not (np.isfinite(low) and np.isfinite(high)) or low > high:
-                raise ValueError(f"histogram: range must be finite and increasing, got "
+                raise ValueError(f"{name}: range must be finite and increasing, got "
                                  f"{given}")
         elif x.size:
             low_, high_ = reduce("min", x), reduce("max", x)
@@ -165,7 +211,7 @@ def _edges(x: Array, bins: Any, given: tuple[float, float] | None,
             if x.dtype.is_float:
                 low, high = real.type(low), real.type(high)
             if not (np.isfinite(low) and np.isfinite(high)):
-                raise ValueError(f"histogram: autodetected range of [{low}, {high}] is not "
+                raise ValueError(f"{name}: autodetected range of [{low}, {high}] is not "
                                  "finite")
         else:
             low, high = 0.0, 1.0
@@ -174,5 +220,5 @@ def _edges(x: Array, bins: Any, given: tuple[float, float] | None,
         return np.linspace(low, high, count + 1, dtype=real)
     edges = np.asarray(bins.to_numpy() if isinstance(bins, Array) else bins, dtype=np.float64)
     if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) < 0):
-        raise ValueError("histogram: bins must increase monotonically, when an array")
+        raise ValueError(f"{name}: bins must increase monotonically, when an array")
     return edges.astype(real)

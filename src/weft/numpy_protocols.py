@@ -450,6 +450,18 @@ def _build() -> dict[Callable, Callable[[str, dict], Any]]:
     table[np.bincount] = _simple(weft.bincount, ("x", "weights", "minlength"))
     table[np.histogram] = _simple(weft.histogram, ("a", "bins", "range", "density",
                                                    "weights"))
+    table[np.histogram2d] = _simple(weft.histogram2d, ("x", "y", "bins", "range", "density",
+                                                       "weights"))
+    table[np.insert] = _simple(weft.insert, ("arr", "obj", "values", "axis"))
+    table[np.delete] = _simple(weft.delete, ("arr", "obj", "axis"))
+    for name in ("partition", "argpartition"):
+        table[getattr(np, name)] = _simple(getattr(weft, name), ("a", "kth", "axis"),
+                                           {"kind": "introselect", "order": None})
+    table[np.lexsort] = _simple(weft.lexsort, ("keys", "axis"))
+    table[np.vander] = _simple(weft.vander, ("x", "N", "increasing"))
+    table[np.piecewise] = lambda name, given: weft.piecewise(  # (*args, **kw bind by name)
+        given["x"], given["condlist"], given["funclist"], *given.get("args", ()),
+        **given.get("kw", {}))
     table[np.flip] = _simple(weft.flip, ("m", "axis"))
     table[np.fliplr] = _simple(weft.fliplr, ("m",))
     table[np.flipud] = _simple(weft.flipud, ("m",))
