@@ -22,6 +22,7 @@ import numpy as np
 from . import dtypes as dt
 from .api import eval as evaluate
 from .array import Array, apply_op
+from .bin_rules import bin_count
 from .creation import asarray, zeros
 from .functions import where
 from .linalg_library import library
@@ -87,7 +88,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
 def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002
               density: bool = False, weights: Any = None) -> tuple[Array, Array]:
     """The counts of ``a``'s elements (flattened) in ``bins`` intervals and the intervals'
-    edges, as NumPy's ``histogram``: ``bins`` equal intervals over ``range`` (``a``'s
+    edges, as NumPy's ``histogram``: ``bins`` equal intervals (as many as NumPy's rule
+    gives for a name: ``"auto"``, ``"fd"``, ``"sturges"``...) over ``range`` (``a``'s
     smallest to largest, read back, where not given), or the edges given; each interval
     half-open but the last, closed; elements outside (and NaN) left out. ``weights``: their
     sums instead; ``density``: a density (integrating to one over the range).
@@ -104,6 +106,9 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
             weights = weights.reshape(x.size)
         if weights.shape != (x.size,):
             raise ValueError(f"histogram: weights of shape {weights.shape} differ from a's")
+    if isinstance(bins, str) and weights is not None:
+        raise TypeError(f"histogram: a rule for the bins (bins={bins!r}) does not take "
+                        "weighted data (as NumPy's)")
     place, edges, edges_host = _placed("histogram", x, bins, range)
     n = edges_host.size - 1
     counts = _counted(place, n + 1, None if weights is None else weights.astype(dt.float64))
@@ -193,12 +198,11 @@ def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
            real: np.dtype) -> np.ndarray:
     """The histogram's edges in ``real``, on the host, as NumPy computes them (its
     autodetected range in ``a``'s own type: float32 edges from float32 arithmetic)."""
-    if isinstance(bins, str):
-        raise NotImplementedError(f"{name}: bins={bins!r} (weft takes a count or edges)")
-    if np.ndim(bins) == 0:
-        count = operator.index(bins)
-        if count < 1:
-            raise ValueError(f"{name}: bins must be positive, got {count}")
+    if isinstance(bins, str) or np.ndim(bins) == 0:
+        if not isinstance(bins, str):
+            count = operator.index(bins)
+            if count < 1:
+                raise ValueError(f"{name}: bins must be positive, got {count}")
         if given is not None:
             low, high = (float(v) for v in given)
             if not (np.isfinite(low) and np.isfinite(high)) or low > high:
@@ -217,7 +221,13 @@ def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
             low, high = 0.0, 1.0
         if low == high:
             low, high = low - 0.5, high + 0.5
-        return np.linspace(low, high, count + 1, dtype=real)
+        if isinstance(bins, str):
+            count = bin_count(name, x, bins, low, high, given)
+        edges = np.linspace(low, high, count + 1, dtype=real)
+        if np.any(edges[:-1] >= edges[1:]):
+            raise ValueError(f"{name}: too many bins for the data range: cannot make {count} "
+                             "finite-sized bins")
+        return edges
     edges = np.asarray(bins.to_numpy() if isinstance(bins, Array) else bins, dtype=np.float64)
     if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) < 0):
         raise ValueError(f"{name}: bins must increase monotonically, when an array")

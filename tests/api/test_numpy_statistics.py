@@ -192,6 +192,27 @@ def test_bincount_and_histogram(device):
         wf.histogram(wf.asarray(with_nan))
 
 
+def test_histogram_bin_rules(device):
+    """NumPy's rules for the number of bins: the same edges and counts, over the whole data
+    or inside a range; a constant sample gets one bin; weights refused as NumPy's."""
+    samples = (RNG.standard_normal(3000), RNG.exponential(size=2000).astype(np.float32),
+               RNG.integers(0, 50, 1000), np.r_[np.zeros(100), 1.0, 2.0], np.array([3.0]))
+    for a in samples:
+        x = wf.asarray(a)
+        for rule in ("auto", "fd", "doane", "scott", "rice", "sturges", "sqrt"):
+            for given in (None, (-1, 2)):
+                want_counts, want_edges = np.histogram(a, bins=rule, range=given)
+                counts, edges = np.histogram(x, bins=rule, range=given)
+                _same(counts, want_counts, 0)
+                _same(edges, want_edges, 1e-6 if a.dtype == np.float32 else 1e-12)
+    with pytest.raises(NotImplementedError, match="bins='stone'"):
+        wf.histogram(wf.asarray([1.0, 2.0]), bins="stone")
+    with pytest.raises(ValueError, match="'nope' is not a valid estimator"):
+        wf.histogram(wf.asarray([1.0, 2.0]), bins="nope")
+    with pytest.raises(TypeError, match="does not take weighted data"):
+        wf.histogram(wf.asarray([1.0, 2.0]), bins="auto", weights=wf.asarray([1.0, 1.0]))
+
+
 def test_gradients_pass_through(device):
     """Built of differentiable ops, they have gradients: zero at an ignored NaN, else
     central differences of NumPy's own functions."""
