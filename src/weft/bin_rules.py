@@ -5,7 +5,7 @@ evaluation and read back, then NumPy's formula for the bin width on the host.
 
 >>> import weft as wf
 >>> wf.histogram(wf.asarray([0.0, 1.0, 2.0, 3.0, 4.0, 10.0]), bins="sturges")[0].tolist()
-[2, 2, 1, 0, 1]
+[3, 2, 0, 1]
 """
 
 from __future__ import annotations
