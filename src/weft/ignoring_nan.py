@@ -27,6 +27,7 @@ from .creation import asarray
 from .functions import where
 from .indexing import checked_axis
 from .matrix import check
+from .quantile_positions import PICKING, lerp, positions
 from .rearrange import take, take_along_axis
 from .reductions import reduce, var
 from .sorting import quantile, sort
@@ -192,9 +193,10 @@ def nanargmin(a: Any, axis: int | None = None, keepdims: bool = False) -> Array:
 def nanquantile(a: Any, q: Any, axis: int | None = None, method: str = "linear",
                 keepdims: bool = False) -> Array:
     """The ``q`` quantiles of the elements that are not NaN, as NumPy's ``nanquantile``
-    with its default method (``"linear"``): each slice sorted (NaN last), then the values
-    at ``q (n - 1)`` of its ``n`` numbers interpolated; NaN for a slice of NaN. ``q`` a
-    number or a 1-D sequence in [0, 1] (its axis first in the result, as NumPy).
+    with any of its methods: each slice sorted (NaN last), then its ``n`` numbers read where
+    the method says for that ``n`` (``"linear"``, the default: at ``q (n - 1)``,
+    interpolated); NaN for a slice of NaN. ``q`` a number or a 1-D sequence in [0, 1] (its
+    axis first in the result, as NumPy).
 
     >>> import numpy as np, weft as wf
     >>> wf.nanquantile(wf.asarray([4.0, np.nan, 1.0, 2.0]), 0.5).item()
@@ -203,15 +205,13 @@ def nanquantile(a: Any, q: Any, axis: int | None = None, method: str = "linear",
     x = _array(a)
     if not x.dtype.is_float:
         return quantile(x, q, axis=axis, method=method, keepdims=keepdims)
-    if method != "linear":
-        raise NotImplementedError(f"nanquantile: method {method!r} (weft has 'linear', "
-                                  "NumPy's default)")
     given = np.asarray(q.to_numpy() if isinstance(q, Array) else q)
     points = given.astype(np.float64)
     if points.ndim > 1 or not np.all((points >= 0) & (points <= 1)):
         raise ValueError(f"nanquantile: q must be a number or a 1-D sequence in [0, 1], "
                          f"got {q!r}")
-    if given.ndim and given.dtype.kind == "f":  # q's own type counts, as in NumPy
+    if given.ndim and given.dtype.kind == "f" and method not in PICKING:
+        # q's own type counts where the method interpolates, as in NumPy.
         x = x.astype(dt.resolve([x.dtype, dt.from_numpy_dtype(given.dtype)], []))
     if axis is None:
         y, kept = x.reshape(x.size), (1,) * x.ndim
@@ -220,23 +220,21 @@ def nanquantile(a: Any, q: Any, axis: int | None = None, method: str = "linear",
         y = x.T if axis == 1 else x  # the slices along the first axis
         kept = tuple(1 if k == axis else n for k, n in enumerate(x.shape))
     ordered = sort(y, axis=0)  # NaN last
-    counted = _count(y, 0, True, x.dtype)  # (1,) or (1, m)
-    last = apply_op("maximum", counted - 1, 0)
-    at = asarray(points, dtype=x.dtype)
+    counted = _count(y, 0, True, dt.float64)  # (1,) or (1, m); positions in float64
+    at = asarray(points, dtype=dt.float64)
     if y.ndim == 2 and points.ndim:
         at = at.reshape(points.size, 1)
-    position = at * last
-    low = apply_op("floor", position)
-    high = apply_op("minimum", low + 1, last)
+    low, high, t = positions(method, counted, at)
 
     def value_at(index: Array) -> Array:
-        index = index.astype(dt.int64)
         if y.ndim == 1:
             return take(ordered, index)
         return take_along_axis(ordered, index, axis=0)
 
     below = value_at(low)
-    value = where(counted > 0, below + (value_at(high) - below) * (position - low), math.nan)
+    if t is not None:
+        below = lerp(below, value_at(high), t.astype(x.dtype))
+    value = where(counted > 0, below, math.nan)
     if not points.ndim:
         value = value.reshape(value.shape[1:])  # the slices' axis of one
     if keepdims:
