@@ -101,9 +101,33 @@ def test_kron_cross_pad(device):
              (np.zeros((0, 3)), 1, {})]
     for values, width, kwargs in cases:
         _close(np.pad(wf.asarray(values), width, **kwargs), np.pad(values, width, **kwargs))
-    with pytest.raises(NotImplementedError, match="pad: mode 'mean'"):
-        wf.pad(wf.asarray(vector), 1, mode="mean")
+    with pytest.raises(NotImplementedError, match="pad: reflect_type='odd'"):
+        wf.pad(wf.asarray(vector), 1, mode="reflect", reflect_type="odd")
     with pytest.raises(ValueError, match="unsupported keyword arguments for mode 'edge'"):
         wf.pad(wf.asarray(vector), 1, mode="edge", constant_values=1)
     with pytest.raises(ValueError, match="negative values"):
         wf.pad(wf.asarray(vector), -1)
+
+
+def test_pad_computed_modes(device):
+    """The modes that pad with statistics of the ends or ramps to end values, axis after
+    axis as NumPy (the second axis's statistics see the first's padding); integers rounded
+    (mean, median: half to even) or floored (ramps) as NumPy's."""
+    rng = np.random.default_rng(6)
+    ints = rng.integers(-9, 9, (4, 5))
+    reals = rng.standard_normal((5, 3))
+    cases = [(ints, ((1, 2), (2, 1)), dict(mode="maximum")),
+             (reals, 2, dict(mode="minimum", stat_length=2)),
+             (ints, (2, 1), dict(mode="mean", stat_length=((1, 3), (2, 2)))),
+             (np.array([1, 2, 6, 4]), (3, 2), dict(mode="mean")),
+             (reals, ((0, 2), (1, 1)), dict(mode="median")),
+             (np.array([1, 4, 2, 7]), 2, dict(mode="median", stat_length=2)),
+             (ints, (3, 2), dict(mode="linear_ramp", end_values=(10, -3))),
+             (reals.astype(np.float32), 2, dict(mode="linear_ramp"))]
+    for values, width, kwargs in cases:
+        _close(np.pad(wf.asarray(values), width, **kwargs), np.pad(values, width, **kwargs))
+    _close(wf.pad(wf.asarray(reals), 1, mode="empty"), np.pad(reals, 1))  # zeros here
+    with pytest.raises(ValueError, match="stat_length must be positive integers"):
+        wf.pad(wf.asarray(reals), 1, mode="mean", stat_length=0)
+    with pytest.raises(ValueError, match="can't extend empty axis 0"):
+        wf.pad(wf.asarray(np.zeros(0)), 1, mode="maximum")
