@@ -71,6 +71,8 @@ def main() -> None:
     an, bn = (rng.uniform(-1, 1, 1000).astype(np.float32) for _ in range(2))
     a, b = wf.asarray(an), wf.asarray(bn)
     y = wf.asarray(rng.standard_normal(1000))
+    table = wf.asarray(rng.standard_normal(101))
+    places = wf.asarray(rng.integers(0, 101, 1000))
     traced = wf.function(lambda a, b, c: c * (a + b))
     cases = {
         "numpy c*(a+b)": lambda: 2.5 * (an + bn),
@@ -80,6 +82,7 @@ def main() -> None:
         "adhoc c*(a+b)": lambda: (2.5 * (a + b)).eval(),
         "adhoc chain10": lambda: chain10(wf, a).eval(),
         "adhoc normal_lpdf": lambda: wf.stats.normal_lpdf(y, 0.3, 1.2).eval(),
+        "adhoc gather": lambda: (wf.take(table, places) * 2.0).eval(),
         "traced c*(a+b)": lambda: traced(a, b, 2.5),
     }
     syncs = {}

@@ -163,7 +163,7 @@ class Node:
 
 # Kinds whose attrs are plain hashable structure (no nodes, no values): a number holds them.
 NUMBERED = frozenset({MAP, CAST, BROADCAST, VIEW, INDEX, RESTRICT, REDUCE, CHECK, CONCAT, SCAN,
-                      ARG})
+                      ARG, GATHER})
 LEAF_LIMIT = 64
 _NUMBERS: dict[tuple, int] = {}
 _NEXT_NUMBER = itertools.count(1)

@@ -24,9 +24,11 @@ from .compiler import Compiled
 from .replay import INPUT, SCALAR, Replay, UnreplayableError
 from .storage import Storage
 
-# Node kinds whose attrs are plain hashable structure (no nodes, no values).
+# Node kinds whose attrs are plain hashable structure (no nodes, no values): a gather's are
+# its index rule (a frozen Gather). Whatever a kernel takes that no leaf gives makes
+# ``record`` refuse the evaluation, so a kind here can cost a miss, never a wrong replay.
 _SIMPLE = {ex.MAP, ex.CAST, ex.BROADCAST, ex.VIEW, ex.INDEX, ex.RESTRICT, ex.REDUCE, ex.CHECK,
-           ex.CONCAT, ex.SCAN, ex.ARG}
+           ex.CONCAT, ex.SCAN, ex.ARG, ex.GATHER}
 _LIMIT = 4096
 
 
