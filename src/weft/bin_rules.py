@@ -25,7 +25,12 @@ RULES = ("auto", "fd", "doane", "scott", "rice", "sturges", "sqrt")
 def bin_count(name: str, x: Array, rule: str, low: float, high: float,
               given: tuple[float, float] | None) -> int:
     """How many equal bins NumPy's ``rule`` gives the 1-D ``x`` over [``low``, ``high``]
-    (the data inside a ``given`` range only, as NumPy's)."""
+    (the data inside a ``given`` range only, as NumPy's).
+
+    >>> import weft as wf
+    >>> bin_count("histogram", wf.asarray([0.0, 1.0, 2.0, 3.0]), "sqrt", 0.0, 3.0, None)
+    2
+    """
     if rule == "stone":
         raise NotImplementedError(f"{name}: bins='stone' (a histogram per candidate count); "
                                   f"weft has {', '.join(RULES)}")

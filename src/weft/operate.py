@@ -93,7 +93,12 @@ def apply_op(name: str, *args: Any, dtype: Any = None) -> Array:
 
 def long_path(name: str, *args: Any, dtype: Any = None) -> Array:
     """``apply_op`` without its short path: every operand kind, dtype= and the rewrites
-    (what the short path leaves to it)."""
+    (what the short path leaves to it).
+
+    >>> import weft as wf
+    >>> long_path("add", wf.asarray([1, 2]), 3, dtype="float64").tolist()
+    [4.0, 5.0]
+    """
     op = OPS[name]
     if len(args) != op.arity:
         raise TypeError(f"{name} takes {op.arity} argument(s), got {len(args)}")

@@ -26,7 +26,13 @@ def _f(name: str, *args: object) -> Array:
 def positions(method: str, n: Array, q: Array) -> tuple[Array, Array, Array | None]:
     """The int64 positions below and above quantile ``q`` among ``n`` sorted values (both
     float64, broadcast together), and the weight of the one above (None for the methods that
-    pick one value: then both positions are it). Clamped to [0, n - 1]."""
+    pick one value: then both positions are it). Clamped to [0, n - 1].
+
+    >>> import weft as wf
+    >>> low, high, t = positions("nearest", wf.asarray([5.0]), wf.asarray([0.6]))
+    >>> low.tolist(), high.tolist(), t
+    ([2], [2], None)
+    """
     if method not in METHODS:
         raise ValueError(f"nanquantile: method must be one of {', '.join(METHODS)}, got "
                          f"{method!r}")
@@ -70,6 +76,11 @@ def _picked(index: Array, last: Array) -> tuple[Array, Array, None]:
 
 def lerp(a: Array, b: Array, t: Array) -> Array:
     """NumPy's interpolation between ``a`` and ``b``: from the nearer end, so t = 1 gives
-    ``b`` exactly."""
+    ``b`` exactly.
+
+    >>> import weft as wf
+    >>> lerp(wf.asarray([1.0]), wf.asarray([3.0]), wf.asarray([0.75])).tolist()
+    [2.5]
+    """
     difference = b - a
     return where(t < 0.5, a + difference * t, b - difference * (1 - t))
