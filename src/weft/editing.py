@@ -49,8 +49,8 @@ def _indices(name: str, obj: Any, length: int, axis: int) -> np.ndarray:
     if given.dtype.kind not in "iu":
         raise IndexError(f"{name}: arrays used as indices must be of integer (or boolean) "
                          f"type, not {given.dtype}")
-    bad = given[(given < -length) | (given >= length)] if name == "delete" else \
-        given[(given < -length) | (given > length)]
+    end = length - 1 if name == "delete" else length  # insert may put values after the end
+    bad = given[(given < -length) | (given > end)]
     if bad.size:
         raise IndexError(f"{name}: index {bad.flat[0]} is out of bounds for axis {axis} with "
                          f"size {length}")
