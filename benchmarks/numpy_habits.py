@@ -1,6 +1,7 @@
 """NumPy's statistics habits on weft's default device against NumPy on the host, and CuPy
 where the device is cuda:0 (and CuPy is installed): the reductions that ignore NaN, average,
-cov, histogram and bincount, float64, interleaved in rounds in one process.
+cov, histogram (with NumPy's bin rules) and bincount, nanquantile's methods, partition, insert,
+delete, vander and pad's computed modes, float64, interleaved in rounds in one process.
 
     python benchmarks/numpy_habits.py [WORD ...]
 
@@ -44,9 +45,25 @@ def main() -> None:
             lambda xp, a: xp.average(a, axis=1, weights=xp.asarray(weights))),
         "cov of 64 variables": (lambda: wf.cov(wm, rowvar=False).to_numpy(),
                                 lambda xp, a: xp.cov(a, rowvar=False)),
+        "nanquantile, hazen": (lambda: float(wf.nanquantile(wx, 0.3, method="hazen")),
+                               lambda xp, a: float(xp.nanquantile(a, 0.3, method="hazen"))),
+        "partition at the middle": (lambda: float(wf.partition(wx, n // 2)[n // 2]),
+                                    lambda xp, a: float(xp.partition(a, n // 2)[n // 2])),
+        "insert 3 values": (lambda: wf.insert(wx, [10, n // 2, n - 5], 0.0).to_numpy(),
+                            lambda xp, a: xp.insert(a, [10, n // 2, n - 5], 0.0)),
+        "delete every 1000th": (lambda: wf.delete(wx, slice(0, n, 1000)).to_numpy(),
+                                lambda xp, a: xp.delete(a, slice(0, n, 1000))),
+        "vander, 8 columns": (lambda: wf.vander(wx[: n // 8], 8).to_numpy(),
+                              lambda xp, a: xp.vander(a[: n // 8], 8)),
+        "histogram, bins='auto'": (lambda: wf.histogram(wx[:n // 4], "auto",
+                                                        range=(-4, 4))[0].to_numpy(),
+                                   lambda xp, a: xp.histogram(a[:n // 4], "auto",
+                                                              range=(-4, 4))[0]),
+        "pad, mode='mean'": (lambda: wf.pad(wm, 8, mode="mean").to_numpy(),
+                             lambda xp, a: xp.pad(a, 8, mode="mean")),
     }
     operands = {"bincount": counts, "average over rows, weighted": matrix,
-                "cov of 64 variables": matrix}
+                "cov of 64 variables": matrix, "pad, mode='mean'": matrix}
     modules = {"numpy": np}
     if device.kind == "cuda":
         try:

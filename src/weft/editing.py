@@ -1,8 +1,8 @@
 """NumPy's ``insert`` and ``delete``: a new array with elements put in or left out along an
-axis (the flattened array without one). Where the elements go is worked out on the host from
-``obj`` (as NumPy does); the result is lazy: a join of the pieces that stay in order (views of
-the array and of the values, fused into one kernel), or, where the pieces are many, one
-gather from positions computed on the host.
+axis (the flattened array without one). The runs that stay in order are worked out on the
+host from ``obj`` alone (as many as the positions given, not the array's length); the
+result is lazy: the runs' views joined (one fused kernel), or, where they are many, one
+gather from positions NumPy computes on the host.
 
 >>> import weft as wf
 >>> wf.insert(wf.asarray([1, 2, 3]), 1, 9).tolist()
@@ -57,28 +57,19 @@ def _indices(name: str, obj: Any, length: int, axis: int) -> np.ndarray:
     return np.where(given < 0, given + length, given).astype(np.int64)
 
 
-def _from_positions(sources: list[Array], positions: np.ndarray, axis: int) -> Array:
-    """The elements along ``axis`` of the sources joined end to end, read at ``positions``
-    (into that join): views of runs joined where the runs are few, else one gather."""
-    lengths = [s.shape[axis] for s in sources]
-    starts = np.cumsum([0, *lengths])
-    breaks = np.flatnonzero(np.diff(positions) != 1) + 1
-    runs = np.split(positions, breaks) if positions.size else []
-    if len(runs) > _RUNS_JOINED:
-        joined = concatenate(sources, axis=axis) if len(sources) > 1 else sources[0]
-        return take(joined, asarray(positions, device=joined.device), axis=axis)
-    pieces = []
-    for run in runs:
-        first, last = int(run[0]), int(run[-1])
-        k = int(np.searchsorted(starts, first, side="right")) - 1
-        while last >= starts[k + 1]:  # a run that crosses into the next source: split it
-            pieces.append(_cut(sources[k], first - starts[k], lengths[k], axis))
-            first = int(starts[k + 1])
-            k += 1
-        pieces.append(_cut(sources[k], first - starts[k], last + 1 - starts[k], axis))
+def _joined(sources: list[Array], runs: list[tuple[int, int, int]], axis: int) -> Array:
+    """The runs ``(source, start, stop)`` along ``axis`` joined in order: views of the
+    sources, one fused kernel."""
+    pieces = [_cut(sources[k], start, stop, axis) for k, start, stop in runs if stop > start]
     if not pieces:
         return _cut(sources[0], 0, 0, axis)
     return pieces[0].copy() if len(pieces) == 1 else concatenate(pieces, axis=axis)
+
+
+def _gathered(x: Array, source: np.ndarray, axis: int) -> Array:
+    """``x`` read along ``axis`` at the positions ``source`` (the runs were too many to
+    join: one gather, its positions made on the host with NumPy, as NumPy's own are)."""
+    return take(x, asarray(source, device=x.device), axis=axis)
 
 
 def _cut(x: Array, start: int, stop: int, axis: int) -> Array:
@@ -104,10 +95,17 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
                              f"axis length of {length}, not shape {mask.shape}")
         gone = np.flatnonzero(mask)
     else:
-        gone = _indices("delete", given, length, axis)
-    kept = np.ones(length, dtype=bool)
-    kept[gone] = False
-    return _from_positions([x], np.flatnonzero(kept), axis)
+        gone = np.unique(_indices("delete", given, length, axis))
+    runs, start = [], 0
+    for g in gone.tolist():
+        if g > start:
+            runs.append((0, start, g))
+        start = g + 1
+    if start < length:
+        runs.append((0, start, length))
+    if len(runs) <= _RUNS_JOINED:
+        return _joined([x], runs, axis)
+    return _gathered(x, np.delete(np.arange(length), gone), axis)
 
 
 def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
@@ -142,22 +140,29 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
                                               else (x.shape[0], count))
         block = broadcast_to(block, shape)
         index = int(at.reshape(-1)[0])
-        order = np.concatenate([np.arange(index), length + np.arange(count),
-                                np.arange(index, length)])
-        return _from_positions([x, block], order, axis)
+        return _joined([x, block], [(0, 0, index), (1, 0, count), (0, index, length)], axis)
     at = at.reshape(-1)
     count = at.size
     shape = (count,) if x.ndim == 1 else ((count, x.shape[1]) if axis == 0
                                           else (x.shape[0], count))
     block = broadcast_to(block, shape)
-    # Where each new value lands: its position plus the values put in before it (ties in
-    # the order given), as NumPy.
+    # The values in the order they land (ties in the order given, as NumPy): value
+    # order[i] goes before element at[order[i]].
     order = np.argsort(at, kind="stable")
-    landing = np.empty(count, dtype=np.int64)
-    landing[order] = at[order] + np.arange(count)
+    before = at[order]
+    runs, start = [], 0
+    for i, place in enumerate(before.tolist()):
+        runs += [(0, start, place), (1, int(order[i]), int(order[i]) + 1)]
+        start = place
+    runs.append((0, start, length))
+    if sum(stop > first for _, first, stop in runs) <= _RUNS_JOINED:
+        return _joined([x, block], runs, axis)
+    # Where each element of the result comes from in the array and the values joined end
+    # to end: the i-th value to land at before[i] + i, the array's elements around them.
     source = np.empty(length + count, dtype=np.int64)
-    is_new = np.zeros(length + count, dtype=bool)
-    is_new[landing] = True
-    source[landing] = length + np.arange(count)
-    source[~is_new] = np.arange(length)
-    return _from_positions([x, block], source, axis)
+    landing = before + np.arange(count)
+    is_value = np.zeros(length + count, dtype=bool)
+    is_value[landing] = True
+    source[landing] = length + order
+    source[~is_value] = np.arange(length)
+    return _gathered(concatenate([x, block], axis=axis), source, axis)

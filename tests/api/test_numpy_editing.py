@@ -38,6 +38,14 @@ def test_insert_and_delete(device):
                            (long, list(range(1, 40, 2)), 0)]:
         _same(wf.delete(wf.asarray(arr), obj, axis=axis), np.delete(arr, obj, axis=axis))
     _same(np.delete(wf.asarray(f), 1, axis=1), np.delete(f, 1, axis=1))
+    wide = RNG.standard_normal((3, 30))  # many runs along a matrix's axis: one gather
+    for obj in (list(range(0, 30, 2)), [0, 0, 5, 29, 29, 3, 7, 9, 11, 13, 17]):
+        _same(wf.delete(wf.asarray(wide), obj, axis=1), np.delete(wide, obj, axis=1))
+        values = np.arange(3 * len(obj)).reshape(3, len(obj)) * 1.5
+        _same(wf.insert(wf.asarray(wide), obj, values, axis=1),
+              np.insert(wide, obj, values, axis=1))
+        _same(wf.insert(wf.asarray(wide.T), obj, -1.0, axis=0),
+              np.insert(wide.T, obj, -1.0, axis=0))
     x = wf.asarray(np.arange(4))
     with pytest.raises(IndexError, match="delete: index 5 is out of bounds for axis 0 with "
                                          "size 4"):
@@ -60,19 +68,19 @@ def test_partition_argpartition_lexsort(device):
         along = 0 if axis is None else axis
         ordered = np.sort(flat, axis=along)
         for kth in (0, 3, [1, 4], -1):
-            got = wf.partition(x, kth, axis=axis).to_numpy()
             positions = wf.argpartition(x, kth, axis=axis).to_numpy()
-            # The partition's contract, and its values a permutation of the array's.
-            np.testing.assert_array_equal(np.sort(got, axis=along), ordered)
-            np.testing.assert_array_equal(np.take_along_axis(flat, positions, axis=along),
-                                          got)
-            for k in np.atleast_1d(kth) % flat.shape[along]:
-                pivot = np.take(got, [k], axis=along)
-                np.testing.assert_array_equal(pivot, np.take(ordered, [k], axis=along))
-                before = np.take(got, np.arange(k), axis=along)
-                after = np.take(got, np.arange(k + 1, flat.shape[along]), axis=along)
-                assert np.all((before <= pivot) | np.isnan(pivot))
-                assert np.all((after >= pivot) | np.isnan(after))
+            # partition's values and the array read at argpartition's positions: each a
+            # permutation of the array's values keeping the partition's contract.
+            for got in (wf.partition(x, kth, axis=axis).to_numpy(),
+                        np.take_along_axis(flat, positions, axis=along)):
+                np.testing.assert_array_equal(np.sort(got, axis=along), ordered)
+                for k in np.atleast_1d(kth) % flat.shape[along]:
+                    pivot = np.take(got, [k], axis=along)
+                    np.testing.assert_array_equal(pivot, np.take(ordered, [k], axis=along))
+                    before = np.take(got, np.arange(k), axis=along)
+                    after = np.take(got, np.arange(k + 1, flat.shape[along]), axis=along)
+                    assert np.all((before <= pivot) | np.isnan(pivot))
+                    assert np.all((after >= pivot) | np.isnan(after))
     _same(np.partition(wf.asarray([3, 1, 2]), 1)[1:2], np.array([2]))
     keys = [RNG.standard_normal(50), RNG.integers(0, 3, 50), RNG.integers(0, 2, 50)]
     _same(wf.lexsort([wf.asarray(k) for k in keys]), np.lexsort(keys))
