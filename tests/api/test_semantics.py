@@ -430,3 +430,16 @@ def test_op_functions_show_numpy_parameter_names():
     assert list(inspect.signature(wf.exp).parameters) == ["x", "dtype", "out", "casting"]
     assert list(inspect.signature(wf.add).parameters) == ["x1", "x2", "dtype", "out", "casting"]
     assert float(wf.exp(wf.asarray(0.0), dtype=wf.float32)) == 1.0
+
+
+def test_to_numpy_gives_a_new_array_the_caller_owns(device):
+    """A whole buffer comes back as the download itself (one copy, not two), a view through
+    its strides; either way writing the NumPy array changes nothing in weft."""
+    a = np.arange(12.0).reshape(3, 4)
+    x = wf.asarray(a)
+    for made, expected in ((x * 1.0, a), (x, a), (x.T, a.T), (x[1:, ::2], a[1:, ::2])):
+        first = made.to_numpy()
+        np.testing.assert_array_equal(first, expected)
+        first[...] = -1.0
+        np.testing.assert_array_equal(made.to_numpy(), expected)
+    np.testing.assert_array_equal(x.to_numpy(), a)

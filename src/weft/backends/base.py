@@ -86,9 +86,10 @@ class Backend(Protocol):
         """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
 
     def download(self, *storages: Storage) -> list[np.ndarray]:
-        """Each whole buffer as a flat NumPy array, read after one wait for their pending
-        writes (all on one device). The copies go on the calling thread's queue, after all it
-        queued there before, and return when done: that work has finished too."""
+        """Each whole buffer as a new flat NumPy array (the caller's own), read after one
+        wait for their pending writes (all on one device). The copies go on the calling
+        thread's queue, after all it queued there before, and return when done: that work
+        has finished too."""
 
     def map_for_reading(self, storage: Storage) -> tuple[np.ndarray, Callable[[], None]] | None:
         """Where the host can read ``storage`` in place (a CPU device's memory, mapped): its
