@@ -83,9 +83,12 @@ def main() -> None:
             sync = (lambda xp=xp: xp.cuda.Device().synchronize()) if label == "cupy" else (
                 lambda: None)
             cases[label] = (lambda xp=xp, a=a, sync=sync, peer=peer_case: (peer(xp, a), sync()))
+        for label, case in list(cases.items()):
+            try:
+                case()
+            except AttributeError:  # a peer without the function (CuPy's nanquantile)
+                del cases[label]
         times: dict[str, list[float]] = {k: [] for k in cases}
-        for case in cases.values():
-            case()
         for _ in range(ROUNDS):
             for label, case in cases.items():
                 t0 = time.perf_counter()
