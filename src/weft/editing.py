@@ -2,7 +2,8 @@
 axis (the flattened array without one). The runs that stay in order are worked out on the
 host from ``obj`` alone (as many as the positions given, not the array's length); the
 result is lazy: the runs' views joined (one fused kernel), or, where they are many, one
-gather from positions NumPy computes on the host.
+gather: its positions made by NumPy on a CPU device's host, on a GPU by a search among the
+positions given (so nothing of the array's length crosses to it).
 
 >>> import weft as wf
 >>> wf.insert(wf.asarray([1, 2, 3]), 1, 9).tolist()
@@ -17,11 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from .array import Array
-from .creation import asarray, broadcast_to
+from . import dtypes as dt
+from .array import Array, apply_op
+from .creation import arange, asarray, broadcast_to
+from .functions import where
 from .indexing import checked_axis
 from .matrix import concatenate, ravel
 from .rearrange import take
+from .searching import searchsorted
 
 __all__ = ["insert", "delete"]
 
@@ -67,8 +71,8 @@ def _joined(sources: list[Array], runs: list[tuple[int, int, int]], axis: int) -
 
 
 def _gathered(x: Array, source: np.ndarray, axis: int) -> Array:
-    """``x`` read along ``axis`` at the positions ``source`` (the runs were too many to
-    join: one gather, its positions made on the host with NumPy, as NumPy's own are)."""
+    """``x`` read along ``axis`` at the positions ``source`` made on the host (a CPU
+    device's memory is the host's)."""
     return take(x, asarray(source, device=x.device), axis=axis)
 
 
@@ -105,7 +109,13 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
         runs.append((0, start, length))
     if len(runs) <= _RUNS_JOINED:
         return _joined([x], runs, axis)
-    return _gathered(x, np.delete(np.arange(length), gone), axis)
+    if x.device.traits.is_cpu:
+        return _gathered(x, np.delete(np.arange(length), gone), axis)
+    # Kept element j comes from j plus the deleted ones before it: those whose count of
+    # kept elements before them (g_i - i) is at most j.
+    kept_before = asarray(gone - np.arange(gone.size), device=x.device)
+    j = arange(length - gone.size, dtype=dt.int64, device=x.device)
+    return take(x, j + searchsorted(kept_before, j, side="right"), axis=axis)
 
 
 def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
@@ -159,10 +169,21 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
         return _joined([x, block], runs, axis)
     # Where each element of the result comes from in the array and the values joined end
     # to end: the i-th value to land at before[i] + i, the array's elements around them.
-    source = np.empty(length + count, dtype=np.int64)
+    joined = concatenate([x, block], axis=axis)
     landing = before + np.arange(count)
-    is_value = np.zeros(length + count, dtype=bool)
-    is_value[landing] = True
-    source[landing] = length + order
-    source[~is_value] = np.arange(length)
-    return _gathered(concatenate([x, block], axis=axis), source, axis)
+    if x.device.traits.is_cpu:
+        source = np.empty(length + count, dtype=np.int64)
+        is_value = np.zeros(length + count, dtype=bool)
+        is_value[landing] = True
+        source[landing] = length + order
+        source[~is_value] = np.arange(length)
+        return _gathered(joined, source, axis)
+    # On a GPU, positions of the result's length made there, not sent: p is the i-th value
+    # where p = landing[i], else element p - (values landed before p).
+    landed_at = asarray(landing, device=x.device)
+    p = arange(length + count, dtype=dt.int64, device=x.device)
+    landed = searchsorted(landed_at, p, side="left")
+    last = apply_op("minimum", landed, count - 1)
+    is_value = take(landed_at, last) == p
+    value = take(asarray(order, device=x.device), last)
+    return take(joined, where(is_value, length + value, p - landed), axis=axis)
