@@ -100,15 +100,12 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
         gone = np.flatnonzero(mask)
     else:
         gone = np.unique(_indices("delete", given, length, axis))
-    runs, start = [], 0
-    for g in gone.tolist():
-        if g > start:
-            runs.append((0, start, g))
-        start = g + 1
-    if start < length:
-        runs.append((0, start, length))
-    if len(runs) <= _RUNS_JOINED:
-        return _joined([x], runs, axis)
+    starts = np.concatenate(([0], gone + 1))  # the kept runs: between the deleted ones
+    stops = np.concatenate((gone, [length]))
+    kept = stops > starts
+    if np.count_nonzero(kept) <= _RUNS_JOINED:
+        return _joined([x], [(0, int(a), int(b)) for a, b in zip(starts[kept], stops[kept])],
+                       axis)
     if x.device.traits.is_cpu:
         return _gathered(x, np.delete(np.arange(length), gone), axis)
     # Kept element j comes from j plus the deleted ones before it: those whose count of
@@ -160,13 +157,14 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
     # order[i] goes before element at[order[i]].
     order = np.argsort(at, kind="stable")
     before = at[order]
-    runs, start = [], 0
-    for i, place in enumerate(before.tolist()):
-        runs += [(0, start, place), (1, int(order[i]), int(order[i]) + 1)]
-        start = place
-    runs.append((0, start, length))
-    if sum(stop > first for _, first, stop in runs) <= _RUNS_JOINED:
-        return _joined([x, block], runs, axis)
+    if count <= _RUNS_JOINED:  # (each value is a run of its own)
+        runs, start = [], 0
+        for i, place in enumerate(before.tolist()):
+            runs += [(0, start, place), (1, int(order[i]), int(order[i]) + 1)]
+            start = place
+        runs.append((0, start, length))
+        if sum(stop > first for _, first, stop in runs) <= _RUNS_JOINED:
+            return _joined([x, block], runs, axis)
     # Where each element of the result comes from in the array and the values joined end
     # to end: the i-th value to land at before[i] + i, the array's elements around them.
     joined = concatenate([x, block], axis=axis)
