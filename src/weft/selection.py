@@ -88,7 +88,9 @@ def partition(a: Any, kth: Any, axis: int | None = -1) -> Array:
         raise np.exceptions.AxisError("partition: a 0-d array has no axis to partition")
     positions = _kth("partition", kth, x.shape[along])
     lib = library(x.device)
-    with lib.on_stream():  # the values alone: NumPy's partition is 2-5x its argpartition
+    # The values alone: 4M doubles on PoCL 24 ms, against 81-94 for argpartition and a
+    # gather.
+    with lib.on_stream():
         return lib.give(lib.np.partition(lib.take(x), positions, axis=along), x.dtype)
 
 
