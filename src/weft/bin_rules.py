@@ -23,9 +23,11 @@ RULES = ("auto", "fd", "doane", "scott", "rice", "sturges", "sqrt")
 
 
 def bin_count(name: str, x: Array, rule: str, low: float, high: float,
-              given: tuple[float, float] | None) -> int:
+              given: tuple[float, float] | None,
+              extremes: tuple[float, float] | None = None) -> int:
     """How many equal bins NumPy's ``rule`` gives the 1-D ``x`` over [``low``, ``high``]
-    (the data inside a ``given`` range only, as NumPy's).
+    (the data inside a ``given`` range only, as NumPy's); ``extremes``: ``x``'s smallest
+    and largest elements where the caller has read them.
 
     >>> import weft as wf
     >>> bin_count("histogram", wf.asarray([0.0, 1.0, 2.0, 3.0]), "sqrt", 0.0, 3.0, None)
@@ -42,7 +44,7 @@ def bin_count(name: str, x: Array, rule: str, low: float, high: float,
     n = x.shape[0]
     if n == 0:
         return 1
-    width = _width(rule, x, n)
+    width = _width(rule, x, n, None if given is not None else extremes)
     if not width:  # zero for a constant sample, or fd's for a zero quartile range
         return 1
     if x.dtype.kind in "ui" and width < 1:
@@ -50,14 +52,18 @@ def bin_count(name: str, x: Array, rule: str, low: float, high: float,
     return math.ceil((float(high) - float(low)) / width)
 
 
-def _width(rule: str, x: Array, n: int) -> float:
-    wanted: dict[str, Array] = {"low": reduce("min", x), "high": reduce("max", x)}
+def _width(rule: str, x: Array, n: int, extremes: tuple[float, float] | None) -> float:
+    wanted: dict[str, Array] = {}
+    if extremes is None:
+        wanted.update(low=reduce("min", x), high=reduce("max", x))
     if rule in ("scott", "doane"):
         wanted["sigma"] = std(x)
     if rule in ("fd", "auto"):
         wanted["quartiles"] = percentile(x, [75.0, 25.0])
-    evaluate(*wanted.values())
-    ptp = float(wanted["high"].item()) - float(wanted["low"].item())
+    if wanted:
+        evaluate(*wanted.values())
+    low, high = extremes or (wanted["low"].item(), wanted["high"].item())
+    ptp = float(high) - float(low)
     sturges = ptp / (math.log2(n) + 1.0)
     if rule == "sqrt":
         return ptp / math.sqrt(n)

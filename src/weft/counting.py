@@ -203,6 +203,7 @@ def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
             count = operator.index(bins)
             if count < 1:
                 raise ValueError(f"{name}: bins must be positive, got {count}")
+        extremes = None  # the data's, where read (a rule then need not read them again)
         if given is not None:
             low, high = (float(v) for v in given)
             if not (np.isfinite(low) and np.isfinite(high)) or low > high:
@@ -217,12 +218,13 @@ def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
             if not (np.isfinite(low) and np.isfinite(high)):
                 raise ValueError(f"{name}: autodetected range of [{low}, {high}] is not "
                                  "finite")
+            extremes = (low, high)
         else:
             low, high = 0.0, 1.0
         if low == high:
             low, high = low - 0.5, high + 0.5
         if isinstance(bins, str):
-            count = bin_count(name, x, bins, low, high, given)
+            count = bin_count(name, x, bins, low, high, given, extremes)
         edges = np.linspace(low, high, count + 1, dtype=real)
         if np.any(edges[:-1] >= edges[1:]):
             raise ValueError(f"{name}: too many bins for the data range: cannot make {count} "

@@ -59,17 +59,20 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1) -> Array:
     3
     """
     x, along = _operand(a, axis, "argpartition")
-    return _positions("argpartition", x, kth, along)
+    return _library_partition("argpartition", x, kth, along, values=False)
 
 
-def _positions(name: str, x: Array, kth: Any, along: int) -> Array:
+def _library_partition(name: str, x: Array, kth: Any, along: int, values: bool) -> Array:
+    """The device library's partition of ``x`` along ``along``: the values, or the int64
+    positions (``values=False``)."""
     if x.ndim == 0:
         raise np.exceptions.AxisError(f"{name}: a 0-d array has no axis to partition")
     positions = _kth(name, kth, x.shape[along])
     lib = library(x.device)
     with lib.on_stream():
-        order = lib.np.argpartition(lib.take(x), positions, axis=along)
-        return lib.give(order, dt.int64)
+        if values:
+            return lib.give(lib.np.partition(lib.take(x), positions, axis=along), x.dtype)
+        return lib.give(lib.np.argpartition(lib.take(x), positions, axis=along), dt.int64)
 
 
 def partition(a: Any, kth: Any, axis: int | None = -1) -> Array:
@@ -83,15 +86,11 @@ def partition(a: Any, kth: Any, axis: int | None = -1) -> Array:
     """
     x, along = _operand(a, axis, "partition")
     if RECORDING[0]:  # differentiated: read at the positions, so the adjoint goes back
-        return take_along(x, _positions("partition", x, kth, along), along)
-    if x.ndim == 0:
-        raise np.exceptions.AxisError("partition: a 0-d array has no axis to partition")
-    positions = _kth("partition", kth, x.shape[along])
-    lib = library(x.device)
+        positions = _library_partition("partition", x, kth, along, values=False)
+        return take_along(x, positions, along)
     # The values alone: 4M doubles on PoCL 24 ms, against 81-94 for argpartition and a
     # gather.
-    with lib.on_stream():
-        return lib.give(lib.np.partition(lib.take(x), positions, axis=along), x.dtype)
+    return _library_partition("partition", x, kth, along, values=True)
 
 
 def lexsort(keys: Any, axis: int = -1) -> Array:
