@@ -179,8 +179,13 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
     inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
                      if kind == INPUT})
     body[:0] = [f"i{k} = {read_input(k)}" for k in inputs]
-    for n, step in enumerate(replay.steps):
-        bound = _bind(replay, step)
+    bounds = [_bind(replay, step) for step in replay.steps]
+    graph = backend.plan_graph(device, bounds)
+    if graph is not None:
+        begin, end, graph_names = graph.source([f"B{n}" for n in range(len(bounds))])
+        body += begin
+        names.update(graph_names)
+    for n, (step, bound) in enumerate(zip(replay.steps, bounds)):
         queue = bound.queue
         body += ['STATS["hits"] += 1', 'STATS["launches"] += 1']
         if step.checked:
@@ -217,7 +222,8 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
         writes += [f"C{n}_{len(step.read_constants) + j}"
                    for j in range(len(step.write_constants))]
         reads_tuple, writes_tuple = _tuple(reads), _tuple(writes)
-        lines, bound_names = bound.source(f"B{n}", values)
+        lines, bound_names = (bound.source(f"B{n}", values) if graph is None else
+                              bound.graph_source(f"B{n}", values))
         names.update(bound_names)
         if queue is None:  # the backend's general launch orders and records itself
             body += [f"reads, writes = {reads_tuple}, {writes_tuple}", *lines]
@@ -255,6 +261,8 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
                 for x in clears:
                     body += [f"    if {x}.checks:", f"        {x}.checks = ()"]
         fresh.difference_update(writes)  # written here: ordered like any other now
+    if graph is not None:
+        body += end
     return body, names
 
 

@@ -251,3 +251,40 @@ def test_nvrtc_errors_carry_the_compiler_log_and_launch_errors_name_the_kernel(g
         with pytest.raises(RuntimeError,
                            match=r"cuLaunchKernel\(fill\) failed: CUDA_ERROR_INVALID"):
             driver.launch(fill, 1, 4096, stream.ptr, params.ctypes.data, "fill")
+
+
+def test_a_replay_is_one_graph_that_sees_each_calls_arguments(gpu, monkeypatch):
+    """A traced function's kernels launch as one CUDA graph whose nodes take each call's
+    new buffers and scalars (-0.0 after 0.0 too) and keep what did not change."""
+    from weft.backends.cuda import driver
+
+    made = []
+
+    class Counting(driver.Graph):
+        def __init__(self, launches):
+            super().__init__(launches)
+            made.append(len(launches))
+
+    monkeypatch.setattr(driver, "Graph", Counting)
+    rng = np.random.default_rng(5)
+    x = wf.asarray(rng.standard_normal((300, 4)))
+    y = wf.asarray((rng.random(300) < 0.5).astype(np.int32))
+    density = wf.value_and_grad(lambda a, b: wf.stats.bernoulli_logit_glm_lpmf(y, x, a, b),
+                                argnums=(0, 1))
+    traced = wf.function(density)
+    kept = []
+    for k in range(4):
+        beta = wf.asarray(rng.standard_normal(4))
+        value, (d_alpha, d_beta) = traced(wf.asarray(0.1 * k), beta)
+        want_value, (want_alpha, want_beta) = density(wf.asarray(0.1 * k), beta)
+        assert float(value) == pytest.approx(float(want_value), rel=1e-12)
+        assert float(d_alpha) == pytest.approx(float(want_alpha), rel=1e-12)
+        np.testing.assert_allclose(d_beta.to_numpy(), want_beta.to_numpy(), rtol=1e-12)
+        if k % 2:
+            kept.append(value)  # the next call's results cannot reuse its buffer
+    assert max(made) >= 2
+    reciprocal = wf.function(lambda a, s: 1.0 / (a * s))
+    a = wf.asarray(np.ones(5))
+    with np.errstate(divide="ignore"):
+        for s in (2.0, 0.0, -0.0, 0.5):
+            np.testing.assert_array_equal(reciprocal(a, s).to_numpy(), 1.0 / (np.ones(5) * s))

@@ -146,6 +146,13 @@ class Backend(Protocol):
         marks in the runner's ``waits`` and name the launch's ``event``, with the globals
         those lines read (``GenericBound`` for a backend with nothing to prepare)."""
 
+    def plan_graph(self, device: Any, bounds: list[Any]) -> Any | None:
+        """A replay's launches ``bounds`` (``bind``'s, in order) as one unit the driver
+        launches at once, where the backend has one (CUDA graphs): an object whose
+        ``source(step_names)`` gives a runner's opening and closing lines and their globals,
+        the steps' lines then coming from each bound's ``graph_source``. None: each launch
+        goes on its own (``source``)."""
+
     def synchronize(self, device: Any) -> None:
         """Wait for all work the calling thread queued on ``device``."""
 

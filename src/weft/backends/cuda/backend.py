@@ -27,7 +27,7 @@ from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import driver
 from .dialect import CUDA
-from .launch import _Bound, _Kernel, _Layout, _Mark, _wait
+from .launch import PlanGraph, _Bound, _Kernel, _Layout, _Mark, _wait
 
 _BLOCK = 256
 # Downloads of several buffers go through page-locked memory up to this total (bytes).
@@ -514,6 +514,15 @@ class CUDABackend:
         """``program``'s launch with ``args`` made ready to repeat on the calling thread,
         each call filling the positions ``holes`` (``_Bound``)."""
         return _Bound(device.handle, program, ir, args, holes, n, groups, self.block)
+
+    def plan_graph(self, device: Any, bounds: list[_Bound]) -> PlanGraph | None:
+        """A replay's launches ``bounds`` (bound on the calling thread) as one CUDA graph
+        (``PlanGraph``) where the process has one device (the graph's context is always
+        current then) and they share one stream; None otherwise."""
+        h = device.handle
+        if not h.only or not bounds or any(b.queue is not bounds[0].queue for b in bounds):
+            return None
+        return PlanGraph(h, bounds)
 
     def group_counter(self, device: Any) -> Storage:
         """The calling thread's stream's count of finished blocks (``thread_group_counter``)."""

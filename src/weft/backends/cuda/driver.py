@@ -158,3 +158,56 @@ def launch(function: Function, grid: int, block: int, stream: int, params: int,
 def launch_failed(status: Any, kernel: str) -> None:
     """Raise for a launch's nonzero ``status``."""
     raise RuntimeError(f"cuLaunchKernel({kernel}) failed: {_error_name(status)}")
+
+
+class Graph:
+    """Kernels run one after another as one CUDA graph, instantiated once: a launch of it
+    costs one driver call however many kernels it holds, and a node's parameters change
+    only where ``set_params`` copies new ones in (the node keeps the last copied)."""
+
+    __slots__ = ("graph", "exec", "nodes", "node_params", "__weakref__")
+
+    def __init__(self, launches: list[tuple[Function | Any, int, int, int]]) -> None:
+        """``launches``: per kernel in order, its function handle, grid and block sizes and
+        the address of its parameter array (read now: the nodes' first parameters)."""
+        driver, _ = _bindings()
+        self.graph = self.exec = None
+        (self.graph,) = _check(driver.cuGraphCreate(0), "cuGraphCreate")
+        self.nodes: list[Any] = []
+        self.node_params: list[Any] = []
+        for function, grid, block, params in launches:
+            p = driver.CUDA_KERNEL_NODE_PARAMS()
+            p.func = function
+            p.gridDimX, p.gridDimY, p.gridDimZ = grid, 1, 1
+            p.blockDimX, p.blockDimY, p.blockDimZ = block, 1, 1
+            p.sharedMemBytes = 0
+            p.kernelParams = params
+            after = self.nodes[-1:]
+            (node,) = _check(driver.cuGraphAddKernelNode(self.graph, after, len(after), p),
+                             "cuGraphAddKernelNode")
+            self.nodes.append(node)
+            self.node_params.append(p)
+        (self.exec,) = _check(driver.cuGraphInstantiate(self.graph, 0), "cuGraphInstantiate")
+
+    def __del__(self) -> None:
+        try:
+            from cuda.bindings import driver
+
+            if self.exec is not None:
+                driver.cuGraphExecDestroy(self.exec)
+            if self.graph is not None:
+                driver.cuGraphDestroy(self.graph)
+        except Exception:  # noqa: BLE001, S110 - the driver may be gone at interpreter exit
+            pass
+
+
+def graph_calls() -> tuple[Any, Any]:
+    """The bindings' ``cuGraphExecKernelNodeSetParams`` (``(exec, node, params)``) and
+    ``cuGraphLaunch`` (``(exec, stream handle)``), each returning a 1-tuple of the status."""
+    driver, _ = _bindings()
+    return driver.cuGraphExecKernelNodeSetParams, driver.cuGraphLaunch
+
+
+def graph_failed(status: Any, call: str) -> None:
+    """Raise for a graph call's nonzero ``status``."""
+    raise RuntimeError(f"{call} failed: {_error_name(status)}")

@@ -150,6 +150,75 @@ class _Bound:
         return lines, names
 
 
+    def graph_source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
+        """``source`` for a launch that is node ``{name}_node`` of the runner's plan graph
+        (``PlanGraph``): the lines write the holes, wait, and copy the block into the node
+        only where it changed since the node's last copy."""
+        layout = self.layout
+        names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
+                 f"{name}_last": [0] * len(self.pointer_holes)}
+        lines = ["dirty = False"]
+        for n, (j, slot) in enumerate(self.pointer_holes):
+            lines += [f"p = {values[j]}.buffer.mem.ptr",
+                      f"if {name}_last[{n}] != p:",
+                      f"    {name}_last[{n}] = {name}_pointers[{slot}] = p",
+                      "    dirty = True"]
+        if self.scalar_holes:  # always copied: a comparison would miss 0.0 against -0.0
+            names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
+                          f"{name}_pack": struct.Struct(layout.fmt).pack_into})
+            for j, k in self.scalar_holes:
+                value = f"int({values[j]})" if k in layout.bools else values[j]
+                lines.append(f"{name}_fields[{k}] = {value}")
+            lines += [f"{name}_pack({name}_memory, {layout.struct_at}, *{name}_fields)",
+                      "dirty = True"]
+        lines += ["if waits:", f"    for mark in waits: {name}_stream.wait_event(mark.event())",
+                  "if dirty:",
+                  f"    status = GRAPH_SET(GRAPH_EXEC, {name}_node, {name}_node_params)[0]",
+                  "    if status:",
+                  "        GRAPH_FAILED(status, 'cuGraphExecKernelNodeSetParams')"]
+        return lines, names
+
+
+class PlanGraph:
+    """A replay's launches on the calling thread as one CUDA graph (``driver.Graph``): a
+    call copies a kernel's parameter block into its node only where a hole changed since
+    the last call (results and temporaries from the free lists, and inputs that are the
+    same arrays, keep their addresses from call to call), then launches the whole graph
+    with one driver call. One kernel launched alone cost about 4 us of driver time on the
+    H100 host, a graph launch about 2 and a node's copy about 1
+    (../shared/design/fast-path.md, 6.3)."""
+
+    __slots__ = ("h", "bounds", "graph", "stream_handle")
+
+    def __init__(self, h: Any, bounds: list[_Bound]) -> None:
+        self.h = h
+        self.bounds = bounds
+        with h.active():
+            self.graph = driver.Graph([(b.function, b.grid, b.block, int(b.params.ctypes.data))
+                                       for b in bounds])
+        self.stream_handle = bounds[0].stream_handle
+
+    def source(self, names_of_steps: list[str]) -> tuple[list[str], list[str], dict[str, Any]]:
+        """The lines that begin a runner's plan (its ``event``), the lines that end it (the
+        graph's launch), and the globals of both and of the steps' ``graph_source`` lines,
+        whose names are ``names_of_steps``."""
+        graph = self.graph
+        set_params, launch = driver.graph_calls()
+        names: dict[str, Any] = {
+            "GRAPH": self, "GRAPH_EXEC": graph.exec, "GRAPH_SET": set_params,
+            "GRAPH_LAUNCH": launch, "GRAPH_FAILED": driver.graph_failed,
+            "GRAPH_STREAM": self.bounds[0].queue, "GRAPH_STREAM_HANDLE": self.stream_handle,
+            "GRAPH_MARK": _Mark}
+        for name, node, params in zip(names_of_steps, graph.nodes, graph.node_params):
+            names[f"{name}_node"] = node
+            names[f"{name}_node_params"] = params
+        begin = ["event = GRAPH_MARK(GRAPH_STREAM)"]
+        end = ["status = GRAPH_LAUNCH(GRAPH_EXEC, GRAPH_STREAM_HANDLE)[0]",
+               "if status:",
+               "    GRAPH_FAILED(status, 'cuGraphLaunch')"]
+        return begin, end, names
+
+
 def _wait(stream: Any, marks: list[_Mark]) -> None:
     for mark in marks:
         stream.wait_event(mark.event())

@@ -539,6 +539,10 @@ class OpenCLBackend:
         each call filling the positions ``holes`` (``_Bound``)."""
         return _Bound(device.handle, program, ir, args, holes, n, groups)
 
+    def plan_graph(self, device: Any, bounds: list[Any]) -> None:
+        """None: each launch of a replay is enqueued on its own."""
+        return None
+
     def _finishes_in_last_group(self, device: Any) -> bool:
         """Whether a reduction split over work-groups may be finished by its last group (one
         launch, not two): where the device has OpenCL C 3.0 and device-scope acquire-release

@@ -250,6 +250,10 @@ class ReferenceBackend:
              holes: tuple[int, ...], n: int, groups: int | None = None) -> GenericBound:
         return GenericBound(self, device, program, ir, args, holes, n, groups)
 
+    def plan_graph(self, device: Any, bounds: list[Any]) -> None:
+        """None: each launch of a replay is enqueued on its own."""
+        return None
+
     def launch(self, device: Any, program: KernelIR, ir: Any, args: list[Any], n: int,
                outputs: list[Storage], inputs: list[Storage], groups: int | None = None
                ) -> None:
