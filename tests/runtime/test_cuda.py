@@ -83,7 +83,7 @@ def test_adopted_arrays_off_a_16_byte_boundary_keep_their_memory_and_values(gpu)
         assert float(c[0, 0]) == -1.0 and float(c[0, 1]) == -1.0  # written in place
 
 
-def test_matrix_vector_products_are_weft_row_reductions_where_rows_align(gpu):
+def test_matrix_vector_products_are_weft_reductions_but_large_column_sums(gpu):
     rng = np.random.default_rng(9)
     a, v = rng.standard_normal((64, 1030)), rng.standard_normal(1030)
     x, b = wf.asarray(a), wf.asarray(v)
@@ -94,15 +94,24 @@ def test_matrix_vector_products_are_weft_row_reductions_where_rows_align(gpu):
     short = x[:, :200] @ b[:200]  # 200 columns: still a vector for each of 8 lanes
     assert short.is_lazy
     np.testing.assert_allclose(short.to_numpy(), a[:, :200] @ v[:200], rtol=1e-12)
-    # Rows off a 16-byte boundary, a transpose, rows shorter than a vector per lane: cuBLAS,
-    # evaluated at once.
+    # Rows off a 16-byte boundary, a transpose, rows shorter than a vector per lane, a
+    # vector times a small matrix: weft's reductions too (lazy; cuBLAS would copy the
+    # strided ones first).
     t = rng.standard_normal((1030, 600))
+    w = rng.standard_normal(64)
     for left, right, expected in ((x[:, 1:], b[1:], a[:, 1:] @ v[1:]),
                                   (wf.asarray(t).T, b, t.T @ v),
-                                  (x[:, :10], b[:10], a[:, :10] @ v[:10])):
+                                  (x[:, :10], b[:10], a[:, :10] @ v[:10]),
+                                  (wf.asarray(w), x, w @ a)):
         result = left @ right
-        assert not result.is_lazy
+        assert result.is_lazy
         np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-12)
+    # The column sums of a large contiguous matrix of many columns: cuBLAS, at once.
+    big = rng.standard_normal((1 << 15, 512))
+    weights = rng.standard_normal(1 << 15)
+    result = wf.asarray(weights) @ wf.asarray(big)
+    assert not result.is_lazy
+    np.testing.assert_allclose(result.to_numpy(), weights @ big, rtol=1e-10)
 
 
 def test_narrow_dtypes_are_refused_unless_a_dtype_is_asked_for(gpu):
