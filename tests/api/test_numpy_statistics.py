@@ -193,6 +193,14 @@ def test_bincount_and_histogram(device):
     _same(wf.bincount(v, weights=w, minlength=20), np.bincount(v, weights=w, minlength=20),
           1e-12)
     _same(wf.bincount(np.zeros(0, np.int64), minlength=3), np.bincount([], minlength=3), 0)
+    # Views and int32, bool and uint32 values, counted where they lie (a CPU device's
+    # mapped memory), which stays as it was.
+    grid = wf.asarray(v.reshape(20, 25).astype(np.int32))
+    _same(wf.bincount(grid[::-2, 3], weights=wf.asarray(w.reshape(20, 25))[::-2, 4]),
+          np.bincount(v.reshape(20, 25)[::-2, 3], weights=w.reshape(20, 25)[::-2, 4]), 1e-12)
+    _same(wf.bincount(wf.asarray(v % 2 == 0)), np.bincount(v % 2 == 0), 0)
+    _same(wf.bincount(wf.asarray(v.astype(np.uint32))), np.bincount(v), 0)
+    _same(grid, v.reshape(20, 25).astype(np.int32), 0)
     with pytest.raises(ValueError, match="bincount: x must have no negative elements, got -2"):
         wf.bincount(wf.asarray([1, -2]))
     with pytest.raises(TypeError, match="bincount: x must hold integers"):
