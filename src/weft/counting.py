@@ -78,7 +78,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
         with lib.on_stream():
             host = lib.take(values, writable=True)
             try:
-                counts = np.bincount(host, None if weights is None else lib.take(weights),
+                counts = np.bincount(host, None if weights is None else
+                                     lib.take(weights, writable=True),
                                      minlength=minlength)
             except ValueError:
                 raise ValueError("bincount: x must have no negative elements, got "
