@@ -120,7 +120,7 @@ def matmul(a: Any, b: Any, out: Array | None = None) -> Array:
     if inner_a != inner_b:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
                          f"({inner_a} != {inner_b})")
-    dtype = dt.resolve([a.dtype, b.dtype], [])
+    dtype = a.dtype if a.dtype is b.dtype else dt.resolve([a.dtype, b.dtype], [])
     if {a.ndim, b.ndim} == {1, 2} and a.size and b.size and (
             a.device.kind != "cuda" or not _library_reads_faster(a, b)):
         return matvec_fused(a, b, dtype)
@@ -188,7 +188,9 @@ def matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
         if source is not None:
             return (source.astype(dtype) * b.astype(dtype).reshape(b.size, 1)).sum(
                 axis=0, dtype=dtype)
-        return (a.astype(dtype) * b.astype(dtype).reshape(1, b.size)).sum(axis=1, dtype=dtype)
+        if a.dtype is dtype and b.dtype is dtype:  # b broadcasts along the rows as it is
+            return (a * b).sum(axis=1)
+        return (a.astype(dtype) * b.astype(dtype)).sum(axis=1, dtype=dtype)
     source = transposed_source(b)
     if source is not None:
         return (source.astype(dtype) * a.astype(dtype).reshape(1, a.size)).sum(axis=1,
