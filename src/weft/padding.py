@@ -47,8 +47,8 @@ def _pairs(name: str, value: Any, ndim: int) -> np.ndarray:
 def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """``array`` padded by ``pad_width`` (an int, a (before, after) pair, or a pair per
     axis) as NumPy's ``pad`` in the modes ``constant`` (``constant_values``: a number or
-    pairs), ``edge``, ``reflect`` and ``symmetric`` (``reflect_type="even"``, NumPy's
-    default), ``wrap``, ``maximum``, ``minimum``, ``mean`` and ``median`` (of the
+    pairs), ``edge``, ``reflect`` and ``symmetric`` (``reflect_type`` ``"even"``, NumPy's
+    default, or ``"odd"``), ``wrap``, ``maximum``, ``minimum``, ``mean`` and ``median`` (of the
     ``stat_length`` elements at each end, all where None; rounded to the nearest even for
     integers, as NumPy), ``linear_ramp`` (``end_values``) and ``empty`` (zeros here); the
     result keeps ``array``'s dtype.
@@ -64,8 +64,13 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
     if unknown:
         raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: "
                          f"{sorted(unknown)}")
-    if kwargs.get("reflect_type", "even") != "even":
-        raise NotImplementedError("pad: reflect_type='odd' (weft has NumPy's default, 'even')")
+    odd = kwargs.get("reflect_type", "even")
+    if odd not in ("even", "odd"):
+        raise ValueError(f"pad: reflect_type must be 'even' or 'odd', not {odd!r}")
+    odd = odd == "odd"
+    if odd and x.dtype is dt.bool_:
+        raise TypeError("pad: reflect_type='odd' subtracts from twice the edge: it needs "
+                        "numbers, not bool")
     widths = _pairs("pad_width", pad_width, x.ndim)
     if widths.dtype.kind not in "iu":
         raise TypeError("pad: pad_width must be of integral type")
@@ -79,8 +84,9 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
         n = out.shape[axis]
         length = before + n + after
         if mode in _COPYING:
-            places = np.pad(np.arange(n), (before, after), mode=mode, **kwargs)
-            out = take(out, places, axis=axis)
+            places = np.pad(np.arange(n), (before, after), mode=mode)
+            gathered = take(out, places, axis=axis)
+            out = _odd(out, gathered, axis, (before, after), mode) if odd and n > 1 else gathered
             continue
         if mode != "constant" and mode != "empty":
             if n == 0:
@@ -100,6 +106,36 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
         out = where(positions < before, low, where(positions >= before + n, high, gathered))
         out = out.astype(x.dtype)
     return out
+
+
+def _odd(x: Array, even: Array, axis: int, widths: tuple[int, int], mode: str) -> Array:
+    """NumPy's ``reflect_type="odd"`` from the even padding ``even`` of ``x``: NumPy pads
+    each element as twice the edge minus its even reflection, the edge being the last one
+    it padded (chunk by chunk where the padding is longer than ``x``), so unrolled each is
+    ``s * x[j] + a * x[0] + b * x[n-1]`` with ``x[j]`` its even reflection, ``s`` 1, -1 or 0
+    and ``a``, ``b`` integers. The result being linear in ``x``, NumPy's own odd padding of
+    three vectors on the host names ``s``, ``a`` and ``b``."""
+    n = x.shape[axis]
+    first, last, inner = np.zeros(n), np.zeros(n), np.ones(n)
+    first[0] = last[-1] = 1
+    inner[0] = inner[-1] = 0
+    shape = [1] * x.ndim
+    shape[axis] = even.shape[axis]
+    dtype = x.dtype
+
+    def coefficients(v: np.ndarray) -> Array:
+        found = np.pad(v, widths, mode=mode, reflect_type="odd")
+        if not dtype.is_float:  # through int64: -1 wraps into an unsigned type
+            found = found.astype(np.int64)
+        found = found.astype(dtype.numpy)
+        return asarray(found.reshape(shape), device=x.device)
+
+    s, a, b = coefficients(inner), coefficients(first), coefficients(last)
+    ends = [x[0:1] if axis == 0 else x[:, 0:1], x[n - 1:n] if axis == 0 else x[:, n - 1:n]]
+    # Each term only where its coefficient is not 0: 0 * inf would be NaN.
+    out = (where(s != 0, s * even, 0) + where(a != 0, a * ends[0], 0)
+           + where(b != 0, b * ends[1], 0))
+    return out.astype(dtype)
 
 
 def _computed(x: Array, axis: int, before: int, after: int, mode: str,

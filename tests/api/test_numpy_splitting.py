@@ -99,10 +99,21 @@ def test_kron_cross_pad(device):
              (ints, ((1, 1), (2, 2)), dict(constant_values=((1, 2), (3, 4)))),
              (vector, 7, dict(mode="reflect")), (vector, 9, dict(mode="symmetric")),
              (np.zeros((0, 3)), 1, {})]
+    # reflect_type="odd": twice the edge minus the reflection, chunk by chunk past the
+    # array's length (each chunk about the edge the last one made), as NumPy's.
+    odd = dict(reflect_type="odd")
+    cases += [(ints, ((2, 1), (3, 0)), dict(mode="reflect", **odd)),
+              (ints.astype(np.uint32), 2, dict(mode="symmetric", **odd)),
+              (vector, (11, 4), dict(mode="reflect", **odd)),
+              (vector, (3, 13), dict(mode="symmetric", **odd)),
+              (np.array([1.0, np.inf, 3.0]), 2, dict(mode="reflect", **odd)),
+              (np.array([4.0]), 2, dict(mode="reflect", **odd))]
     for values, width, kwargs in cases:
         _close(np.pad(wf.asarray(values), width, **kwargs), np.pad(values, width, **kwargs))
-    with pytest.raises(NotImplementedError, match="pad: reflect_type='odd'"):
-        wf.pad(wf.asarray(vector), 1, mode="reflect", reflect_type="odd")
+    with pytest.raises(ValueError, match="pad: reflect_type must be 'even' or 'odd'"):
+        wf.pad(wf.asarray(vector), 1, mode="reflect", reflect_type="bad")
+    with pytest.raises(TypeError, match="pad: reflect_type='odd' .* not bool"):
+        wf.pad(wf.asarray([True, False]), 1, mode="reflect", reflect_type="odd")
     with pytest.raises(ValueError, match="unsupported keyword arguments for mode 'edge'"):
         wf.pad(wf.asarray(vector), 1, mode="edge", constant_values=1)
     with pytest.raises(ValueError, match="negative values"):
