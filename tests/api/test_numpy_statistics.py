@@ -236,8 +236,16 @@ def test_histogram_bin_rules(device):
                 counts, edges = np.histogram(x, bins=rule, range=given)
                 _same(counts, want_counts, 0)
                 _same(edges, want_edges, 1e-6 if a.dtype == np.float32 else 1e-12)
-    with pytest.raises(NotImplementedError, match="bins='stone'"):
-        wf.histogram(wf.asarray([1.0, 2.0]), bins="stone")
+        for given in (None, (-1, 2)):  # stone: a score per candidate count of bins
+            with warnings.catch_warnings(record=True) as numpy_said:
+                warnings.simplefilter("always")
+                want_counts, want_edges = np.histogram(a, bins="stone", range=given)
+            with warnings.catch_warnings(record=True) as weft_said:
+                warnings.simplefilter("always")
+                counts, edges = np.histogram(x, bins="stone", range=given)
+            _same(counts, want_counts, 0)
+            _same(edges, want_edges, 1e-6 if a.dtype == np.float32 else 1e-12)
+            assert [str(w.message) for w in weft_said] == [str(w.message) for w in numpy_said]
     with pytest.raises(ValueError, match="'nope' is not a valid estimator"):
         wf.histogram(wf.asarray([1.0, 2.0]), bins="nope")
     with pytest.raises(TypeError, match="does not take weighted data"):
