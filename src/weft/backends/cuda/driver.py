@@ -162,8 +162,8 @@ def launch_failed(status: Any, kernel: str) -> None:
 
 class Graph:
     """Kernels run one after another as one CUDA graph, instantiated once: a launch of it
-    costs one driver call however many kernels it holds, and a node's parameters change
-    only where ``set_params`` copies new ones in (the node keeps the last copied)."""
+    costs one driver call however many kernels it holds, and a node keeps the parameters
+    last copied into it (``cuGraphExecKernelNodeSetParams``, from ``graph_calls``)."""
 
     __slots__ = ("graph", "exec", "nodes", "node_params", "__weakref__")
 

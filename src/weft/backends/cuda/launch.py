@@ -149,7 +149,6 @@ class _Bound:
         lines.append(f"event = {name}_mark({name}_stream)")
         return lines, names
 
-
     def graph_source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
         """``source`` for a launch that is node ``{name}_node`` of the runner's plan graph
         (``PlanGraph``): the lines write the holes, wait, and copy the block into the node
