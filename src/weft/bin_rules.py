@@ -109,7 +109,8 @@ def _stone_width(x: Array, n: int, low: float, high: float) -> float:
     if edge_type.kind in "iub":
         edge_type = np.result_type(edge_type, float)
     candidates = [np.linspace(low, high, k + 1, dtype=edge_type) for k in range(1, upper + 1)]
-    found = searchsorted(values, asarray(np.concatenate(candidates)), side="left").to_numpy()
+    found = searchsorted(values, asarray(np.concatenate(candidates), device=x.device),
+                         side="left").to_numpy()
     scores = []
     at = 0
     for k in range(1, upper + 1):
