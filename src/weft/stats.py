@@ -194,15 +194,16 @@ def _call_key(name: str, args: tuple[Any, ...], dtype: Any
             return None, [], None
         if kind is Array:
             node = a._node
-            if node.kind != ex.BUFFER or node.tape is not None:
-                # Lazy, or differentiated: built the general way, so it fuses (and its
-                # gradient sees the argument).
+            if node.kind != ex.BUFFER:  # lazy: built the general way, so it fuses
                 return None, [], None
             view = node.attrs
             if device is None:
                 device = a._device
+            # A differentiated argument's own node stands in the rebuilt expression, so the
+            # gradient reaches it (``Template.reads_whole``).
             parts.append((a._device, node.dtype, node.shape, node.structure, view.offset,
-                          view.strides, storages.setdefault(id(view.storage), len(storages))))
+                          view.strides, storages.setdefault(id(view.storage), len(storages)),
+                          node.tape is not None))
             values.append(node)
         elif kind is float or kind is int:
             parts.append(kind)
@@ -238,6 +239,9 @@ def _remembered(density: Callable[..., Array]) -> Callable[..., Array]:
         if known is None:
             return _capture(density, key, args, values, dtype)
         template, checks = known
+        if not all(template.reads_whole(k, v) for k, v in enumerate(values)
+                   if isinstance(v, ex.Node) and v.tape is not None):
+            return density(*args, dtype=dtype, **named)  # a view of a differentiated one
         for position, arg, rule in checks:
             _check_scalar(name, arg, rule, values[position])
         return Array._from_template(template.defer(values), device)

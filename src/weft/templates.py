@@ -61,6 +61,15 @@ class Template:
             else:
                 self.inputs.append((leaf[0], leaf[1], leaf[2] if leaf[0] == _SCALAR else ()))
 
+    def reads_whole(self, position: int, node: ex.Node) -> bool:
+        """Whether every buffer leaf reading argument ``position`` reads exactly ``node``'s
+        view, so that ``node`` itself can stand for them (a differentiated argument: its
+        gradient must reach its own node)."""
+        view = node.attrs
+        whole = (node.shape, view.offset, view.strides, node.structure)
+        return all(tuple(leaf[2:6]) == whole for leaf in self.leaves
+                   if leaf[0] == _ARRAY and leaf[1] == position)
+
     def build(self, args: list[Any]) -> ex.Node:
         """The expression for ``args`` (Array arguments' nodes and Python scalars, in the
         order the template was captured with)."""
@@ -122,8 +131,11 @@ class Deferred:
         for leaf in template.leaves:
             tag = leaf[0]
             if tag == _ARRAY:
-                storage = args[leaf[1]].attrs.storage
-                nodes.append(ex.buffer(storage, leaf[2], leaf[3], leaf[4], leaf[5]))
+                arg = args[leaf[1]]
+                if arg.tape is not None:  # differentiated: its own node (``reads_whole``)
+                    nodes.append(arg)
+                    continue
+                nodes.append(ex.buffer(arg.attrs.storage, leaf[2], leaf[3], leaf[4], leaf[5]))
             elif tag == _SCALAR:
                 types = leaf[2]
                 value = args[leaf[1]]

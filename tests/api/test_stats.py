@@ -424,6 +424,36 @@ def test_a_template_result_evaluates_without_its_expression_and_keeps_its_inputs
     assert len(built) >= 2
 
 
+def test_a_differentiated_call_is_rebuilt_from_its_template_too(device, monkeypatch):
+    """Inside a gradient, a repeated density call with differentiated array arguments is
+    rebuilt from its template, their own nodes in it, so the gradient reaches them; an
+    argument that is a view of a differentiated array carries its adjoint back the same
+    way (its own node is the view)."""
+    from weft import templates
+
+    y_host = RNG.normal(size=N)
+    y = wf.asarray(y_host)
+    both = wf.value_and_grad(lambda m, s: wf.stats.normal_lpdf(y, m, s), argnums=(0, 1))
+    both(wf.asarray(0.0), wf.asarray(1.0))  # captures the template
+    built = []
+    real = templates.Deferred.expression
+    monkeypatch.setattr(templates.Deferred, "expression",
+                        lambda self: built.append(1) or real(self))
+    for mu, sigma in ((0.3, 1.5), (-0.2, 0.7)):
+        value, (d_mu, d_sigma) = both(wf.asarray(mu), wf.asarray(sigma))
+        z = (y_host - mu) / sigma
+        np.testing.assert_allclose(float(value), st.norm.logpdf(y_host, mu, sigma).sum(),
+                                   rtol=1e-12)
+        np.testing.assert_allclose(float(d_mu), (z / sigma).sum(), rtol=1e-12)
+        np.testing.assert_allclose(float(d_sigma), ((z * z - 1) / sigma).sum(), rtol=1e-12)
+    assert len(built) == 2
+    x_host = RNG.normal(size=N)
+    tail = wf.grad(lambda x: wf.stats.normal_lpdf(x[3:], 0.5, 2.0))
+    for _ in range(2):
+        want = np.r_[np.zeros(3), -(x_host[3:] - 0.5) / 4.0]
+        np.testing.assert_allclose(tail(wf.asarray(x_host)).to_numpy(), want, rtol=1e-12)
+
+
 def test_a_template_call_counts_as_a_reader_of_its_arguments_until_it_is_gone(device):
     """An unevaluated repeated call holds its arguments' buffers like any lazy expression
     (writing into an argument copies first), and lets go of them when it is evaluated or
