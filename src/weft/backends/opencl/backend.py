@@ -96,9 +96,9 @@ class CLDevice:
 
         q = self.cl.CommandQueue(self.context, self.device)
         if self.is_cpu:
-            # A CPU device's buffers are host memory its driver maps at first use: making
-            # each one at once (ImmediateAllocator queues a migration to) took 90-125 us
-            # of every new buffer on PoCL, against 1 us deferred (a request past the
+            # A CPU device's buffers are host memory its driver makes at first use: making
+            # each one at once (the immediate allocator queues a migration for it) took
+            # 90-125 us a new buffer on PoCL, against 1 us deferred (a request past the
             # device's largest buffer is still refused at once, by ``allocate``).
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", "Memory pools expect non-deferred",
@@ -209,6 +209,9 @@ class OpenCLBackend:
                 mem = cl.Buffer(h.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                                 hostbuf=data)
             except cl.Error as e:
+                if not isinstance(e, cl.MemoryError) and "MEM_OBJECT_ALLOCATION_FAILURE" not in \
+                        str(e) and "OUT_OF_RESOURCES" not in str(e):
+                    raise
                 raise MemoryError(f"out of device memory allocating {data.nbytes} bytes on "
                                   f"{device}") from e
             return Storage(device, _Buffer(mem, h.queue()), dtype, data.size)
