@@ -122,6 +122,15 @@ def _fine_grained_svm(cl: Any, device: Any) -> bool:
     return bool(capabilities & cl.device_svm_capabilities.FINE_GRAIN_BUFFER)
 
 
+def _raise_if_out_of_memory(cl: Any, error: Exception, nbytes: int, device: Any) -> None:
+    """``MemoryError`` in weft's words where ``error`` says an allocation failed."""
+    text = str(error)
+    if (isinstance(error, cl.MemoryError) or "MEM_OBJECT_ALLOCATION_FAILURE" in text
+            or "OUT_OF_RESOURCES" in text):
+        raise MemoryError(f"out of device memory allocating {nbytes} bytes on {device}"
+                          ) from error
+
+
 class OpenCLBackend:
     kind = "opencl"
     dialect = OPENCL
@@ -170,12 +179,8 @@ class OpenCLBackend:
         queue, pool = h.queue_and_pool()
         try:
             mem = pool.allocate(nbytes)
-        except cl.MemoryError as e:
-            raise MemoryError(f"out of device memory allocating {nbytes} bytes on {device}") from e
         except cl.Error as e:
-            if "MEM_OBJECT_ALLOCATION_FAILURE" in str(e) or "OUT_OF_RESOURCES" in str(e):
-                raise MemoryError(
-                    f"out of device memory allocating {nbytes} bytes on {device}") from e
+            _raise_if_out_of_memory(cl, e, nbytes, device)
             raise
         return Storage(device, _Buffer(mem, queue), dtype, size)
 
@@ -209,11 +214,8 @@ class OpenCLBackend:
                 mem = cl.Buffer(h.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                                 hostbuf=data)
             except cl.Error as e:
-                if not isinstance(e, cl.MemoryError) and "MEM_OBJECT_ALLOCATION_FAILURE" not in \
-                        str(e) and "OUT_OF_RESOURCES" not in str(e):
-                    raise
-                raise MemoryError(f"out of device memory allocating {data.nbytes} bytes on "
-                                  f"{device}") from e
+                _raise_if_out_of_memory(cl, e, data.nbytes, device)
+                raise
             return Storage(device, _Buffer(mem, h.queue()), dtype, data.size)
         storage = self.allocate(device, dtype, data.size)
         if data.size:
