@@ -188,8 +188,10 @@ def matvec_fused(a: Array, b: Array, dtype: dt.DType) -> Array:
         if source is not None:
             return (source.astype(dtype) * b.astype(dtype).reshape(b.size, 1)).sum(
                 axis=0, dtype=dtype)
-        if a.dtype is dtype and b.dtype is dtype:  # b broadcasts along the rows as it is
-            return (a * b).sum(axis=1)
+        # b broadcasts along the rows as it is; the sum keeps the product's type (an int32
+        # or bool product is no int64 sum, as NumPy's)
+        if a.dtype is dtype and b.dtype is dtype:
+            return (a * b).sum(axis=1, dtype=dtype)
         return (a.astype(dtype) * b.astype(dtype)).sum(axis=1, dtype=dtype)
     source = transposed_source(b)
     if source is not None:

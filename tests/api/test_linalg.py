@@ -69,6 +69,14 @@ def test_integer_and_mixed_products(device):
     np.testing.assert_array_equal(got, a @ b)
     mixed = wf.asarray(a) @ wf.asarray(b.astype(np.float32))
     assert mixed.dtype == wf.float32  # weft's promotion: int with float32 gives float32
+    # Matrix-vector products keep the operands' type, as NumPy's (not a sum's int64).
+    v = RNG.integers(-5, 5, 6)
+    for dtype in (np.int32, np.uint32, np.bool_):
+        m, w = (a % 2).astype(dtype), (v % 2).astype(dtype)
+        for got, want in ((wf.asarray(m) @ wf.asarray(w), m @ w),
+                          (wf.asarray(w[:4]) @ wf.asarray(m), w[:4] @ m)):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got.to_numpy(), want)
 
 
 def test_shape_errors_name_both_shapes(device):
