@@ -32,11 +32,7 @@ from .devices import Device
 from .indexing import transpose_map, transposed_source
 from .linalg_library import library
 from .tape import keep_alias, recorded
-
-# cuBLAS sums a matrix's columns faster than weft's reduction from this size and width
-# (``_library_reads_faster``).
-LIBRARY_COLUMNS = 512
-LIBRARY_ELEMENTS = 1 << 24
+from .tuning import LIBRARY_COLUMNS, LIBRARY_ELEMENTS
 
 __all__ = ["LinAlgError", "matmul", "dot", "inner", "outer", "trace", "frobenius", "cholesky",
            "cho_solve", "cholinv", "solve_triangular", "triinv", "inv", "solve", "logdet",

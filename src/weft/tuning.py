@@ -117,3 +117,9 @@ NARROW_ROWS = 16
 # the device asks for (each split is a work-group, which runs on one core).
 CHUNK_COLUMNS = 1 << 16
 CHUNKS_PER_GROUP = 4
+
+# CUDA matrix-vector products that stay cuBLAS calls (linalg._library_reads_faster): the
+# column sums of C-contiguous matrices of at least this many columns and elements, which
+# cuBLAS summed 15-25% faster on the H200 (docs/tuning-notes.md 36).
+LIBRARY_COLUMNS = 512
+LIBRARY_ELEMENTS = 1 << 24
