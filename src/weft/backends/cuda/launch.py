@@ -121,7 +121,6 @@ class _Bound:
         the globals they read, each prefixed by ``name``."""
         # ``name`` itself keeps the block and the parameter array, whose address a line
         # holds as a number, alive as long as the runner.
-        layout = self.layout
         names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
                  f"{name}_launch": driver.launcher(), f"{name}_function": self.function,
                  f"{name}_stream_handle": self.stream_handle,
@@ -129,13 +128,7 @@ class _Bound:
                  f"{name}_active": self.h.active}
         lines = [f"{name}_pointers[{slot}] = {values[j]}.buffer.mem.ptr"
                  for j, slot in self.pointer_holes]
-        if self.scalar_holes:
-            names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
-                          f"{name}_pack": struct.Struct(layout.fmt).pack_into})
-            for j, k in self.scalar_holes:
-                value = f"int({values[j]})" if k in layout.bools else values[j]
-                lines.append(f"{name}_fields[{k}] = {value}")
-            lines.append(f"{name}_pack({name}_memory, {layout.struct_at}, *{name}_fields)")
+        lines += self._scalar_lines(name, values, names)
         launch = [f"status = {name}_launch({name}_function, {self.grid}, 1, 1, {self.block}, "
                   f"1, 1, 0, {name}_stream_handle, {self.params.ctypes.data}, 0)[0]",
                   "if status:",
@@ -149,11 +142,23 @@ class _Bound:
         lines.append(f"event = {name}_mark({name}_stream)")
         return lines, names
 
+    def _scalar_lines(self, name: str, values: list[str], names: dict[str, Any]) -> list[str]:
+        """Lines that write the scalar holes into the struct and pack it into the block
+        (none without scalar holes), their globals added to ``names``."""
+        if not self.scalar_holes:
+            return []
+        layout = self.layout
+        names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
+                      f"{name}_pack": struct.Struct(layout.fmt).pack_into})
+        lines = [f"{name}_fields[{k}] = "
+                 + (f"int({values[j]})" if k in layout.bools else values[j])
+                 for j, k in self.scalar_holes]
+        return [*lines, f"{name}_pack({name}_memory, {layout.struct_at}, *{name}_fields)"]
+
     def graph_source(self, name: str, values: list[str]) -> tuple[list[str], dict[str, Any]]:
         """``source`` for a launch that is node ``{name}_node`` of the runner's plan graph
         (``PlanGraph``): the lines write the holes, wait, and copy the block into the node
         only where it changed since the node's last copy."""
-        layout = self.layout
         names = {name: self, f"{name}_pointers": self.pointers, f"{name}_stream": self.queue,
                  f"{name}_last": [0] * len(self.pointer_holes)}
         lines = ["dirty = False"]
@@ -163,13 +168,7 @@ class _Bound:
                       f"    {name}_last[{n}] = {name}_pointers[{slot}] = p",
                       "    dirty = True"]
         if self.scalar_holes:  # always copied: a comparison would miss 0.0 against -0.0
-            names.update({f"{name}_fields": self.fields, f"{name}_memory": self.memory,
-                          f"{name}_pack": struct.Struct(layout.fmt).pack_into})
-            for j, k in self.scalar_holes:
-                value = f"int({values[j]})" if k in layout.bools else values[j]
-                lines.append(f"{name}_fields[{k}] = {value}")
-            lines += [f"{name}_pack({name}_memory, {layout.struct_at}, *{name}_fields)",
-                      "dirty = True"]
+            lines += [*self._scalar_lines(name, values, names), "dirty = True"]
         lines += ["if waits:", f"    for mark in waits: {name}_stream.wait_event(mark.event())",
                   "if dirty:",
                   f"    status = GRAPH_SET(GRAPH_EXEC, {name}_node, {name}_node_params)[0]",
