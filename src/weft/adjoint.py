@@ -28,7 +28,11 @@ def backward(roots: list[ex.Node], cotangents: list[Array], count: int, call: ob
     expressions ``roots``. Another call's arguments (a gradient inside the function being
     differentiated) pass their adjoint on to what they were made from."""
 
-    order, reaching = _walk(roots, call)
+    def inputs(node: ex.Node) -> tuple[Any, ...]:
+        return _inputs(node, call)
+
+    order = ex.walk(roots, inputs)  # through the tapes too
+    reaching = _reaching(order, inputs, call)
     adjoints: dict[int, Array] = {}
     grads: list[Array | None] = [None] * count
     for root, cotangent in zip(roots, cotangents):
@@ -68,32 +72,15 @@ def _inputs(node: ex.Node, call: object) -> tuple[Any, ...]:
     return (tape[1],)
 
 
-def _walk(roots: list[ex.Node], call: object) -> tuple[list[ex.Node], set[int]]:
-    """Every node reachable from ``roots`` through arguments and tapes (``_inputs``),
-    children before parents, and the ids of those from which an argument of ``call`` can be
-    reached: one pass, each node's inputs asked for once."""
-    seen: set[int] = set()
-    order: list[ex.Node] = []
+def _reaching(order: list[ex.Node], inputs: Any, call: object) -> set[int]:
+    """The nodes from which an argument of ``call`` can be reached."""
     reaching: set[int] = set()
-    stack: list[tuple[ex.Node, Any]] = [(r, None) for r in reversed(roots)]
-    while stack:
-        node, kids = stack.pop()
-        if kids is not None:  # its inputs are done
-            order.append(node)
-            tape = node.tape
-            if (tape is not None and tape[0] == "argument" and tape[2] is call) or any(
-                    id(a) in reaching for a in kids):
-                reaching.add(id(node))
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        kids = _inputs(node, call)
-        stack.append((node, kids))
-        for a in reversed(kids):
-            if id(a) not in seen:
-                stack.append((a, None))
-    return order, reaching
+    for node in order:
+        tape = node.tape
+        if (tape is not None and tape[0] == "argument" and tape[2] is call) or any(
+                id(a) in reaching for a in inputs(node)):
+            reaching.add(id(node))
+    return reaching
 
 
 def _give(adjoints: dict[int, Array], reaching: set[int], child: ex.Node, share: Any) -> None:
