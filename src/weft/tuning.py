@@ -123,3 +123,8 @@ CHUNKS_PER_GROUP = 4
 # cuBLAS summed 15-25% faster on the H200 (docs/tuning-notes.md 36).
 LIBRARY_COLUMNS = 512
 LIBRARY_ELEMENTS = 1 << 24
+
+# Launches over at most this many elements run on PoCL's basic device, on the calling thread,
+# where the pthread device's handoff to its workers and back cost more than the work's share
+# of the cores (backends/opencl/companion.py).
+QUICK_ELEMENTS = 1 << 14

@@ -17,13 +17,14 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
+from ... import tuning
 from ...config import log
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
 from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
-from . import declarations, occupancy, pocl_builds
+from . import companion, declarations, occupancy, pocl_builds
 from .dialect import OPENCL, OPENCL_CPU
 from .launch import _Bound, _Kernel
 
@@ -58,9 +59,10 @@ class _Buffer:
 class CLDevice:
     """One OpenCL device with its context and per-thread queues and pools."""
 
-    def __init__(self, cl: Any, device: Any) -> None:
+    def __init__(self, cl: Any, device: Any, companion: Any = None) -> None:
         self.cl = cl
         self.device = device
+        self.companion = companion  # PoCL's basic device, for small launches (companion.py)
         self.name = device.name.strip()
         self.platform = device.platform.name.strip()
         self.supports_fp64 = bool(device.double_fp_config)
@@ -69,7 +71,7 @@ class CLDevice:
         self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
         self.compute_units = int(device.max_compute_units)
         self.sm = None if self.is_cpu else occupancy.device_sm(device)  # NVIDIA's limits
-        self.context = cl.Context([device])
+        self.context = cl.Context([device] if companion is None else [device, companion])
         # Memory host and device share, coherent at every synchronization (OpenCL 2.0's
         # fine-grained buffer SVM): PoCL's CPU device has it; NVIDIA's driver does not.
         self.fine_grained_svm = _fine_grained_svm(cl, device)
@@ -113,6 +115,31 @@ class CLDevice:
         """The calling thread's queue, or None where it has queued nothing."""
         return getattr(self._local, "queue", None)
 
+    def quick_queue(self) -> Any:
+        """The calling thread's queue on the companion device (``companion``), whose
+        commands have run when enqueued; None where there is no companion."""
+        if self.companion is None:
+            return None
+        q = getattr(self._local, "quick", None)
+        if q is None:
+            q = self._local.quick = self.cl.CommandQueue(self.context, self.companion)
+        return q
+
+    def settled_quick_queue(self, reads: Any, writes: Any = ()) -> Any:
+        """The quick queue, once everything the thread queued and the other threads' work
+        that reading ``reads`` and writing ``writes`` waits for have finished; None where
+        there is no companion. The thread's queue finishes first because the pool hands a
+        block back to the thread as soon as its last user is queued, and a companion
+        command, unlike the queue's next one, would not wait for that user; a read then
+        also speaks for every report, as a blocking read on the thread's queue does."""
+        quick = self.quick_queue()
+        if quick is not None:
+            main = self.existing_queue()
+            if main is not None:
+                main.finish()
+            companion.host_waited(self.cl, events_before_launch(reads, writes, quick))
+        return quick
+
 
 def _fine_grained_svm(cl: Any, device: Any) -> bool:
     try:
@@ -149,6 +176,7 @@ class OpenCLBackend:
         from ...pocl_cache import claim
 
         claim()  # before PoCL starts: its cache goes inside weft's, within weft's bound
+        companion.claim()
         try:
             cl = self._import()
             platforms = cl.get_platforms()
@@ -160,7 +188,9 @@ class OpenCLBackend:
                 devices = platform.get_devices()
             except Exception:  # noqa: BLE001 - a platform without usable devices
                 continue
-            found.extend(CLDevice(cl, d) for d in devices)
+            devices, basic = companion.split(devices)
+            found.extend(CLDevice(cl, d, basic if d.name.startswith("pthread") else None)
+                         for d in devices)
         # GPUs first, then the rest in platform order: the default device is the first.
         found.sort(key=lambda d: d.is_cpu)
         return found
@@ -229,8 +259,12 @@ class OpenCLBackend:
         live = [(s, out) for s, out in zip(storages, outs) if s.size]
         if live:
             h = live[0][0].device.handle
-            q = h.queue()
-            waits = events_before_launch([s for s, _ in live], (), q) or None
+            q = h.settled_quick_queue([s for s, _ in live])
+            if q is None:
+                q = h.queue()
+                waits = events_before_launch([s for s, _ in live], (), q) or None
+            else:
+                waits = None
             # Blocking reads, one after another: on NVIDIA's OpenCL (H100), reads queued
             # without blocking and then waited for made an observation 40-60 us slower.
             for s, out in live:
@@ -257,11 +291,15 @@ class OpenCLBackend:
     def read_element(self, storage: Storage, offset: int) -> Any:
         """One blocking copy of the element into a new one-element array."""
         h = storage.device.handle
-        q = h.queue()
         out = np.empty(1, dtype=storage.dtype.numpy)
-        write = storage.write
-        waits = (events_before_launch((storage,), (), q) or None
-                 if write is not None and write[1] is not q else None)
+        q = h.settled_quick_queue((storage,))
+        if q is None:
+            q = h.queue()
+            write = storage.write
+            waits = (events_before_launch((storage,), (), q) or None
+                     if write is not None and write[1] is not q else None)
+        else:
+            waits = None
         h.cl.enqueue_copy(q, out, storage.buffer.mem, src_offset=offset * out.itemsize,
                           wait_for=waits, is_blocking=True)
         return out[0]
@@ -320,42 +358,55 @@ class OpenCLBackend:
         if verbose:
             log = program.get_build_info(h.device, h.cl.program_build_info.LOG)
             used = occupancy.resources(log, name)
+        kernel = _Kernel(program, name, h.device, used, self._quick_build(device, source,
+                                                                            options))
         if not keep_binary:  # (PoCL compiles generic work-group functions for a binary)
-            return _Kernel(program, name, h.device, used), None
+            return kernel, None
         if pocl_builds.leaves_binaries_to_pocl(device):
-            return _Kernel(program, name, h.device, used), pocl_builds.source_record(source)
+            return kernel, pocl_builds.source_record(source)
         binaries = program.get_info(h.cl.program_info.BINARIES)
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
-        return _Kernel(program, name, h.device, used), binary
+        return kernel, binary
 
-    def _build(self, device: Any, source: str, options: list[str]) -> Any:
+    def _quick_build(self, device: Any, source: str, options: list[str]
+                     ) -> Callable[[], Any] | None:
+        """How to build ``source`` for the companion device, when a small launch first
+        needs it (None where there is none)."""
+        if device.handle.companion is None:
+            return None
+        return lambda: self._build(device, source, options, device.handle.companion)
+
+    def _build(self, device: Any, source: str, options: list[str], on: Any = None) -> Any:
+        """``source`` built for ``device`` (or for its companion, ``on``)."""
         h = device.handle
+        on = on or h.device
         lean = declarations.lean_source(source) if pocl_builds.builds_lean(device) else None
         if lean is None:
             if h.lean_builds and log.isEnabledFor(logging.DEBUG):
                 log.debug("build with the whole OpenCL C header: the kernel calls %s",
                           sorted(declarations.called_builtins(source)[1]))
-            return self._build_program(h, source, options)
+            return self._build_program(h, source, options, on)
         try:
-            return self._build_program(h, lean, [*options, declarations.BUILD_OPTION])
+            return self._build_program(h, lean, [*options, declarations.BUILD_OPTION], on)
         except h.cl.Error as lean_error:
             # The error again from the source as weft saves it (its line numbers); a kernel
             # that builds with the whole header shows a gap in the declarations.
-            self._build_program(h, source, options)
+            self._build_program(h, source, options, on)
             raise RuntimeError("the kernel builds with the whole OpenCL C header but not with "
                                "weft's declarations (backends/opencl/declarations.py): "
                                f"{lean_error}") from lean_error
 
     @staticmethod
-    def _build_program(h: Any, source: str, options: list[str]) -> Any:
+    def _build_program(h: Any, source: str, options: list[str], on: Any) -> Any:
         cl = h.cl
         program = cl.Program(h.context, source)
         with warnings.catch_warnings():
             # Drivers (NVIDIA's among them) print informational build logs for good kernels;
             # PyOpenCL turns any log into a warning. A failed build still raises.
             warnings.simplefilter("ignore", cl.CompilerWarning)
-            # PyOpenCL's own source cache is off (cache_dir=False): weft keeps its own.
-            program.build(options=options, cache_dir=False)
+            # PyOpenCL's own source cache is off (cache_dir=False): weft keeps its own. Only
+            # for the one device: the companion's build waits for a small launch.
+            program.build(options=options, devices=[on], cache_dir=False)
         return program
 
     def load_binary(self, device: Any, binary: bytes, name: str, options: list[str]
@@ -363,7 +414,8 @@ class OpenCLBackend:
         h = device.handle
         source = pocl_builds.recorded_source(binary)
         if source is not None:  # PoCL's own cache has it built
-            return _Kernel(self._build(device, source, options), name, h.device, None)
+            return _Kernel(self._build(device, source, options), name, h.device, None,
+                           self._quick_build(device, source, options))
         binary, used = occupancy.unpack(binary)
         program = h.cl.Program(h.context, [h.device], [binary])
         program.build(options=options)
@@ -422,9 +474,15 @@ class OpenCLBackend:
                ) -> None:
         h = device.handle
         cl = h.cl
-        q = h.queue()
+        if self._is_quick(h, n):
+            q = h.settled_quick_queue(inputs, outputs)
+            program = program.quick(h.companion)
+            self._count_on_companion(device, ir, args)
+            wait = None
+        else:
+            q = h.queue()
+            wait = events_before_launch(inputs, outputs, q)
         kernel, values = program.bind(cl, ir.params, args)
-        wait = events_before_launch(inputs, outputs, q)
         global_size, local = program.launch_shape(n, groups, h.local_size)
         try:
             event = kernel(q, global_size, local, *values, wait_for=wait or None)
@@ -436,7 +494,28 @@ class OpenCLBackend:
              holes: tuple[int, ...], n: int, groups: int | None = None) -> _Bound:
         """``program``'s launch with ``args`` made ready to repeat on the calling thread,
         each call filling the positions ``holes`` (``_Bound``)."""
-        return _Bound(device.handle, program, ir, args, holes, n, groups)
+        h = device.handle
+        if self._is_quick(h, n):
+            args = list(args)
+            self._count_on_companion(device, ir, args)
+            return _Bound(h, program.quick(h.companion), ir, args, holes, n, groups,
+                          h.quick_queue())
+        return _Bound(h, program, ir, args, holes, n, groups, h.queue())
+
+    @staticmethod
+    def _is_quick(h: Any, n: int) -> bool:
+        """Whether a launch over ``n`` elements runs on the companion device."""
+        return h.companion is not None and n <= tuning.QUICK_ELEMENTS
+
+    def _count_on_companion(self, device: Any, ir: Any, args: list[Any]) -> None:
+        """A companion launch's group counter: the thread's own for that queue (a counter is
+        shared only by launches that run in order)."""
+        if ir.counter_position is not None:
+            local = device.handle._local
+            counter = getattr(local, "quick_counter", None)
+            if counter is None:
+                counter = local.quick_counter = self.upload(device, np.zeros(1, np.int32))
+            args[ir.counter_position] = counter
 
     def plan_graph(self, device: Any, bounds: list[Any]) -> None:
         """None: each launch of a replay is enqueued on its own."""
@@ -485,6 +564,7 @@ class OpenCLBackend:
         q = device.handle.existing_queue()
         if q is not None:  # a queue that was never made holds no work
             q.finish()
+        # (the companion's queue holds none: its commands have run when enqueued)
 
     def is_ready(self, storage: Storage) -> bool:
         w = storage.write

@@ -175,7 +175,8 @@ def probe(cl: Any, context: Any, device: Any) -> bool:
     import numpy as np
 
     try:
-        program = cl.Program(context, lean_source(PROBE)).build(options=[BUILD_OPTION])
+        program = cl.Program(context, lean_source(PROBE)).build(options=[BUILD_OPTION],
+                                                              devices=[device])
         queue = cl.CommandQueue(context, device)
         out = np.array([np.nan, 0.0, 1.0, 2.0])
         expected = probe_expected(out.tolist())

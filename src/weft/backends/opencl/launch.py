@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import struct
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,18 +21,34 @@ class _Kernel:
     """A built program and, per host thread, its kernel object (kernel arguments are state)."""
 
     def __init__(self, program: Any, name: str, device: Any,
-                 resources: occupancy.Resources | None = None) -> None:
+                 resources: occupancy.Resources | None = None,
+                 quick_build: Callable[[], Any] | None = None) -> None:
         self.program = program
         self.name = name
         self.resources = resources  # registers and shared memory, where the driver reports them
         self._local = threading.local()
         self._layout: _Layout | None = None  # from the kernel's parameters, at its first launch
+        # The kernel built for PoCL's companion device (companion.py), at its first small
+        # launch.
+        self._quick_build = quick_build
+        self._quick: _Kernel | None = None
+        self._quick_lock = threading.Lock()
         # The work-group size the kernel asks for (reqd_work_group_size: an element walk's
         # groups of one work-item); 0 where it asks for none.
         import pyopencl as cl
 
         self.group_size = int(cl.Kernel(program, name).get_work_group_info(
             cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, device)[0])
+
+    def quick(self, companion: Any) -> _Kernel:
+        """The kernel built for the ``companion`` device, the same arguments' layout."""
+        with self._quick_lock:
+            if self._quick is None:
+                assert self._quick_build is not None, "a kernel built with no companion"
+                quick = _Kernel(self._quick_build(), self.name, companion)
+                quick._layout = self._layout
+                self._quick = quick
+            return self._quick
 
     def launch_shape(self, n: int, groups: int | None, local_size: int
                      ) -> tuple[tuple[int], tuple[int]]:
@@ -83,11 +100,11 @@ class _Bound:
     alone costs PyOpenCL ten times as much). ``source`` writes that call as lines of a
     replay's generated runner."""
 
-    __slots__ = ("kernel", "queue", "args", "layout", "fields", "buffer_holes",
+    __slots__ = ("kernel", "queue", "settle", "args", "layout", "fields", "buffer_holes",
                  "scalar_holes", "global_size", "local_size")
 
     def __init__(self, h: Any, program: _Kernel, ir: Any, args: list[Any],
-                 holes: tuple[int, ...], n: int, groups: int | None) -> None:
+                 holes: tuple[int, ...], n: int, groups: int | None, queue: Any) -> None:
         cl = h.cl
         layout = program._layout
         if layout is None:
@@ -95,7 +112,10 @@ class _Bound:
         self.layout = layout
         self.kernel = cl.Kernel(program.program, program.name)
         self.kernel.set_scalar_arg_dtypes(layout.dtypes)
-        self.queue = h.queue()
+        self.queue = queue
+        # On PoCL's companion device (companion.py): the thread's queue finishes and the host
+        # waits for the other events first (``CLDevice.settled_quick_queue``).
+        self.settle = h.queue().finish if queue.device != h.device else None
         field = {k: j for j, k in enumerate(layout.scalars)}
         self.buffer_holes = tuple((j, layout.slot[k]) for j, k in enumerate(holes)
                                   if k in layout.slot)
@@ -134,6 +154,10 @@ class _Bound:
                       for j, slot in self.buffer_holes]
         names[f"{name}_out_of_memory"] = cl.MemoryError
         names[f"{name}_failed"] = self.out_of_memory
+        if self.settle is not None:
+            names[f"{name}_settle"], names[f"{name}_wait"] = self.settle, cl.wait_for_events
+            lines += [f"{name}_settle()",
+                      "if waits:", f"    {name}_wait(waits)", "    waits = None"]
         lines += ["try:",
                   f"    event = {name}_enqueue({name}_queue, {name}_kernel, {name}_global, "
                   f"{name}_local, None, waits)",

@@ -1,0 +1,65 @@
+"""PoCL's ``basic`` device as the companion of its ``pthread`` one, for small launches.
+
+PoCL's pthread driver hands each command to worker threads and wakes the host when it is
+done: on a 2-core VM a launch and a blocking read of one float took 65-160 us however
+little the kernel did. Its basic driver runs a command on the calling thread as it is
+enqueued: the same launch and read took 4-5 us. So weft asks PoCL for both devices (one
+context: buffers are shared) and runs launches over at most ``tuning.QUICK_ELEMENTS``
+elements, and every read back to the host, on the basic one (``CLDevice.quick_queue``);
+larger launches keep all cores. The basic device is not a weft device of its own.
+
+PoCL 3.0 hung where a command of one of the two devices waited on a pending command of the
+other. So nothing ever does: a command for the basic device is enqueued only after the host
+has waited for what it depends on (``host_waited``), and it has completed once enqueued, so
+what the pthread device later waits on from it is done.
+
+``WEFT_POCL_COMPANION=0`` keeps every command on the pthread device; a ``POCL_DEVICES`` the
+user set is left alone (and no companion is made).
+
+>>> wanted({"POCL_DEVICES": "pthread"})
+False
+>>> wanted({})
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+DEVICES = "pthread basic"
+_SET_BY_WEFT: list[bool] = [False]
+
+
+def wanted(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether weft should ask PoCL for the companion: not turned off, and PoCL's devices
+    not chosen by the user."""
+    return environ.get("WEFT_POCL_COMPANION", "1") != "0" and "POCL_DEVICES" not in environ
+
+
+def claim() -> None:
+    """Ask PoCL for its pthread and basic devices, where ``wanted``. Called before PyOpenCL
+    first asks for platforms: PoCL reads the variable when it starts."""
+    if not _SET_BY_WEFT[0] and wanted():
+        os.environ["POCL_DEVICES"] = DEVICES
+        _SET_BY_WEFT[0] = True
+
+
+def split(devices: list[Any]) -> tuple[list[Any], Any]:
+    """A platform's ``devices`` as weft's devices and the basic companion (None where
+    weft did not ask for it or PoCL has none)."""
+    if not _SET_BY_WEFT[0]:
+        return devices, None
+    basic = [d for d in devices if d.name.startswith("basic")]
+    main = [d for d in devices if d.name.startswith("pthread")]
+    if len(basic) != 1 or len(main) != 1:
+        return devices, None
+    return [d for d in devices if d is not basic[0]], basic[0]
+
+
+def host_waited(cl: Any, events: list[Any] | None) -> None:
+    """Wait on the host for ``events`` (the companion's command may then be enqueued with
+    no events to wait on)."""
+    if events:
+        cl.wait_for_events(events)

@@ -1,0 +1,110 @@
+"""PoCL's basic device as the companion of the pthread one: launches over few elements and
+every read run on the calling thread (``backends/opencl/companion.py``), ordered against the
+pthread device's work by host waits. Values against NumPy in chains that cross between the
+two, in replays, in threads, with failed checks; and the environment's say."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import weft as wf
+from conftest import run_in_threads
+from weft import tuning
+
+COMPANIONED = [d for d in wf.devices() if getattr(d.handle, "companion", None) is not None]
+pytestmark = pytest.mark.skipif(not COMPANIONED, reason="no PoCL device with a companion")
+SMALL, LARGE = 1000, tuning.QUICK_ELEMENTS + 1001
+
+
+def _ran_on(array: wf.Array) -> str:
+    """The name of the device whose queue last wrote ``array``'s storage."""
+    return array._node.attrs.storage.write[1].device.name
+
+
+def test_small_and_large_launches_cross_and_agree_with_numpy():
+    rng = np.random.default_rng(11)
+    big_n, small_n = rng.standard_normal(LARGE), rng.standard_normal(SMALL)
+    with wf.device(COMPANIONED[0]):
+        big, small = wf.asarray(big_n), wf.asarray(small_n)
+        for _ in range(3):  # each step reads what the other device wrote just before
+            big = (big * 0.5 + 1.0).eval()
+            assert _ran_on(big).startswith("pthread")
+            small = (small + big[:SMALL] * 2.0).eval()
+            assert _ran_on(small).startswith("basic")
+            big = (big - wf.exp(small).sum() / 1e3).eval()
+            big_n = big_n * 0.5 + 1.0
+            small_n = small_n + big_n[:SMALL] * 2.0
+            big_n = big_n - np.exp(small_n).sum() / 1e3
+        np.testing.assert_allclose(big.to_numpy(), big_n, rtol=1e-12)
+        np.testing.assert_allclose(small.to_numpy(), small_n, rtol=1e-12)
+        np.testing.assert_allclose(float(big[LARGE - 1]), big_n[-1], rtol=1e-12)
+
+
+def test_traced_calls_of_both_sizes_and_reductions_split_over_groups():
+    rng = np.random.default_rng(12)
+    f = wf.function(lambda x, s: (wf.sin(x) * s).sum() + x.max())
+    with wf.device(COMPANIONED[0]):
+        for n in (SMALL, LARGE, 3, SMALL, LARGE):
+            xn = rng.standard_normal(n)
+            for s in (0.5, -2.0):
+                want = (np.sin(xn) * s).sum() + xn.max()
+                assert float(f(wf.asarray(xn), s)) == pytest.approx(want, rel=1e-12)
+        rows = rng.standard_normal((90, 150))  # 13500 elements: small, split by rows
+        np.testing.assert_allclose(wf.asarray(rows).sum(axis=0).to_numpy(), rows.sum(axis=0),
+                                   rtol=1e-12)
+
+
+def test_a_failed_check_on_either_device_is_raised_and_the_next_call_runs():
+    with wf.device(COMPANIONED[0]):
+        for n in (SMALL, LARGE):
+            y = np.linspace(-1.0, 1.0, n)
+            sigma = np.full(n, 2.0)
+            sigma[n // 2] = -1.0
+            lp = wf.stats.normal_lpdf(wf.asarray(y), 0.0, wf.asarray(sigma))
+            with pytest.raises(ValueError, match=rf"sigma\[{n // 2}\]"):
+                float(lp)
+            good = float(wf.stats.normal_lpdf(wf.asarray(y), 0.0, 2.0))
+            want = (-0.5 * (y / 2.0) ** 2 - np.log(2.0) - 0.5 * np.log(2 * np.pi)).sum()
+            assert good == pytest.approx(want, rel=1e-12)
+
+
+def test_each_thread_has_its_own_companion_queue():
+    device = COMPANIONED[0]
+    results = {}
+
+    def work(k: int) -> None:
+        with wf.device(device):
+            x = wf.asarray(np.arange(SMALL, dtype=np.float64) + k)
+            total = 0.0
+            for _ in range(20):
+                x = (x * 1.0001 + 1.0).eval()
+                total += float(x.sum())
+            results[k] = (total, _ran_on(x))
+
+    run_in_threads(work, 4)
+    for k in range(4):
+        x = np.arange(SMALL, dtype=np.float64) + k
+        total = 0.0
+        for _ in range(20):
+            x = x * 1.0001 + 1.0
+            total += x.sum()
+        assert results[k][0] == pytest.approx(total, rel=1e-12)
+        assert results[k][1].startswith("basic")
+
+
+@pytest.mark.parametrize("environment", [{"WEFT_POCL_COMPANION": "0"},
+                                         {"POCL_DEVICES": "pthread"}])
+def test_the_environment_can_keep_every_command_on_the_pthread_device(environment):
+    """Turned off, or PoCL's devices chosen by the user: no companion, one CPU device."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WEFT_POCL_COMPANION", "POCL_DEVICES")}
+    script = ("import weft as wf; cpu = [d for d in wf.devices() if d.handle.is_cpu]; "
+              "print(len(cpu), cpu[0].handle.companion)")
+    out = subprocess.run([sys.executable, "-c", script], env={**env, **environment},
+                         capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["1", "None"]
