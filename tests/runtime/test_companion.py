@@ -102,9 +102,20 @@ def test_each_thread_has_its_own_companion_queue():
 def test_the_environment_can_keep_every_command_on_the_pthread_device(environment):
     """Turned off, or PoCL's devices chosen by the user: no companion, one CPU device."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("WEFT_POCL_COMPANION", "POCL_DEVICES")}
+           if k not in ("WEFT_POCL_COMPANION", "POCL_DEVICES", "WEFT_POCL_DEVICES")}
     script = ("import weft as wf; cpu = [d for d in wf.devices() if d.handle.is_cpu]; "
               "print(len(cpu), cpu[0].handle.companion)")
     out = subprocess.run([sys.executable, "-c", script], env={**env, **environment},
                          capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.split() == ["1", "None"]
+
+
+def test_a_process_weft_starts_inherits_the_companion():
+    """The environment weft set for PoCL, inherited: still one CPU device, with its
+    companion (not the basic device as a second one)."""
+    script = ("import weft as wf; cpu = [d for d in wf.devices() if d.handle.is_cpu]; "
+              "print(len(cpu), cpu[0].handle.companion is not None)")
+    out = subprocess.run([sys.executable, "-c", script], env=dict(os.environ),
+                         capture_output=True, text=True, check=True, timeout=120)
+    assert os.environ.get("POCL_DEVICES") == "pthread basic"
+    assert out.stdout.split() == ["1", "True"]

@@ -14,11 +14,15 @@ has waited for what it depends on (``host_waited``), and it has completed once e
 what the pthread device later waits on from it is done.
 
 ``WEFT_POCL_COMPANION=0`` keeps every command on the pthread device; a ``POCL_DEVICES`` the
-user set is left alone (and no companion is made).
+user set is left alone (and no companion is made). weft's own setting is marked
+(``WEFT_POCL_DEVICES``), so a process it starts (a test worker, a Dask worker) inherits the
+companion rather than taking it for a device of its own.
 
 >>> wanted({"POCL_DEVICES": "pthread"})
 False
 >>> wanted({})
+True
+>>> wanted({"POCL_DEVICES": DEVICES, MARK: DEVICES})
 True
 """
 
@@ -29,20 +33,23 @@ from collections.abc import Mapping
 from typing import Any
 
 DEVICES = "pthread basic"
+MARK = "WEFT_POCL_DEVICES"  # set beside POCL_DEVICES where weft set it
 _SET_BY_WEFT: list[bool] = [False]
 
 
 def wanted(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether weft should ask PoCL for the companion: not turned off, and PoCL's devices
-    not chosen by the user."""
-    return environ.get("WEFT_POCL_COMPANION", "1") != "0" and "POCL_DEVICES" not in environ
+    not chosen by the user (only by weft, in this process or the one that started it)."""
+    chosen = environ.get("POCL_DEVICES")
+    return (environ.get("WEFT_POCL_COMPANION", "1") != "0"
+            and (chosen is None or chosen == environ.get(MARK)))
 
 
 def claim() -> None:
     """Ask PoCL for its pthread and basic devices, where ``wanted``. Called before PyOpenCL
     first asks for platforms: PoCL reads the variable when it starts."""
     if not _SET_BY_WEFT[0] and wanted():
-        os.environ["POCL_DEVICES"] = DEVICES
+        os.environ["POCL_DEVICES"] = os.environ[MARK] = DEVICES
         _SET_BY_WEFT[0] = True
 
 
