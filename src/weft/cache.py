@@ -34,12 +34,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import config, pocl_cache
 from .ir import PLAIN, KernelIR, Variant
 from .render import render
+
+T = TypeVar("T")
 
 CACHE_VERSION = "1"
 _MAGIC = b"WEFTBIN1\n"
@@ -263,18 +266,9 @@ class KernelCache:
                 config.log.debug("load %s on %s (%s) from the disk cache: %.3f s", name,
                                  device, reason, time.perf_counter() - started)
                 return program
-        notice = _notice(name, device, on_disk)
-        try:
-            program, binary = backend.compile(device, source, name, options, on_disk)
-        except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
-            saved = _save_failed(source, digest)
-            raise RuntimeError(
-                f"weft generated a kernel that does not compile on {device} (a bug in weft; "
-                f"please report it). Source saved at {saved}\n{e}"
-            ) from e
-        finally:
-            if notice is not None:
-                notice.cancel()
+        program, binary = announced_build(
+            name, device, source, lambda: backend.compile(device, source, name, options,
+                                                          on_disk), on_disk)
         self.stats["compiles"] += 1
         config.log.debug("compile %s on %s (%s; %s): %.3f s", name, device, reason,
                          f"not in the disk cache, keyed by {', '.join(parts)}" if on_disk
@@ -299,6 +293,30 @@ class KernelCache:
             shutil.rmtree(cache_dir() / f"kernels-v{CACHE_VERSION}", ignore_errors=True)
             pocl_cache.clear()
             DISK_USE.forget()
+
+
+def announced_build(name: str, device: Any, source: str, build: Callable[[], T],
+                    on_disk: bool = True) -> T:
+    """``build()``, the compile of ``name``'s ``source`` for ``device``: a line on stderr
+    should it take long (``_notice``), and a failure reported as weft's bug with the source
+    saved. Also for a build a backend leaves to the kernel's first launch (PoCL's companion
+    device: backends/opencl/companion.py).
+
+    >>> announced_build("k", "opencl:0", "__kernel void k() {}", lambda: 42)
+    42
+    """
+    notice = _notice(name, device, on_disk)
+    try:
+        return build()
+    except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
+        saved = _save_failed(source, hashlib.sha256(source.encode()).hexdigest())
+        raise RuntimeError(
+            f"weft generated a kernel that does not compile on {device} (a bug in weft; "
+            f"please report it). Source saved at {saved}\n{e}"
+        ) from e
+    finally:
+        if notice is not None:
+            notice.cancel()
 
 
 def _notice(name: str, device: Any, on_disk: bool) -> threading.Timer | None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ... import dtypes as dt
 from ... import tuning
+from ...cache import announced_build
 from ...config import log
 from ...skeletons.reduce import WORK_GROUP
 from ...storage import Storage, events_before_launch, record_launch
@@ -278,10 +279,15 @@ class OpenCLBackend:
         h = storage.device.handle
         if not h.is_cpu or not storage.size:
             return None
-        cl, q = h.cl, h.queue()
-        write = storage.write
-        waits = (events_before_launch((storage,), (), q) or None
-                 if write is not None and write[1] is not q else None)
+        cl = h.cl
+        q = h.settled_quick_queue((storage,))  # (a map is a command as a read is)
+        if q is None:
+            q = h.queue()
+            write = storage.write
+            waits = (events_before_launch((storage,), (), q) or None
+                     if write is not None and write[1] is not q else None)
+        else:
+            waits = None
         flat, _ = cl.enqueue_map_buffer(q, storage.buffer.mem, cl.map_flags.READ, 0,
                                         (storage.size,), storage.dtype.numpy, wait_for=waits,
                                         is_blocking=True)
@@ -351,6 +357,11 @@ class OpenCLBackend:
     def compile(self, device: Any, source: str, name: str, options: list[str],
                 keep_binary: bool = True) -> tuple[_Kernel, bytes | None]:
         h = device.handle
+        if h.companion is not None and pocl_builds.leaves_binaries_to_pocl(device):
+            # Nothing built yet: the kernel's first launch on each of the two devices builds
+            # for it (most kernels a test or a small model runs are small: one build each).
+            return (self._lazy_kernel(device, source, name, options),
+                    pocl_builds.source_record(source) if keep_binary else None)
         verbose = occupancy.VERBOSE in options
         program = self._build(device, source + occupancy.unique_entry() if verbose else source,
                               options)
@@ -358,8 +369,8 @@ class OpenCLBackend:
         if verbose:
             log = program.get_build_info(h.device, h.cl.program_build_info.LOG)
             used = occupancy.resources(log, name)
-        kernel = _Kernel(program, name, h.device, used, self._quick_build(device, source,
-                                                                            options))
+        kernel = _Kernel(program, name, h.device, used,
+                         self._quick_build(device, source, name, options))
         if not keep_binary:  # (PoCL compiles generic work-group functions for a binary)
             return kernel, None
         if pocl_builds.leaves_binaries_to_pocl(device):
@@ -368,13 +379,23 @@ class OpenCLBackend:
         binary = occupancy.pack(bytes(binaries[0]), used) if binaries else None
         return kernel, binary
 
-    def _quick_build(self, device: Any, source: str, options: list[str]
+    def _quick_build(self, device: Any, source: str, name: str, options: list[str]
                      ) -> Callable[[], Any] | None:
         """How to build ``source`` for the companion device, when a small launch first
         needs it (None where there is none)."""
-        if device.handle.companion is None:
+        companion = device.handle.companion
+        if companion is None:
             return None
-        return lambda: self._build(device, source, options, device.handle.companion)
+        return lambda: announced_build(name, f"{device} (small launches)", source,
+                                       lambda: self._build(device, source, options, companion))
+
+    def _lazy_kernel(self, device: Any, source: str, name: str, options: list[str]
+                     ) -> _Kernel:
+        """``source``'s kernel, built for the device at its first large launch."""
+        return _Kernel(None, name, device.handle.device, None,
+                       self._quick_build(device, source, name, options),
+                       build=lambda: announced_build(
+                           name, device, source, lambda: self._build(device, source, options)))
 
     def _build(self, device: Any, source: str, options: list[str], on: Any = None) -> Any:
         """``source`` built for ``device`` (or for its companion, ``on``)."""
@@ -414,8 +435,9 @@ class OpenCLBackend:
         h = device.handle
         source = pocl_builds.recorded_source(binary)
         if source is not None:  # PoCL's own cache has it built
-            return _Kernel(self._build(device, source, options), name, h.device, None,
-                           self._quick_build(device, source, options))
+            if h.companion is not None:
+                return self._lazy_kernel(device, source, name, options)
+            return _Kernel(self._build(device, source, options), name, h.device, None)
         binary, used = occupancy.unpack(binary)
         program = h.cl.Program(h.context, [h.device], [binary])
         program.build(options=options)

@@ -22,8 +22,12 @@ class _Kernel:
 
     def __init__(self, program: Any, name: str, device: Any,
                  resources: occupancy.Resources | None = None,
-                 quick_build: Callable[[], Any] | None = None) -> None:
-        self.program = program
+                 quick_build: Callable[[], Any] | None = None,
+                 build: Callable[[], Any] | None = None) -> None:
+        self._program = program  # or None, and ``build`` makes it at the first launch
+        self._build = build
+        self._device = device
+        self._group_size: int | None = None
         self.name = name
         self.resources = resources  # registers and shared memory, where the driver reports them
         self._local = threading.local()
@@ -32,17 +36,32 @@ class _Kernel:
         # launch.
         self._quick_build = quick_build
         self._quick: _Kernel | None = None
-        self._quick_lock = threading.Lock()
-        # The work-group size the kernel asks for (reqd_work_group_size: an element walk's
-        # groups of one work-item); 0 where it asks for none.
-        import pyopencl as cl
+        self._lock = threading.Lock()
 
-        self.group_size = int(cl.Kernel(program, name).get_work_group_info(
-            cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, device)[0])
+    @property
+    def program(self) -> Any:
+        """The built program (built now, at its first use, where it was left to it)."""
+        if self._program is None:
+            with self._lock:
+                if self._program is None:
+                    assert self._build is not None
+                    self._program = self._build()
+        return self._program
+
+    @property
+    def group_size(self) -> int:
+        """The work-group size the kernel asks for (reqd_work_group_size: an element walk's
+        groups of one work-item); 0 where it asks for none."""
+        if self._group_size is None:
+            import pyopencl as cl
+
+            self._group_size = int(cl.Kernel(self.program, self.name).get_work_group_info(
+                cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, self._device)[0])
+        return self._group_size
 
     def quick(self, companion: Any) -> _Kernel:
         """The kernel built for the ``companion`` device, the same arguments' layout."""
-        with self._quick_lock:
+        with self._lock:
             if self._quick is None:
                 assert self._quick_build is not None, "a kernel built with no companion"
                 quick = _Kernel(self._quick_build(), self.name, companion)
