@@ -190,7 +190,7 @@ class OpenCLBackend:
             except Exception:  # noqa: BLE001 - a platform without usable devices
                 continue
             devices, basic = companion.split(devices)
-            found.extend(CLDevice(cl, d, basic if d.name.startswith("pthread") else None)
+            found.extend(CLDevice(cl, d, basic if companion.is_main(d.name) else None)
                          for d in devices)
         # GPUs first, then the rest in platform order: the default device is the first.
         found.sort(key=lambda d: d.is_cpu)

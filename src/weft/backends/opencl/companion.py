@@ -58,11 +58,30 @@ def split(devices: list[Any]) -> tuple[list[Any], Any]:
     weft did not ask for it or PoCL has none)."""
     if not _SET_BY_WEFT[0]:
         return devices, None
-    basic = [d for d in devices if d.name.startswith("basic")]
-    main = [d for d in devices if d.name.startswith("pthread")]
+    basic = [d for d in devices if _driver(d.name) == "basic"]
+    main = [d for d in devices if _driver(d.name) == "pthread"]
     if len(basic) != 1 or len(main) != 1:
         return devices, None
     return [d for d in devices if d is not basic[0]], basic[0]
+
+
+def is_main(name: str) -> bool:
+    """Whether the device ``name`` is PoCL's pthread device (the one a companion joins)."""
+    return _driver(name) == "pthread"
+
+
+def _driver(name: str) -> str | None:
+    """Which of PoCL's CPU drivers a device ``name`` is: PoCL 3 names them ``pthread-<cpu>``
+    and ``basic-<cpu>``, later ones ``cpu-<cpu>`` and ``cpu-minimal-<cpu>``.
+
+    >>> _driver("cpu-minimal-skylake-avx512"), _driver("cpu-skylake"), _driver("basic-x")
+    ('basic', 'pthread', 'basic')
+    """
+    if name.startswith(("basic-", "cpu-minimal-")):
+        return "basic"
+    if name.startswith(("pthread-", "cpu-")):
+        return "pthread"
+    return None
 
 
 def host_waited(cl: Any, events: list[Any] | None) -> None:
