@@ -137,8 +137,9 @@ def make_runner(header: str, body: list[str], names: dict[str, Any], tag: str) -
     return names.pop(header[:header.index("(")])
 
 
-def _bind(replay: Replay, step: Step) -> Any:
-    """``step`` made ready on the calling thread: its group counter is the thread's."""
+def _bind(replay: Replay, step: Step, after: list[Any]) -> Any:
+    """``step`` made ready on the calling thread, after the launches ``after``: its group
+    counter is the thread's."""
     device = replay.device
     backend = device.backend
     args = step.args
@@ -147,7 +148,7 @@ def _bind(replay: Replay, step: Step) -> Any:
         args = args.copy()
         args[counter] = backend.group_counter(device)
     holes = tuple(h[0] for h in step.holes)
-    return backend.bind(device, step.program, step.ir, args, holes, step.n, step.groups)
+    return backend.bind(device, step.program, step.ir, args, holes, step.n, step.groups, after)
 
 
 def _runner_source(replay: Replay, read_input: Callable[[int], str], given_results: bool,
@@ -179,7 +180,9 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
     inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
                      if kind == INPUT})
     body[:0] = [f"i{k} = {read_input(k)}" for k in inputs]
-    bounds = [_bind(replay, step) for step in replay.steps]
+    bounds: list[Any] = []
+    for step in replay.steps:
+        bounds.append(_bind(replay, step, bounds.copy()))
     graph = backend.plan_graph(device, bounds)
     if graph is not None:
         begin, end, graph_names = graph.source([f"B{n}" for n in range(len(bounds))])

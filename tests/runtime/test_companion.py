@@ -37,6 +37,7 @@ def test_small_and_large_launches_cross_and_agree_with_numpy():
         for _ in range(3):  # each step reads what the other device wrote just before
             big = (big * 0.5 + 1.0).eval()
             assert _ran_on(big) == "main"
+            wf.synchronize()  # (else the small launch stays on the thread's queue, after it)
             small = (small + big[:SMALL] * 2.0).eval()
             assert _ran_on(small) == "companion"
             big = (big - wf.exp(small).sum() / 1e3).eval()

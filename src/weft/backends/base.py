@@ -4,7 +4,7 @@ devices.py finds them by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -138,13 +138,15 @@ class Backend(Protocol):
         skeleton's size, recording events on the storages."""
 
     def bind(self, device: Any, program: Any, ir: KernelIR, args: list[Any],
-             holes: tuple[int, ...], n: int, groups: int | None = None) -> Any:
+             holes: tuple[int, ...], n: int, groups: int | None = None,
+             after: Sequence[Any] = ()) -> Any:
         """``program``'s launch with ``args`` made ready to repeat on the calling thread
         (replay.py): an object with the ``queue`` it launches on and a method
         ``source(name, values)`` giving the lines of a generated runner that fill the
         positions ``holes`` with the expressions ``values``, launch after the events or
         marks in the runner's ``waits`` and name the launch's ``event``, with the globals
-        those lines read (``GenericBound`` for a backend with nothing to prepare)."""
+        those lines read (``GenericBound`` for a backend with nothing to prepare).
+        ``after``: the bound launches of the replay's earlier steps."""
 
     def plan_graph(self, device: Any, bounds: list[Any]) -> Any | None:
         """A replay's launches ``bounds`` (``bind``'s, in order) as one unit the driver

@@ -510,7 +510,8 @@ class CUDABackend:
         record_launch(inputs, outputs, _Mark(stream), stream)
 
     def bind(self, device: Any, program: _Kernel, ir: Any, args: list[Any],
-             holes: tuple[int, ...], n: int, groups: int | None = None) -> _Bound:
+             holes: tuple[int, ...], n: int, groups: int | None = None,
+             after: Any = ()) -> _Bound:
         """``program``'s launch with ``args`` made ready to repeat on the calling thread,
         each call filling the positions ``holes`` (``_Bound``)."""
         return _Bound(device.handle, program, ir, args, holes, n, groups, self.block)

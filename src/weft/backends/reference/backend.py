@@ -247,7 +247,8 @@ class ReferenceBackend:
         return 0
 
     def bind(self, device: Any, program: KernelIR, ir: Any, args: list[Any],
-             holes: tuple[int, ...], n: int, groups: int | None = None) -> GenericBound:
+             holes: tuple[int, ...], n: int, groups: int | None = None,
+             after: Any = ()) -> GenericBound:
         return GenericBound(self, device, program, ir, args, holes, n, groups)
 
     def plan_graph(self, device: Any, bounds: list[Any]) -> None:
