@@ -9,9 +9,10 @@ elements, and every read back to the host, on the basic one (``CLDevice.quick_qu
 larger launches keep all cores. The basic device is not a weft device of its own.
 
 PoCL 3.0 hung where a command of one of the two devices waited on a pending command of the
-other. So nothing ever does: a command for the basic device is enqueued only after the host
-has waited for what it depends on (``host_waited``), and it has completed once enqueued, so
-what the pthread device later waits on from it is done.
+other. So nothing ever does: a command goes to the basic device only where what it depends
+on has finished (else it stays on the pthread device's queue, ordered there without waking
+the host; ``CLDevice.settled_quick_queue``), and it has completed once enqueued, so what
+the pthread device later waits on from it is done.
 
 ``WEFT_POCL_COMPANION=0`` keeps every command on the pthread device; a ``POCL_DEVICES`` the
 user set is left alone (and no companion is made). weft's own setting is marked
@@ -83,9 +84,3 @@ def _driver(name: str) -> str | None:
         return "pthread"
     return None
 
-
-def host_waited(cl: Any, events: list[Any] | None) -> None:
-    """Wait on the host for ``events`` (the companion's command may then be enqueued with
-    no events to wait on)."""
-    if events:
-        cl.wait_for_events(events)
