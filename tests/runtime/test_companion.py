@@ -123,3 +123,23 @@ def test_a_process_weft_starts_inherits_the_companion():
                          capture_output=True, text=True, check=True, timeout=120)
     assert os.environ.get("POCL_DEVICES") == companion.DEVICES
     assert out.stdout.split() == ["1", "True"]
+
+
+def test_a_small_launch_that_would_wait_on_running_work_stays_on_the_threads_queue():
+    """Its input still being written on the pthread device's queue (a marker held by a user
+    event): the launch is queued after it there, not run on the companion (whose command
+    would wait on the other device's inside PoCL), and computes once the work is done."""
+    device = COMPANIONED[0]
+    cl = device.handle.cl
+    with wf.device(device):
+        x = wf.asarray(np.arange(SMALL, dtype=np.float64)).eval()
+        main = device.handle.queue()
+        gate = cl.UserEvent(device.handle.context)
+        x._node.attrs.storage.record_write(cl.enqueue_marker(main, wait_for=[gate]), main)
+        y = (x * 2.0).eval()
+        assert _ran_on(y) == "main"
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        np.testing.assert_array_equal(y.to_numpy(), np.arange(SMALL) * 2.0)
+        z = (y + 1.0).eval()
+        assert _ran_on(z) == "companion"
+        np.testing.assert_array_equal(z.to_numpy(), np.arange(SMALL) * 2.0 + 1.0)
