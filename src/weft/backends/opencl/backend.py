@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -26,10 +25,10 @@ from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import companion, declarations, occupancy, pocl_builds
+from .device import CLDevice, _Buffer
 from .dialect import OPENCL, OPENCL_CPU
 from .launch import _Bound, _Kernel
 
-_LOCAL_SIZE = 256
 _SMALL_UPLOAD = 1 << 20  # bytes a CPU device's upload copies into a buffer of its own
 
 # The last-group finish of split reductions (``Dialect.last_group_add``) uses OpenCL C 3.0's
@@ -45,115 +44,6 @@ __kernel void weft_probe(volatile __global int* counter, __global int* out) {
                                        memory_order_acq_rel, memory_scope_device);
 }
 """
-
-
-class _Buffer:
-    """A pooled OpenCL buffer and the queue (thread) whose pool it came from."""
-
-    __slots__ = ("mem", "queue")
-
-    def __init__(self, mem: Any, queue: Any) -> None:
-        self.mem = mem
-        self.queue = queue
-
-
-class CLDevice:
-    """One OpenCL device with its context and per-thread queues and pools."""
-
-    def __init__(self, cl: Any, device: Any, companion: Any = None) -> None:
-        self.cl = cl
-        self.device = device
-        self.companion = companion  # PoCL's basic device, for small launches (companion.py)
-        self.name = device.name.strip()
-        self.platform = device.platform.name.strip()
-        self.supports_fp64 = bool(device.double_fp_config)
-        self.is_cpu = bool(device.type & cl.device_type.CPU)
-        self.max_alloc = int(device.max_mem_alloc_size)
-        self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
-        self.compute_units = int(device.max_compute_units)
-        self.sm = None if self.is_cpu else occupancy.device_sm(device)  # NVIDIA's limits
-        self.context = cl.Context([device] if companion is None else [device, companion])
-        # Memory host and device share, coherent at every synchronization (OpenCL 2.0's
-        # fine-grained buffer SVM): PoCL's CPU device has it; NVIDIA's driver does not.
-        self.fine_grained_svm = _fine_grained_svm(cl, device)
-        self._local = threading.local()
-        self.last_group: bool | None = None  # decided at the first split reduction
-        self.lean_builds: bool | None = None  # decided at the first build (pocl_builds)
-
-    def queue(self) -> Any:
-        q = getattr(self._local, "queue", None)
-        if q is None:
-            q = self._start_thread()[0]
-        return q
-
-    def queue_and_pool(self) -> tuple[Any, Any]:
-        """The calling thread's queue and memory pool (one thread-local lookup)."""
-        local = self._local
-        try:
-            return local.queue, local.pool
-        except AttributeError:
-            return self._start_thread()
-
-    def _start_thread(self) -> tuple[Any, Any]:
-        from pyopencl.tools import DeferredAllocator, ImmediateAllocator, MemoryPool
-
-        q = self.cl.CommandQueue(self.context, self.device)
-        if self.is_cpu:
-            # A CPU device's buffers are host memory its driver makes at first use: making
-            # each one at once (the immediate allocator queues a migration for it) took
-            # 90-125 us a new buffer on PoCL, against 1 us deferred (a request past the
-            # device's largest buffer is still refused at once, by ``allocate``).
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", "Memory pools expect non-deferred",
-                                        UserWarning)
-                pool = MemoryPool(DeferredAllocator(self.context))
-        else:
-            pool = MemoryPool(ImmediateAllocator(q))
-        self._local.queue, self._local.pool = q, pool
-        return q, pool
-
-    def existing_queue(self) -> Any:
-        """The calling thread's queue, or None where it has queued nothing."""
-        return getattr(self._local, "queue", None)
-
-    def quick_queue(self) -> Any:
-        """The calling thread's queue on the companion device (``companion``), whose
-        commands have run when enqueued; None where there is no companion."""
-        if self.companion is None:
-            return None
-        q = getattr(self._local, "quick", None)
-        if q is None:
-            q = self._local.quick = self.cl.CommandQueue(self.context, self.companion)
-        return q
-
-    def settled_quick_queue(self, reads: Any, writes: Any = ()) -> Any:
-        """The quick queue for a command reading ``reads`` and writing ``writes``, once
-        everything the thread queued has finished; None where there is no companion, or
-        where the command would wait for work still running (the thread's own queue then
-        orders it without waking the host: a sum of 65536 doubles read back took 160 us
-        so, 210-430 through the companion). The thread's queue finishes first because the
-        pool hands a block back to the thread as soon as its last user is queued, and a
-        companion command, unlike the queue's next one, would not wait for that user; a
-        read then also speaks for every report, as a blocking read on the queue does."""
-        quick = self.quick_queue()
-        if quick is None:
-            return None
-        complete = self.cl.command_execution_status.COMPLETE
-        if any(e.command_execution_status != complete
-               for e in events_before_launch(reads, writes, quick)):
-            return None
-        main = self.existing_queue()
-        if main is not None:
-            main.finish()
-        return quick
-
-
-def _fine_grained_svm(cl: Any, device: Any) -> bool:
-    try:
-        capabilities = device.svm_capabilities
-    except Exception:  # noqa: BLE001 - an OpenCL 1.2 driver has no SVM query
-        return False
-    return bool(capabilities & cl.device_svm_capabilities.FINE_GRAIN_BUFFER)
 
 
 def _raise_if_out_of_memory(cl: Any, error: Exception, nbytes: int, device: Any) -> None:
