@@ -306,8 +306,11 @@ def announced_build(name: str, device: Any, source: str, build: Callable[[], T],
     42
     """
     notice = _notice(name, device, on_disk)
+    started = time.perf_counter()
     try:
-        return build()
+        built = build()
+        config.log.debug("build %s for %s: %.3f s", name, device, time.perf_counter() - started)
+        return built
     except Exception as e:  # noqa: BLE001 - any build failure is a weft bug: report it
         saved = _save_failed(source, hashlib.sha256(source.encode()).hexdigest())
         raise RuntimeError(
