@@ -5,8 +5,8 @@ done: on a 2-core VM a launch and a blocking read of one float took 65-160 us ho
 little the kernel did. Its basic driver runs a command on the calling thread as it is
 enqueued: the same launch and read took 4-5 us. So weft asks PoCL for both devices (one
 context: buffers are shared) and runs launches over at most ``tuning.QUICK_ELEMENTS``
-elements, and every read back to the host, on the basic one (``CLDevice.quick_queue``);
-larger launches keep all cores. The basic device is not a weft device of its own.
+elements, and reads back to the host, on the basic one (``CLDevice.quick_queue``); larger
+launches keep all cores. The basic device is not a weft device of its own.
 
 PoCL 3.0 hung where a command of one of the two devices waited on a pending command of the
 other. So nothing ever does: a command goes to the basic device only where what it depends
