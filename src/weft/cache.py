@@ -320,6 +320,7 @@ def announced_build(name: str, device: Any, source: str, build: Callable[[], T],
     finally:
         if notice is not None:
             notice.cancel()
+            notice.join()  # a line it was printing is out before the build returns
 
 
 def _notice(name: str, device: Any, on_disk: bool) -> threading.Timer | None:
