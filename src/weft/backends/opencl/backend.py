@@ -156,12 +156,7 @@ class OpenCLBackend:
         live = [(s, out) for s, out in zip(storages, outs) if s.size]
         if live:
             h = live[0][0].device.handle
-            q = h.settled_quick_queue([s for s, _ in live])
-            if q is None:
-                q = h.queue()
-                waits = events_before_launch([s for s, _ in live], (), q) or None
-            else:
-                waits = None
+            q, waits = h.reading_queue([s for s, _ in live])
             # Blocking reads, one after another: on NVIDIA's OpenCL (H100), reads queued
             # without blocking and then waited for made an observation 40-60 us slower.
             for s, out in live:
@@ -176,14 +171,7 @@ class OpenCLBackend:
         if not h.is_cpu or not storage.size:
             return None
         cl = h.cl
-        q = h.settled_quick_queue((storage,))  # (a map is a command as a read is)
-        if q is None:
-            q = h.queue()
-            write = storage.write
-            waits = (events_before_launch((storage,), (), q) or None
-                     if write is not None and write[1] is not q else None)
-        else:
-            waits = None
+        q, waits = h.reading_queue((storage,))  # (a map is a command as a read is)
         flat, _ = cl.enqueue_map_buffer(q, storage.buffer.mem, cl.map_flags.READ, 0,
                                         (storage.size,), storage.dtype.numpy, wait_for=waits,
                                         is_blocking=True)
@@ -194,14 +182,7 @@ class OpenCLBackend:
         """One blocking copy of the element into a new one-element array."""
         h = storage.device.handle
         out = np.empty(1, dtype=storage.dtype.numpy)
-        q = h.settled_quick_queue((storage,))
-        if q is None:
-            q = h.queue()
-            write = storage.write
-            waits = (events_before_launch((storage,), (), q) or None
-                     if write is not None and write[1] is not q else None)
-        else:
-            waits = None
+        q, waits = h.reading_queue((storage,))
         h.cl.enqueue_copy(q, out, storage.buffer.mem, src_offset=offset * out.itemsize,
                           wait_for=waits, is_blocking=True)
         return out[0]

@@ -113,6 +113,15 @@ class CLDevice:
             main.finish()
         return quick
 
+    def reading_queue(self, storages: Any) -> tuple[Any, list[Any] | None]:
+        """The queue a read of ``storages`` back to the host goes to (the companion's where
+        ``settled_quick_queue`` allows, else the thread's) and the events it waits for."""
+        quick = self.settled_quick_queue(storages)
+        if quick is not None:
+            return quick, None
+        q = self.queue()
+        return q, events_before_launch(storages, (), q) or None
+
 
 def _fine_grained_svm(cl: Any, device: Any) -> bool:
     try:
