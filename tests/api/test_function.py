@@ -148,6 +148,31 @@ def test_closed_over_arrays_are_read_at_each_call(device, run):
     assert not hasattr(f, "plans") or _replays(f)
 
 
+def test_data_bound_as_default_arguments(device, run):
+    y = np.random.default_rng(4).standard_normal(200)
+    data = wf.asarray(y)
+
+    @run
+    def lp(mu, sigma=1.5, y=data):
+        return wf.stats.normal_lpdf(y, mu, sigma)
+
+    for mu in (0.1, -0.4, 2.0):  # the defaults left out: replayed with them appended
+        np.testing.assert_allclose(float(lp(mu)), scipy.stats.norm.logpdf(y, mu, 1.5).sum(),
+                                   rtol=1e-12)
+    np.testing.assert_allclose(float(lp(0.3, 0.5)), scipy.stats.norm.logpdf(y, 0.3, 0.5).sum(),
+                               rtol=1e-12)
+    other = y[::-1].copy()
+    np.testing.assert_allclose(float(lp(0.3, y=wf.asarray(other), sigma=2.0)),
+                               scipy.stats.norm.logpdf(other, 0.3, 2.0).sum(), rtol=1e-12)
+    data[0] = 7.0  # the default array written in place: read at the next call
+    y[0] = 7.0
+    np.testing.assert_allclose(float(lp(0.1)), scipy.stats.norm.logpdf(y, 0.1, 1.5).sum(),
+                               rtol=1e-12)
+    with pytest.raises(TypeError, match="mu"):
+        lp()
+    assert not hasattr(lp, "plans") or _replays(lp)
+
+
 def test_closed_over_global_rebound(device):
     global _DATA
     _DATA = wf.asarray(np.ones(3))
