@@ -16,7 +16,7 @@ import pytest
 
 import weft as wf
 from weft import tuning, variants
-from weft.ir import REDUCE_ROWS
+from weft.ir import REDUCE_COLS, REDUCE_ROWS
 from weft.skeletons.reduce import WORK_GROUP
 from weft.target import vector_widths
 
@@ -313,3 +313,20 @@ def test_short_full_reductions_take_a_group_per_compute_unit(length, splits):
     assert cpu == variants.reduce_layout(REDUCE_ROWS, 1, length, 4, True, 8)
     rows = variants.reduce_layout(REDUCE_ROWS, 8, length, 1056, False, 8, 132)
     assert rows == variants.reduce_layout(REDUCE_ROWS, 8, length, 1056, False, 8)
+
+
+@pytest.mark.parametrize(("rows", "cols", "splits"), [
+    (1000, 10, 1),  # 62 rows a lane: two splits of 31 would add a combining launch
+    (500, 64, 1),
+    (4000, 8, 3),  # 125 rows a lane: three splits of MIN_WALK or more
+    (100_000, 10, 174),  # 195 walks of MIN_WALK, fewer once chunks round to whole vectors
+])
+def test_split_columns_walk_min_walk_each(rows, cols, splits):
+    """A GPU's column reduction splits its rows only into walks of MIN_WALK elements a lane
+    or more: a shorter split's combining pass is a launch that costs more than it saves."""
+
+    layout = variants.reduce_layout(REDUCE_COLS, rows, cols, 1056, False, 8)
+    assert layout.splits == splits
+    assert layout.splits * layout.chunk >= rows
+    if splits > 1:
+        assert rows // layout.splits // layout.lanes >= tuning.MIN_WALK
