@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from . import expr as ex
 from .expr import Node
 from .indexing import as_2d
+from .slots import into_slots
 
 Output = tuple[Node, Node]  # (expression, destination buffer leaf or scatter target)
 Temporary = Callable[[Node], Node]
@@ -158,6 +159,7 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     (``STORE_EXPANSION``) is stored by a reduction step of its level over its shape, where
     there is one, and read back by the kernels after it.
     """
+    outputs = into_slots(outputs)
     roots = {id(root): dest for root, dest in outputs}
     order = ex.walk([root for root, _ in outputs])
     spread, readers = _spread_values(order)
