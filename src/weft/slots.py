@@ -26,15 +26,15 @@ Output = tuple[Node, Node]
 
 
 def into_slots(outputs: list[Output]) -> list[Output]:
-    """``outputs`` with each whose expression is a vector of reductions (``element_nodes``)
+    """``outputs`` with each whose expression is a vector of reductions (``_element_nodes``)
     and whose destination is a buffer that no output reads replaced by one output per
     element: that element's reduction into that element of the destination."""
     found: list[Output] = []
     read: set[int] | None = None
     for root, dest in outputs:
-        elements = (element_nodes(root) if dest.kind == ex.BUFFER and root.shape
+        elements = (_element_nodes(root) if dest.kind == ex.BUFFER and root.shape
                     and root.kind in (ex.MAP, ex.VIEW, ex.CONCAT) else None)
-        if elements is None or len(elements) != dest_size(dest) or any(
+        if elements is None or len(elements) != _size(dest) or any(
                 e.kind != ex.REDUCE or e.dtype is not dest.dtype for e in elements.values()):
             found.append((root, dest))
             continue
@@ -52,11 +52,11 @@ def into_slots(outputs: list[Output]) -> list[Output]:
     return found
 
 
-def dest_size(dest: Node) -> int:
+def _size(dest: Node) -> int:
     return int(np.prod(dest.shape, dtype=np.int64))
 
 
-def element_nodes(node: Node) -> dict[int, Node] | None:
+def _element_nodes(node: Node) -> dict[int, Node] | None:
     """``node``'s elements that are not a constant zero, by row-major position, where each
     is a 0-d node of its own: ``node`` built of additions, joins, reshapes and broadcast
     zeros around 0-d values (how a gradient places its elements); None otherwise."""
@@ -74,13 +74,13 @@ def element_nodes(node: Node) -> dict[int, Node] | None:
             return None
         if not inner.shape and not node.shape:
             return None
-        return element_nodes(inner) if inner.shape else {0: inner}
+        return _element_nodes(inner) if inner.shape else {0: inner}
     if node.kind == ex.CONCAT:
         found: dict[int, Node] = {}
         start = 0
         for part in node.args:
             part_rows, part_cols = as_2d(part.shape)
-            inside = element_nodes(part)
+            inside = _element_nodes(part)
             if inside is None:
                 return None
             for position, element in inside.items():
@@ -91,7 +91,7 @@ def element_nodes(node: Node) -> dict[int, Node] | None:
         return found
     if node.kind == ex.MAP and node.op is not None and node.op.name == "add" and all(
             a.shape == node.shape for a in node.args):
-        left, right = (element_nodes(a) for a in node.args)
+        left, right = (_element_nodes(a) for a in node.args)
         if left is None or right is None or left.keys() & right.keys():
             return None
         return {**left, **right}
