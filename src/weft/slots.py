@@ -16,6 +16,8 @@ written there by the kernel that computes it, beside the value's reduction.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import expr as ex
@@ -34,7 +36,7 @@ def into_slots(outputs: list[Output]) -> list[Output]:
     for root, dest in outputs:
         elements = (_element_nodes(root) if dest.kind == ex.BUFFER and root.shape
                     and root.kind in (ex.MAP, ex.VIEW, ex.CONCAT) else None)
-        if elements is None or len(elements) != _size(dest) or any(
+        if elements is None or len(elements) != math.prod(dest.shape) or any(
                 e.kind != ex.REDUCE or e.dtype is not dest.dtype for e in elements.values()):
             found.append((root, dest))
             continue
@@ -50,10 +52,6 @@ def into_slots(outputs: list[Output]) -> list[Output]:
             offset = view.offset + sum(int(i) * s for i, s in zip(index, view.strides))
             found.append((element, ex.buffer(view.storage, (), offset, ())))
     return found
-
-
-def _size(dest: Node) -> int:
-    return int(np.prod(dest.shape, dtype=np.int64))
 
 
 def _element_nodes(node: Node) -> dict[int, Node] | None:
@@ -91,8 +89,9 @@ def _element_nodes(node: Node) -> dict[int, Node] | None:
         return found
     if node.kind == ex.MAP and node.op is not None and node.op.name == "add" and all(
             a.shape == node.shape for a in node.args):
-        left, right = (_element_nodes(a) for a in node.args)
-        if left is None or right is None or left.keys() & right.keys():
+        left = _element_nodes(node.args[0])
+        right = None if left is None else _element_nodes(node.args[1])
+        if right is None or left.keys() & right.keys():
             return None
         return {**left, **right}
     return None
