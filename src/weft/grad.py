@@ -171,13 +171,28 @@ def _leaf(value: Any, k: int, call: object) -> Array:
         node.tape = ("argument", k, call, None)
         return Array(node, current_device())
     array = value if isinstance(value, Array) else asarray(value)
-    if array.is_lazy:
-        array = array.copy().eval()
     node = array._node
+    if node.kind is not ex.BUFFER:
+        # A lazy argument stays lazy: its leaf computes the same expression but ends the
+        # reverse pass. Evaluating it here would launch a kernel inside a traced function
+        # (the whole step could not replay) and materialize what could fuse.
+        leaf = _marked_copy(node)
+        leaf.tape = ("argument", k, call, node if reaches_argument(node) else None)
+        return Array(leaf, array.device)
     view = node.attrs
     leaf = ex.buffer(view.storage, node.shape, view.offset, view.strides, node.structure)
     leaf.tape = ("argument", k, call, node if reaches_argument(node) else None)
     return Array(leaf, array.device)
+
+
+def _marked_copy(node: ex.Node) -> ex.Node:
+    """A new node computing what ``node`` computes, free to carry a tape of its own."""
+    copy = ex.Node(node.kind, node.dtype, node.shape, node.args, node.op, node.attrs,
+                   node.structure)
+    origin = getattr(node, "origin", None)
+    if origin is not None:  # a scalar leaf made from a traced float stays a run-time value
+        copy.origin = origin
+    return copy
 
 
 def _constant(value: Any, like: Array) -> Array:

@@ -34,7 +34,8 @@ def into_slots(outputs: list[Output]) -> list[Output]:
     found: list[Output] = []
     read: set[int] | None = None
     for root, dest in outputs:
-        elements = (_element_nodes(root) if dest.kind == ex.BUFFER and root.shape
+        elements = (_element_nodes(root, _depth_budget(root)) if dest.kind == ex.BUFFER
+                    and root.shape
                     and root.kind in (ex.MAP, ex.VIEW, ex.CONCAT) else None)
         if elements is None or len(elements) != math.prod(dest.shape) or any(
                 e.kind != ex.REDUCE or e.dtype is not dest.dtype for e in elements.values()):
@@ -54,10 +55,22 @@ def into_slots(outputs: list[Output]) -> list[Output]:
     return found
 
 
-def _element_nodes(node: Node) -> dict[int, Node] | None:
+def _depth_budget(root: Node) -> int:
+    """How many levels of additions, joins and reshapes ``_element_nodes`` looks through: a
+    gradient places each element once, so a few per element. A long chain of additions
+    (``p = p + 0.01 * g`` in a loop) is then refused after a few levels, not walked
+    recursively down to its bottom."""
+    return 2 * math.prod(root.shape) + 4
+
+
+def _element_nodes(node: Node, budget: int) -> dict[int, Node] | None:
     """``node``'s elements that are not a constant zero, by row-major position, where each
     is a 0-d node of its own: ``node`` built of additions, joins, reshapes and broadcast
-    zeros around 0-d values (how a gradient places its elements); None otherwise."""
+    zeros around 0-d values (how a gradient places its elements), at most ``budget`` levels
+    deep; None otherwise."""
+    if budget < 0:
+        return None
+    budget -= 1
     rows, cols = as_2d(node.shape)
     if node.kind == ex.BROADCAST:
         leaf = node.args[0]
@@ -72,13 +85,13 @@ def _element_nodes(node: Node) -> dict[int, Node] | None:
             return None
         if not inner.shape and not node.shape:
             return None
-        return _element_nodes(inner) if inner.shape else {0: inner}
+        return _element_nodes(inner, budget) if inner.shape else {0: inner}
     if node.kind == ex.CONCAT:
         found: dict[int, Node] = {}
         start = 0
         for part in node.args:
             part_rows, part_cols = as_2d(part.shape)
-            inside = _element_nodes(part)
+            inside = _element_nodes(part, budget)
             if inside is None:
                 return None
             for position, element in inside.items():
@@ -89,8 +102,8 @@ def _element_nodes(node: Node) -> dict[int, Node] | None:
         return found
     if node.kind == ex.MAP and node.op is not None and node.op.name == "add" and all(
             a.shape == node.shape for a in node.args):
-        left = _element_nodes(node.args[0])
-        right = None if left is None else _element_nodes(node.args[1])
+        left = _element_nodes(node.args[0], budget)
+        right = None if left is None else _element_nodes(node.args[1], budget)
         if right is None or left.keys() & right.keys():
             return None
         return {**left, **right}
