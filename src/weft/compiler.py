@@ -108,7 +108,7 @@ class Compiled:
 def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa: A001
     """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
     compiled = Compiled()
-    for step in steps(outputs):
+    for step in steps(outputs, target.traits.parameter_bytes):
         if step.scans:
             from .scan_kernels import arg_kernels, scan_kernels
 
@@ -132,13 +132,14 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     return compiled
 
 
-def steps(outputs: list[schedule.Output]) -> list[schedule.Step]:
-    """``outputs`` cut into kernels (``schedule``), intermediates in temporary buffers."""
+def steps(outputs: list[schedule.Output], parameter_bytes: int = 0) -> list[schedule.Step]:
+    """``outputs`` cut into kernels (``schedule``), intermediates in temporary buffers,
+    each kernel's leaves within ``parameter_bytes`` of parameters (0: no limit)."""
     def temporary(node: ex.Node) -> ex.Node:
         return temporary_leaf(node.shape, node.dtype, node.structure)
 
     if config.fuse_enabled():
-        return schedule.fused(outputs, temporary)
+        return schedule.fused(outputs, temporary, parameter_bytes)
     return schedule.unfused(outputs, temporary)
 
 

@@ -8,6 +8,10 @@ float; other scalars (ints, bools, NumPy scalars, strings, None) and the argumen
 ``static_argnames`` by value; the tree of tuples, lists and dicts; the device, the default
 real type and whether fusion is on. A call with a signature seen before replays its plan.
 
+A lazy argument (``theta + step * p``) is computed first, in place, with the call's other
+lazy arguments in one launch: the plan reads buffers, and an expression carried from call to
+call (a sampler's position) ends at each call instead of growing with every step.
+
 The trace is the first call itself: the function runs on the real arguments, each float as a
 ``TracedFloat`` (still the float), its results are compiled and launched, and the plan records
 where each launch's arguments come from: an argument's buffer, a float argument (through the
@@ -43,7 +47,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
-from .array import Array
+from .array import Array, evaluate
 from .config import fuse_enabled, log
 from .creation import asarray
 from .devices import Device, current_device
@@ -175,8 +179,11 @@ class Function:
             leaves = []
             tree = self._flatten_arguments(args, leaves)
         key = self._key(tree, leaves)
-        if key is None:  # a lazy argument: no plan reads it
-            return self.fn(*_plain_arguments(tree, leaves))
+        if key is None:  # a lazy argument: computed first, in place, then read by the plan
+            evaluate(*[a for a in leaves if isinstance(a, Array) and a.is_lazy])
+            key = self._key(tree, leaves)
+            if key is None:
+                return self.fn(*_plain_arguments(tree, leaves))
         plan = self.plans.get(key)
         if plan is None:
             return self._trace(key, tree, leaves, self._miss_reason(key))
@@ -205,7 +212,7 @@ class Function:
         return ("args", tuple(parts))
 
     def _key(self, tree: Any, leaves: list[Any]) -> tuple | None:
-        """The call's signature, or None when an argument is lazy. NumPy arrays among
+        """The call's signature, or None while an argument is lazy. NumPy arrays among
         ``leaves`` are replaced by weft arrays on the current device."""
         learned = self.learned_static.get(tree, frozenset())
         entries: list[Any] = []

@@ -8,7 +8,9 @@ and dtype of their argument; integer and bool arguments get zeros. Arguments may
 lists and dicts of arrays and scalars (``argnums`` picks positions); a Python float argument
 that is differentiated becomes a 0-d array of the default real. Calls nest: a gradient of a
 gradient (a Hessian-vector product) differentiates the first gradient's expression, whose
-leaves remember the arguments they were made from.
+leaves remember the arguments they were made from. A lazy argument is computed first, in
+place (a sampler's position carried from step to step as an expression ends there), except
+inside a ``wf.function``'s trace, where it stays part of the traced expression.
 
 A value and its gradients (and the gradients ``vjp``'s pullback returns) are computed
 together when any of them is first read, as ``wf.eval`` computes them: reading the value,
@@ -161,7 +163,7 @@ def _leaf(value: Any, k: int, call: object) -> Array:
     marked, remembering what it was made from where an enclosing differentiation reaches
     that (a gradient of a gradient)."""
     from .creation import asarray
-    from .traced import TRACED
+    from .traced import ACTIVITY, TRACED
 
     if type(value) in TRACED or isinstance(value, float):
         from .devices import current_device
@@ -171,11 +173,13 @@ def _leaf(value: Any, k: int, call: object) -> Array:
         node.tape = ("argument", k, call, None)
         return Array(node, current_device())
     array = value if isinstance(value, Array) else asarray(value)
+    if array.is_lazy and not ACTIVITY.tracing:
+        array.eval()  # in place: an expression carried from call to call ends here
     node = array._node
     if node.kind is not ex.BUFFER:
-        # A lazy argument stays lazy: its leaf computes the same expression but ends the
-        # reverse pass. Evaluating it here would launch a kernel inside a traced function
-        # (the whole step could not replay) and materialize what could fuse.
+        # Inside a traced function's trace a lazy argument stays lazy (an evaluation would
+        # make the whole function run as plain Python): its leaf computes the same
+        # expression but ends the reverse pass.
         leaf = _marked_copy(node)
         leaf.tape = ("argument", k, call, node if reaches_argument(node) else None)
         return Array(leaf, array.device)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import expr as ex
+from .breadth import FIXED_BYTES, narrowed, reads_bytes
 from .expr import Node
 from .indexing import as_2d
 from .slots import into_slots
@@ -148,7 +149,8 @@ def inline_reductions(order: list[Node], roots: dict[int, Node]) -> set[int]:
     return found - spread
 
 
-def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
+def fused(outputs: list[Output], temporary: Temporary, parameter_bytes: int = 0
+          ) -> list[Step]:
     """Reductions feeding other work first, then the outputs, grouped.
 
     A feeding reduction waits for the reductions inside its operand: its level is how deep
@@ -158,7 +160,16 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     read their operands once. A computed value that a broadcast spreads over many elements
     (``STORE_EXPANSION``) is stored by a reduction step of its level over its shape, where
     there is one, and read back by the kernels after it.
+
+    With ``parameter_bytes`` (0: no limit), no kernel reads more leaves than that many bytes
+    of parameters hold (breadth.py): the widest subexpressions are computed first, and a
+    step's outputs are parted among kernels.
     """
+    first: list[Step] = []
+    if parameter_bytes:
+        wide, outputs = narrowed(outputs, temporary, parameter_bytes)
+        for output in wide:
+            first += fused([output], temporary, parameter_bytes)
     outputs = into_slots(outputs)
     roots = {id(root): dest for root, dest in outputs}
     order = ex.walk([root for root, _ in outputs])
@@ -198,7 +209,31 @@ def fused(outputs: list[Output], temporary: Temporary) -> list[Step]:
     rest = [(root, dest) for root, dest in outputs if done.get(id(root)) is not dest]
     finals = ex.substitute([root for root, _ in rest], done)
     steps += _group([(root, dest) for root, (_, dest) in zip(finals, rest)])
-    return steps
+    if parameter_bytes:
+        steps = [part for step in steps for part in _parted(step, parameter_bytes)]
+    return first + steps
+
+
+def _parted(step: Step, parameter_bytes: int) -> list[Step]:
+    """``step``'s outputs parted among steps whose kernels each read at most
+    ``parameter_bytes`` of leaves, in order; whole where one fits, where it scans, or where
+    an output reads what another writes (one kernel reads each element before writing it)."""
+    limit = parameter_bytes - FIXED_BYTES
+    if len(step.outputs) < 2 or step.scans or reads_bytes(
+            [n for output in step.outputs for n in output]) <= limit:
+        return [step]
+    written = {id(d.attrs.storage) for _, d in step.outputs if d.kind == ex.BUFFER}
+    if len(written) < len(step.outputs) or any(
+            n.kind == ex.BUFFER and id(n.attrs.storage) in written
+            for n in ex.walk([r for r, _ in step.outputs])):
+        return [step]
+    parts = [Step([])]
+    for output in step.outputs:
+        if parts[-1].outputs and reads_bytes(
+                [n for o in (*parts[-1].outputs, output) for n in o]) > limit:
+            parts.append(Step([]))
+        parts[-1].outputs.append(output)
+    return parts
 
 
 def _level_steps(keys: list[tuple], levels: dict[tuple, list[Node]],

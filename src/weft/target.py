@@ -67,6 +67,9 @@ class Traits:
     # lane walks at least, and whether the kernel takes its launch settings as constants.
     rows_lane_bytes: int = LANE_BYTES
     rows_fixed: bool = True
+    # Bytes of parameters a kernel may take (0: no limit): the scheduler computes what reads
+    # more leaves than that in parts (breadth.py).
+    parameter_bytes: int = 0
 
     def elementwise_vector_width(self, n: int) -> int:
         """Consecutive elements per thread through vector loads for a grid of ``n``."""

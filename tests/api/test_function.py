@@ -389,3 +389,26 @@ def test_host_arithmetic_on_a_numpy_float_makes_it_static(device):
         assert f(x, np.float64(2.0)).tolist() == [4.0, 4.0]
     assert f(x, np.float64(-1.0)).tolist() == [0.0, 0.0]
     assert f(x, np.float64(3.0)).tolist() == [9.0, 9.0]
+
+
+def test_lazy_arguments_are_computed_first_and_the_plan_replays(device):
+    """A sampler's loop that carries its position as an expression (``theta + step * p``,
+    never read itself): each call computes it in place, so the expression ends there."""
+    y = wf.asarray(np.linspace(-1.0, 1.0, 50))
+    value_and_grad = wf.function(wf.value_and_grad(
+        lambda theta: wf.stats.normal_lpdf(y, theta[0], wf.exp(theta[1]))))
+    theta, p = wf.asarray([0.1, 0.2]), wf.asarray([0.3, -0.1])
+    theta_np, p_np = np.array([0.1, 0.2]), np.array([0.3, -0.1])
+    for _ in range(40):
+        theta = theta + p * 0.01
+        theta_np = theta_np + p_np * 0.01
+        lp, g = value_and_grad(theta)
+        assert not theta.is_lazy  # computed in place by the call
+        p = p + g * 0.001  # carried lazily from step to step
+        z = (np.linspace(-1.0, 1.0, 50) - theta_np[0]) / np.exp(theta_np[1])
+        g_np = np.array([z.sum() / np.exp(theta_np[1]), (z * z).sum() - 50])
+        p_np = p_np + g_np * 0.001
+    np.testing.assert_allclose(p.to_numpy(), p_np, rtol=1e-12)
+    assert float(lp) == pytest.approx(scipy.stats.norm.logpdf(
+        np.linspace(-1.0, 1.0, 50), theta_np[0], np.exp(theta_np[1])).sum(), rel=1e-12)
+    assert [type(plan) for plan in value_and_grad.plans.values()] == [Trace]

@@ -34,6 +34,9 @@ _BLOCK = 256
 _STAGED_BYTES = 1 << 20
 # One buffer of up to this many bytes is read through the thread's page-locked block.
 _SMALL_READ = 256
+# Bytes of parameters a kernel takes on every CUDA release and GPU (schedule.fused keeps
+# kernels within it).
+CUDA_PARAMETER_BYTES = 4096
 
 
 _CURRENT = contextlib.nullcontext()  # reusable: entering it does nothing
@@ -459,7 +462,8 @@ class CUDABackend:
         column read is one memory transaction per element without a tile. Reductions aim for
         enough resident blocks to fill every SM, and the last block to finish a split one
         combines it (CUDA's documented fence-and-count pattern) unless
-        ``WEFT_CUDA_LAST_GROUP=0``."""
+        ``WEFT_CUDA_LAST_GROUP=0``. A kernel's parameters stay within the 4 KB every CUDA
+        release takes (12.1 and later take 32 KB on Volta and newer)."""
         units = device.handle.compute_units
         rows = rows_tuning(device.kind, device.name)
         return Traits(
@@ -473,7 +477,8 @@ class CUDABackend:
             reduction_groups=units * 8,
             last_group=self.last_group,
             rows_lane_bytes=rows.lane_bytes,
-            rows_fixed=rows.fixed)
+            rows_fixed=rows.fixed,
+            parameter_bytes=CUDA_PARAMETER_BYTES)
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Blocks the SMs hold at once, from the kernel's registers and shared memory (the

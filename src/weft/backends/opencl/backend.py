@@ -355,7 +355,8 @@ class OpenCLBackend:
             column_band=64 if cpu else 0,
             row_band=16 if cpu else 0,
             rows_lane_bytes=rows.lane_bytes,
-            rows_fixed=rows.fixed)
+            rows_fixed=rows.fixed,
+            parameter_bytes=h.parameter_bytes)
 
     def resident_groups(self, device: Any, program: Callable[[], _Kernel]) -> int:
         """Work-groups the device holds at once: on NVIDIA, from the kernel's registers and

@@ -37,6 +37,7 @@ class CLDevice:
         self.max_alloc = int(device.max_mem_alloc_size)
         self.local_size = min(_LOCAL_SIZE, int(device.max_work_group_size))
         self.compute_units = int(device.max_compute_units)
+        self.parameter_bytes = int(device.max_parameter_size)
         self.sm = None if self.is_cpu else occupancy.device_sm(device)  # NVIDIA's limits
         self.context = cl.Context([device] if companion is None else [device, companion])
         # Memory host and device share, coherent at every synchronization (OpenCL 2.0's
