@@ -23,6 +23,7 @@ import numpy as np
 from . import dtypes as dt
 from . import expr as ex
 from . import pending, realize
+from .carrying import CARRY_DEPTH, carried_by, own
 from .devices import Device
 from .dtypes import DType
 from .indexing import IDENTITY, AffineMap, as_2d, basic_map, reshaped_shape, transpose_map
@@ -71,6 +72,8 @@ class Array:
         self._base: tuple[Array, AffineMap] | None = None  # writes go to base's elements
         self._deferred: Any = None
         self._together: tuple[Any, ...] | None = None  # weak references: together.py
+        if node.depth >= CARRY_DEPTH:
+            own(self)
 
     @classmethod
     def _from_template(cls, deferred: Any, device: Device) -> Array:
@@ -541,7 +544,8 @@ def evaluate(*arrays: Array) -> None:
     kernel per device and shape."""
     if len(arrays) == 1:
         a = arrays[0]
-        if type(a) is Array and a._together is None and a._device.evaluator is None:
+        if (type(a) is Array and a._together is None and a._device.evaluator is None
+                and (a._deferred is not None or a._node.depth < CARRY_DEPTH)):
             if a._deferred is not None:
                 dest = realize.execute_deferred(a._device, a._deferred)
                 if dest is not None:
@@ -556,6 +560,9 @@ def evaluate(*arrays: Array) -> None:
                     a._node = dest
                     return
     arrays = with_groups(arrays)
+    carried = carried_by(arrays)
+    if carried:
+        evaluate(*carried)
     by_device: dict[Device, list[tuple[ex.Node, ex.Node]]] = {}
     targets: list[tuple[Array, ex.Node]] = []
     seen: set[int] = set()

@@ -87,8 +87,10 @@ class Node:
     # ``tape``: how a leaf that a gradient must see through was made (tape.py), else None.
     # ``number``: the node's structure as one int (``structure_number``), None where a key
     # cannot hold it; ``leaves``: then the buffer and scalar leaves under it in tree order.
+    # ``depth``: the longest path down to a leaf (leaves 0); ``owner``: on deep nodes only,
+    # a weak reference to the Array made over it (carrying.py).
     __slots__ = ("kind", "op", "args", "dtype", "shape", "attrs", "parents", "structure",
-                 "origin", "sig", "tape", "number", "leaves", "__weakref__")
+                 "origin", "sig", "tape", "number", "leaves", "depth", "owner", "__weakref__")
 
     def __init__(
         self,
@@ -109,6 +111,7 @@ class Node:
         self.attrs = attrs
         self.parents = 0
         self.tape = None
+        self.depth = 0
         if kind is BUFFER:
             self.number = structure_number(
                 (kind, dtype, shape, structure, attrs.offset, attrs.strides))
@@ -129,7 +132,10 @@ class Node:
         numbered = kind in NUMBERED
         parts = [kind, op.name if op is not None else None, attrs, dtype, shape, structure]
         leaves: tuple[Node, ...] = ()
+        depth = 0
         for a in args:
+            if a.depth > depth:
+                depth = a.depth
             arg_kind = a.kind
             if arg_kind is BUFFER:
                 a.parents += 1
@@ -144,6 +150,7 @@ class Node:
                     continue
                 leaves += below
             parts.append(a.number)
+        self.depth = depth + 1
         if numbered and len(leaves) <= LEAF_LIMIT:
             self.number = structure_number(tuple(parts))
             self.leaves = leaves
@@ -345,6 +352,7 @@ def apply(op: Op, args: tuple[Node, ...], dtype: DType, compute: DType, shape: S
                 b.parents += 1
         leaves = None if leaves_a is None or leaves_b is None else leaves_a + leaves_b
         key = (MAP, op.name, compute, dtype, shape, structure, a.number, b.number)
+        depth = a.depth if a.depth > b.depth else b.depth
     elif len(args) == 1:
         (a,) = args
         kind_a = a.kind
@@ -355,6 +363,7 @@ def apply(op: Op, args: tuple[Node, ...], dtype: DType, compute: DType, shape: S
         else:
             leaves = (a,) if kind_a is SCALAR else a.leaves
         key = (MAP, op.name, compute, dtype, shape, structure, a.number)
+        depth = a.depth
     else:
         return Node(MAP, dtype, shape, args, op, compute, structure)
     node = _new_node(_CountingNode if counts else Node)
@@ -367,6 +376,7 @@ def apply(op: Op, args: tuple[Node, ...], dtype: DType, compute: DType, shape: S
     node.attrs = compute
     node.parents = 0
     node.tape = None
+    node.depth = depth + 1
     if leaves is not None and len(leaves) <= LEAF_LIMIT:
         node.number = _NUMBERS.get(key) or structure_number(key)
         node.leaves = leaves

@@ -22,6 +22,7 @@ from . import dtypes as dt
 from . import expr as ex
 from . import rewrites
 from .array import Array
+from .carrying import CARRY_DEPTH, own
 from .devices import Device, current_device
 from .dtypes import DType
 from .ops import OPS, signature
@@ -164,9 +165,11 @@ def _short_path(name: str, args: tuple[Any, ...]) -> Array | None:
     if node.dtype is not want:
         node = ex.cast(node, want)
     out = _new_array(Array)
-    out._node = ex.apply(op, (node,), result, compute, node.shape)
+    out._node = node = ex.apply(op, (node,), result, compute, node.shape)
     out._device = a._device
     out._base = out._deferred = out._together = None
+    if node.depth >= CARRY_DEPTH:
+        own(out)
     return out
 
 
@@ -236,9 +239,11 @@ def binary(name: str, swapped: bool = False, on_miss: Any = None) -> Any:
                 shape = ex.broadcast_shapes(name, shape, node_b.shape)
         # Array.__init__'s work, in line (a map of arrays has their dimensions).
         out = _new_array(Array)
-        out._node = ex.apply(op, (node_a, node_b), result, compute, shape)
+        out._node = node = ex.apply(op, (node_a, node_b), result, compute, shape)
         out._device = device
         out._base = out._deferred = out._together = None
+        if node.depth >= CARRY_DEPTH:
+            own(out)
         return out
 
     short.__name__ = short.__qualname__ = name
