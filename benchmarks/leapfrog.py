@@ -135,7 +135,9 @@ def main() -> None:
     ways["numpy"] = numpy_way(x, y)
     jax_steps = jax_way(x, y)
     if jax_steps is not None:
-        ways["jax.jit leapfrog (CPU)"] = jax_steps
+        import jax
+
+        ways[f"jax.jit leapfrog ({jax.devices()[0].platform})"] = jax_steps
     start = np.zeros(truth.size)
     ends = {name: steps(start) for name, steps in ways.items()}  # compiles, traces
     reference = ends["numpy"]
