@@ -276,14 +276,15 @@ def test_a_replay_is_one_graph_that_sees_each_calls_arguments(gpu, monkeypatch):
 
     monkeypatch.setattr(driver, "Graph", Counting)
     rng = np.random.default_rng(5)
-    x = wf.asarray(rng.standard_normal((300, 4)))
+    # 12 columns: x.T @ d is a launch of its own (up to 8, the gradient is one launch).
+    x = wf.asarray(rng.standard_normal((300, 12)))
     y = wf.asarray((rng.random(300) < 0.5).astype(np.int32))
     density = wf.value_and_grad(lambda a, b: wf.stats.bernoulli_logit_glm_lpmf(y, x, a, b),
                                 argnums=(0, 1))
     traced = wf.function(density)
     kept = []
     for k in range(4):
-        beta = wf.asarray(rng.standard_normal(4))
+        beta = wf.asarray(rng.standard_normal(12) * 0.3)
         value, (d_alpha, d_beta) = traced(wf.asarray(0.1 * k), beta)
         want_value, (want_alpha, want_beta) = density(wf.asarray(0.1 * k), beta)
         assert float(value) == pytest.approx(float(want_value), rel=1e-12)

@@ -174,6 +174,26 @@ def test_many_unobserved_checked_results_stay_bounded_and_correct(device):
     assert float(wf.sum(_positive(x))) == 10.0  # a clean buffer after the failure
 
 
+def test_a_chain_of_checked_launches_passes_on_each_unread_report_once(device):
+    """Each launch reads the one before (a traced step called in a loop): a result holds
+    every unread report of its chain once, at most a slab's worth, and a failure early in
+    the chain is raised where its end is observed."""
+    step = wf.function(lambda v, s: _positive(v) * s + 0.0)
+    v = wf.asarray(np.arange(1.0, 5.0))
+    want = np.arange(1.0, 5.0)
+    for k in range(2 * pending.SLOTS + 5):
+        v = step(v, 1.0 + k % 2)
+        want = want * (1.0 + k % 2)
+        checks = v._node.attrs.storage.checks
+        assert len(checks) == len(set(map(id, checks))) <= pending.SLOTS + 1
+    assert v.tolist() == want.tolist()
+    w = wf.asarray(np.arange(1.0, 5.0))
+    for k in range(pending.SLOTS // 2):
+        w = step(w, -1.0 if k == 3 else 1.0)  # turn 4 on reads negative values
+    with pytest.raises(ValueError, match="sigma must be positive"):
+        w.to_numpy()
+
+
 def test_one_copy_reads_every_waiting_report(device, monkeypatch):
     x = wf.asarray(np.arange(1.0, 5.0))
     results = [wf.sum(_positive(x) * k).eval() for k in range(10)]
