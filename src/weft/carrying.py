@@ -9,6 +9,7 @@ computes that array, into its own buffer, as ``x.eval()`` would: the next turns 
 buffer, and after at most ``CARRY_DEPTH`` turns every structure has been compiled once. It
 is computed by a launch of its own, so a check that fails in what was asked for is not
 attached to it.
+
 Arrays held by no one (the temporaries of one statement or of a library function) are not
 stored, and no expression shallower than ``CARRY_DEPTH`` is looked at, so what a density
 or its gradient builds in one call fuses as before.
@@ -27,15 +28,15 @@ import weakref
 from typing import Any
 
 # Levels (the longest path from a node down to a leaf) from which an array held by the
-# program is stored when an evaluation reads it. A density and its gradient are 10-25
+# program is computed first when an evaluation reads it. A density and its gradient are 10-25
 # levels deep (normal_lpdf 10, a GLM's value and gradient 15 and 24); the arrays a program
 # holds beside them rarely reach this.
 CARRY_DEPTH = 32
 
 
 def own(array: Any) -> None:
-    """Remember ``array`` (just made) on its node when the node is deep enough to be
-    carried: an evaluation that reads the node may then store the array."""
+    """Remember ``array`` (just made over a node at least ``CARRY_DEPTH`` deep) on its
+    node: an evaluation that reads the node may then compute the array first."""
     array._node.owner = weakref.ref(array)
 
 
