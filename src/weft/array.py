@@ -544,8 +544,11 @@ def evaluate(*arrays: Array) -> None:
     kernel per device and shape."""
     if len(arrays) == 1:
         a = arrays[0]
-        if (type(a) is Array and a._together is None and a._device.evaluator is None
-                and (a._deferred is not None or a._node.depth < CARRY_DEPTH)):
+        if type(a) is Array and a._together is None and a._device.evaluator is None:
+            if a._deferred is None and a._node.depth >= CARRY_DEPTH:
+                carried = carried_by(arrays)
+                if carried:
+                    evaluate(*carried)
             if a._deferred is not None:
                 dest = realize.execute_deferred(a._device, a._deferred)
                 if dest is not None:
