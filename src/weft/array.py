@@ -546,9 +546,7 @@ def evaluate(*arrays: Array) -> None:
         a = arrays[0]
         if type(a) is Array and a._together is None and a._device.evaluator is None:
             if a._deferred is None and a._node.depth >= CARRY_DEPTH:
-                carried = carried_by(arrays)
-                if carried:
-                    evaluate(*carried)
+                evaluate(*carried_by(arrays))  # (none found: an empty evaluation)
             if a._deferred is not None:
                 dest = realize.execute_deferred(a._device, a._deferred)
                 if dest is not None:
