@@ -120,11 +120,13 @@ def _merge(args: tuple[Node, ...], reads: dict[int, dict[tuple, int]]) -> dict[t
     return merged
 
 
+def leaf_reads(roots: list[Node]) -> dict[tuple, int]:
+    """The distinct leaves ``roots`` read (inside reductions computed apart too: an
+    over-count is harmless), each with its parameter bytes."""
+    return {_leaf_key(n): leaf_bytes(n) for n in ex.walk(roots)
+            if n.kind in (ex.BUFFER, ex.SCALAR)}
+
+
 def reads_bytes(roots: list[Node]) -> int:
-    """Parameter bytes of the distinct leaves ``roots`` read (outside reductions computed
-    apart, which are counted whole: an over-count is harmless)."""
-    seen: dict[tuple, int] = {}
-    for node in ex.walk(roots):
-        if node.kind in (ex.BUFFER, ex.SCALAR):
-            seen[_leaf_key(node)] = leaf_bytes(node)
-    return sum(seen.values())
+    """Parameter bytes of the distinct leaves ``roots`` read (``leaf_reads``)."""
+    return sum(leaf_reads(roots).values())

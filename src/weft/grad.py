@@ -191,8 +191,7 @@ def _leaf(value: Any, k: int, call: object) -> Array:
 
 def _marked_copy(node: ex.Node) -> ex.Node:
     """A new node computing what ``node`` computes, free to carry a tape of its own."""
-    copy = ex.Node(node.kind, node.dtype, node.shape, node.args, node.op, node.attrs,
-                   node.structure)
+    copy = ex.rebuild(node, node.args)
     origin = getattr(node, "origin", None)
     if origin is not None:  # a scalar leaf made from a traced float stays a run-time value
         copy.origin = origin

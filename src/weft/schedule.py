@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import expr as ex
-from .breadth import FIXED_BYTES, narrowed, reads_bytes
+from .breadth import FIXED_BYTES, leaf_reads, narrowed, reads_bytes
 from .expr import Node
 from .indexing import as_2d
 from .slots import into_slots
@@ -228,11 +228,15 @@ def _parted(step: Step, parameter_bytes: int) -> list[Step]:
             for n in ex.walk([r for r, _ in step.outputs])):
         return [step]
     parts = [Step([])]
+    part_reads: dict[tuple, int] = {}
     for output in step.outputs:
-        if parts[-1].outputs and reads_bytes(
-                [n for o in (*parts[-1].outputs, output) for n in o]) > limit:
+        reads = leaf_reads(list(output))
+        merged = {**part_reads, **reads}
+        if parts[-1].outputs and sum(merged.values()) > limit:
             parts.append(Step([]))
+            merged = reads
         parts[-1].outputs.append(output)
+        part_reads = merged
     return parts
 
 
