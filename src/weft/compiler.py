@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import config, schedule, variants
+from . import config, rowwalk, schedule, tuning, variants
 from . import dtypes as dt
 from . import expr as ex
 from .dialect import Dialect
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
-from .ir import REDUCE_COLS, REDUCE_ROWS, ErrorInfo, KernelIR, ReduceLayout, Variant
+from .ir import PLAIN, REDUCE_COLS, REDUCE_ROWS, ErrorInfo, KernelIR, ReduceLayout, Variant
 from .lower import Arguments, lower, lower_reduction
 from .ops import OPS
 from .render import render
@@ -108,8 +108,13 @@ class Compiled:
 def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa: A001
     """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
     compiled = Compiled()
-    for step in steps(outputs, target.traits.parameter_bytes):
-        if step.scans:
+    scheduled = steps(outputs, target.traits.parameter_bytes)
+    if target.traits.is_cpu and target.dialect is not None:
+        scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
+    for step in scheduled:
+        if isinstance(step, rowwalk.RowWalk):
+            _compile_walk(compiled.kernels, step, target)
+        elif step.scans:
             from .scan_kernels import arg_kernels, scan_kernels
 
             for root, dest in step.scans:
@@ -141,6 +146,30 @@ def steps(outputs: list[schedule.Output], parameter_bytes: int = 0) -> list[sche
     if config.fuse_enabled():
         return schedule.fused(outputs, temporary, parameter_bytes)
     return schedule.unfused(outputs, temporary)
+
+
+def _walk_layout(target: Target) -> Callable[[int, int], ReduceLayout | None]:
+    """The row chunks a row walk over (rows, cols) takes on ``target`` (None: too small to
+    split, so nothing is joined)."""
+    def layout(rows: int, cols: int) -> ReduceLayout | None:
+        if cols < tuning.WALK_COLUMNS:
+            return None
+        return variants.row_chunks_layout(rows, cols, target.traits.reduction_groups)
+    return layout
+
+
+def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target) -> None:
+    """A row walk's kernel, then the passes adding its splits' partial results."""
+    assert walk.lowered is not None
+    ir, args, errors, followups = walk.lowered
+    layout = walk.layout
+    kernels.append(Kernel(ir, PLAIN, args, errors, layout.rows * layout.cols, layout.groups))
+    groups: dict[tuple, list[schedule.Output]] = {}
+    for combine, dest in followups:
+        groups.setdefault((combine.args[0].shape, combine.attrs.axis), []).append(
+            (combine, dest))
+    for group in groups.values():
+        _compile_reductions(kernels, group, [], target, combining=True)
 
 
 def _refuse_float64(ir: KernelIR, target: Target) -> None:

@@ -29,6 +29,9 @@ ELEMENTWISE = "elementwise"
 REDUCE_ROWS = "reduce_rows"  # one result per row (or per row and split)
 REDUCE_COLS = "reduce_cols"  # one result per column (or per column and split)
 SCAN = "scan"  # running combinations along rows (``Scan``): a pass of scan.py's plan
+# Each work-item walks a band of rows: per row, its row totals, then the values computed from
+# them, then its terms of the column reductions, from the same row in cache (rowwalk.py).
+ROW_WALK = "row_walk"
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,18 @@ class Scatter:
 
 
 @dataclass(frozen=True)
+class RowTotal:
+    """A row walk's total of the row (``ROW_WALK``): the variable ``operand`` of each
+    element along the row combined by op-table ``op`` in ``dtype``; ``var`` holds it where
+    the row's own values are computed."""
+
+    var: str
+    dtype: DType
+    op: str
+    operand: str
+
+
+@dataclass(frozen=True)
 class Accumulate:
     """Reduce ``var`` with op-table ``op`` into result ``index`` of a reduction kernel."""
 
@@ -190,6 +205,9 @@ class Accumulate:
     # the final value itself (one segment): that value's buffer and view (``{final_view}_off``).
     final_buffer: str | None = None
     final_view: str | None = None
+    # A row walk's result: "columns" (one per column of the walked rows) or "rows" (the
+    # rows' values combined into one).
+    walk: str = ""
 
 
 @dataclass(frozen=True)
@@ -215,7 +233,7 @@ class Scan:
 
 
 Statement = (Load | ReadScalar | ReadIndex | AffineIndex | AffinePredicate | Apply | Cast | Select
-             | Gather | Check | Store | Scatter)
+             | Gather | Check | Store | Scatter | RowTotal)
 Param = BufferParam | ScalarParam | IndexParam
 
 ERROR_BUFFER = "err"
@@ -280,7 +298,7 @@ class KernelIR:
     """A structural description of one kernel, hashable: with its ``Variant``, the memory
     cache key."""
 
-    skeleton: str  # ELEMENTWISE, REDUCE_ROWS, REDUCE_COLS or SCAN
+    skeleton: str  # ELEMENTWISE, REDUCE_ROWS, REDUCE_COLS, SCAN or ROW_WALK
     ndim: int  # of the element grid: 0/1 need no row/column split, 2 does
     params: tuple[Param, ...]
     body: tuple[Statement, ...]

@@ -117,6 +117,13 @@ NARROW_ROWS = 16
 # the device asks for (each split is a work-group, which runs on one core).
 CHUNK_COLUMNS = 1 << 16
 CHUNKS_PER_GROUP = 4
+# Row walks (rowwalk.py) over rows of at least this many columns: a row's own values are
+# computed once per row in the walk, four rows side by side, where a kernel of their own
+# vectorizes them over more rows; on narrower rows that costs more than reading the rows
+# twice saves (logistic GLM value and gradient, 2 Zen 4 cores, walk against passes: 10^6 x
+# 10 1.2-1.4x slower, 10^5 x 256 and 5 * 10^4 x 500 even, 2 * 10^4 x 1000 1.15x faster,
+# 5000 x 5000 1.7x faster).
+WALK_COLUMNS = 512
 
 # CUDA matrix-vector products that stay cuBLAS calls (linalg._library_reads_faster): the
 # column sums of C-contiguous matrices of at least this many columns and elements, which

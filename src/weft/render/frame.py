@@ -19,6 +19,7 @@ from ..ir import (
     FLAT,
     PLAIN,
     ROW_VECTOR,
+    ROW_WALK,
     ROWWISE,
     SCALAR_ACCESS,
     SCAN,
@@ -56,6 +57,7 @@ from ..skeletons.helpers import (
 from ..skeletons.own_math import own_math_source
 from .lanes import in_lane, lane_owned
 from .reduce import Reductions
+from .row_walk import render_row_walk
 from .scan import render_scan
 from .text import ERROR_RECORD, indent
 
@@ -90,6 +92,7 @@ class Renderer:
         # The element's column and grid position as statements name them: a vector walk's
         # element ``c`` has its own (``j_c``, ``gid_c``; render/lanes.py).
         self.col, self.grid = "j", "gid"
+        self.row = "i"  # (a row walk's rows of a block have their own: ``i_r``)
 
     def ctype(self, dtype: DType) -> str:
         if dtype.name == "float64":
@@ -109,12 +112,12 @@ class Renderer:
         if access == SCALAR_ACCESS:
             return f"{view}_off"
         if access == TRANSPOSED:
-            return f"{view}_off + i + {self.col} * {view}_s1"
+            return f"{view}_off + {self.row} + {self.col} * {view}_s1"
         if access == ROWWISE:
-            return f"{view}_off + i * {view}_s0"
+            return f"{view}_off + {self.row} * {view}_s0"
         if access == ROW_VECTOR:
             return f"{view}_off + {self.col}"
-        return f"{view}_off + i * {view}_s0 + {self.col} * {view}_s1"
+        return f"{view}_off + {self.row} * {view}_s0 + {self.col} * {view}_s1"
 
     def param(self, p: Param) -> str:
         if isinstance(p, BufferParam):
@@ -135,7 +138,7 @@ class Renderer:
         return text if guard is None else f"{guard} && {text}"
 
     def affine(self, view: str) -> str:
-        return f"({view}_0 + {view}_i * i + {view}_j * {self.col})"
+        return f"({view}_0 + {view}_i * {self.row} + {view}_j * {self.col})"
 
     def statement(self, s: Statement) -> str:
         if isinstance(s, Store):
@@ -532,6 +535,8 @@ class Renderer:
             source = self.render_elementwise()
         elif self.ir.skeleton == SCAN:
             source = render_scan(self)
+        elif self.ir.skeleton == ROW_WALK:
+            source = render_row_walk(self)
         else:
             source = Reductions(self).render_reduction()
         return source, self.kernel_name()

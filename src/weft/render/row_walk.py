@@ -1,0 +1,131 @@
+"""Rendering of the row walk (``ir.ROW_WALK``, rowwalk.py) into the renderer's frame: the
+body split by ``rowwalk.phases``, each phase written once per row of a block
+(``skeletons.row_walk``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..ir import Check, RowTotal, Store
+from ..ops import identity
+from ..rowwalk import phases
+from ..skeletons import row_walk as sk
+from .lanes import in_lane, lane_owned
+from .text import c_literal, indent
+
+if TYPE_CHECKING:
+    from .frame import Renderer
+
+
+def render_row_walk(f: Renderer) -> str:
+    """The walk's source: row totals, per-row values, column terms, for blocks of rows."""
+    slots = f.frame()
+    walk = phases(f.ir)
+    totals = [s for s in f.ir.body if isinstance(s, RowTotal)]
+    number = {t.var: k for k, t in enumerate(totals)}
+    columns = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "columns"]
+    sums = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "rows"]
+    acc_init = sum_writes = ""
+    for k, r in columns:
+        acc_init += sk.COLUMN_ACC_INIT.format(
+            global_ptr=f.d.global_ptr, T=f.storage(f.types[r.buffer]), k=k, buffer=r.buffer,
+            out=r.view, index_t=f.index_t, identity=c_literal(identity(r.op, r.dtype), r.dtype))
+    for k, r in sums:
+        acc_init += sk.SUM_INIT.format(T=f.ctype(r.dtype), k=k,
+                                       identity=c_literal(identity(r.op, r.dtype), r.dtype))
+        sum_writes += sk.SUM_WRITE.format(buffer=r.buffer, out=r.view, k=k,
+                                          storage=f.storage(f.types[r.buffer]))
+
+    def tree(op: str, dtype, terms: list[str]) -> str:
+        while len(terms) > 1:  # a balanced tree
+            pairs = [f.apply(op, dtype, (a, b)) for a, b in zip(terms[::2], terms[1::2])]
+            terms = pairs + (terms[-1:] if len(terms) % 2 else [])
+        return terms[0]
+
+    def row_totals(rows: int) -> str:
+        """The rows' totals, ``COLUMNS_AT_ONCE`` columns a step into separate accumulators,
+        the last columns into the first, then each row's combined."""
+        columns = sk.COLUMNS_AT_ONCE
+        body = indent("".join(f.statement(s) for s in walk.row_loop), 2)
+        init = copies = tail = combined = ""
+        for r in range(rows):
+            for u in range(columns):
+                init += "".join(sk.TOTAL_INIT.format(
+                    T=f.ctype(t.dtype), t=number[t.var], r=r, u=u,
+                    identity=c_literal(identity(t.op, t.dtype), t.dtype)) for t in totals)
+                copy = sk.ROW_COPY.format(index_t=f.index_t, r=r, u=u, body=body, adds="".join(
+                    sk.TOTAL_ADD.format(t=number[t.var], r=r, u=u, combine=f.apply(
+                        t.op, t.dtype, (f"total{number[t.var]}_{r}_{u}", t.operand)))
+                    for t in totals))
+                copies += copy
+                if u == 0:
+                    tail += copy.replace("j0 + 0", "j0")
+            combined += "".join(sk.TOTAL.format(
+                T=f.ctype(t.dtype), t=number[t.var], r=r, combine=tree(
+                    t.op, t.dtype, [f"total{number[t.var]}_{r}_{u}" for u in range(columns)]))
+                for t in totals)
+        return init + sk.ROW_LOOP.format(index_t=f.index_t, columns_at_once=columns,
+                                         copies=copies, tail=tail, totals=combined)
+
+    owned = lane_owned(walk.per_row, f.ir.invariants) | {"i"}
+
+    def per_row(rows: int) -> str:
+        """The rows' own values, statement by statement for every row of the block (copies
+        side by side, which the compiler's SLP vectorizer joins), then their stores, checks,
+        sums and what the column loop reads."""
+        values = stores = reports = ""
+        for s in walk.per_row:
+            for r in range(rows):
+                f.row = f"i_{r}"
+                lane = in_lane(s, r, owned)
+                if isinstance(s, RowTotal):
+                    values += sk.TOTAL_READ.format(T=f.ctype(s.dtype), var=lane.var,
+                                                   t=number[s.var], r=r)
+                elif isinstance(s, Store):
+                    stores += indent(f.statement(lane))
+                elif isinstance(s, Check):
+                    reports += indent(f.statement(lane))
+                else:
+                    values += indent(f.statement(lane))
+        f.row = "i"
+        rows_of = "".join(sk.ROW_OF.format(index_t=f.index_t, r=r) for r in range(rows))
+        added = "".join(sk.SUM_ADD.format(k=k, combine=f.apply(
+            s.op, s.dtype, (f"sum{k}", in_lane(s, r, owned).var))) for k, s in sums
+            for r in range(rows))
+        exports = "".join(sk.EXPORT.format(m=m, r=r, var=f"{var}_{r}" if var in owned else var)
+                          for r in range(rows) for m, (var, _) in enumerate(walk.exports))
+        return sk.PER_ROW.format(rows_of=rows_of, body=values + stores + reports,
+                                 sums=added, exports=exports)
+
+    def block(rows: int) -> str:
+        text = ""
+        if totals:
+            text += row_totals(rows)
+        for r in range(rows):
+            text += "".join(sk.EXPORT_DECL.format(T=f.ctype(dtype), m=m, r=r)
+                            for m, (_, dtype) in enumerate(walk.exports))
+        text += per_row(rows)
+        values = copies = ""
+        for r in range(rows):
+            values += "".join(sk.COLUMN_VALUE.format(T=f.ctype(c.dtype), k=k, r=r)
+                              for k, c in columns)
+            imports = "".join(sk.IMPORT.format(T=f.ctype(dtype), var=var, m=m, r=r)
+                              for m, (var, dtype) in enumerate(walk.exports))
+            body = indent("".join(f.statement(s) for s in walk.column_loop), 2)
+            keeps = "".join(sk.KEEP.format(k=k, r=r, var=c.var) for k, c in columns)
+            copies += sk.COLUMN_COPY.format(index_t=f.index_t, r=r, imports=imports,
+                                            body=body, keeps=keeps)
+        adds = ""
+        for k, c in columns:
+            terms = tree(c.op, c.dtype, [f"term{k}_{r}" for r in range(rows)])
+            adds += sk.COLUMN_ADD.format(k=k, combine=f.apply(c.op, c.dtype,
+                                                              (f"acc{k}[j]", terms)))
+        text += sk.COLUMN_LOOP.format(index_t=f.index_t, values=values, copies=copies,
+                                      adds=adds)
+        return indent(text)
+
+    slots.update(kernel_qualifier=f.d.one_item_kernel_qualifier, local_id=f.d.local_id,
+                 group_id=f.d.group_id, acc_init=acc_init, rows_at_once=str(sk.ROWS_AT_ONCE),
+                 block=block(sk.ROWS_AT_ONCE), single=block(1).replace("i0 + 0", "i0"),
+                 sum_writes=sum_writes)
+    return f.finish(sk.ROW_WALK, slots)

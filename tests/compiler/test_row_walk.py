@@ -1,0 +1,172 @@
+"""Row walks (rowwalk.py): a column reduction joined with the row reductions and per-row
+values it reads, so that on CPUs the rows leave memory once. Values against NumPy on every
+device (GPUs keep the separate passes), the walk's kernel on CPU devices, checks that fail
+inside it, and what it must leave apart."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import weft as wf
+from weft.compiler import Target, compile, temporary_leaf
+from weft.ir import ROW_WALK
+from weft.target import Traits
+
+ROWS, COLS = 203, 600  # (a tail of rows after the blocks of four, and after the splits)
+CPU = Traits(is_cpu=True, reduction_groups=2)
+
+
+def _data(seed: int = 0, rows: int = ROWS, cols: int = COLS):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((rows, cols)) / np.sqrt(cols), rng.standard_normal(cols)
+
+
+def _skeletons(arrays, traits: Traits = CPU) -> list[str]:
+    from weft.backends.opencl.dialect import OPENCL
+
+    outputs = [(a._node, temporary_leaf(a.shape, a.dtype)) for a in arrays]
+    return [k.ir.skeleton for k in compile(outputs, Target(OPENCL, traits)).kernels]
+
+
+def _walks(device) -> bool:
+    return bool(device.target.traits.is_cpu and device.target.dialect is not None)
+
+
+def _close(got, want, rtol=1e-12):
+    np.testing.assert_allclose(np.asarray(got), want, rtol=rtol, atol=rtol * np.max(np.abs(want)))
+
+
+def test_a_column_sum_of_rows_scaled_by_their_own_totals(device):
+    xh, bh = _data()
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    g = (x * wf.exp(x @ b)[:, None]).sum(axis=0)
+    assert _skeletons([g]) == [ROW_WALK, "reduce_cols"]  # then one pass adds the splits
+    _close(g, xh.T @ np.exp(xh @ bh))
+
+
+@pytest.mark.parametrize("glm", ["bernoulli", "normal", "poisson"])
+def test_glm_value_and_gradient(device, glm):
+    xh, bh = _data(1)
+    rng = np.random.default_rng(2)
+    x, beta = wf.asarray(xh), wf.asarray(bh * 0.5)
+    eta = 0.2 + xh @ (bh * 0.5)
+    if glm == "bernoulli":
+        yh = (rng.random(ROWS) < 0.5).astype(np.int32)
+        s = 2.0 * yh - 1
+        want_value = -np.sum(np.logaddexp(0, -s * eta))
+        want_grad = xh.T @ (s / (1 + np.exp(s * eta)))
+
+        def f(b):
+            return wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(yh), x, 0.2, b)
+    elif glm == "normal":
+        yh = rng.standard_normal(ROWS)
+        want_value = np.sum(-0.5 * ((yh - eta) / 1.3) ** 2 - np.log(1.3) - 0.5 * np.log(2 * np.pi))
+        want_grad = xh.T @ ((yh - eta) / 1.3**2)
+
+        def f(b):
+            return wf.stats.normal_id_glm_lpdf(wf.asarray(yh), x, 0.2, b, 1.3)
+    else:
+        yh = rng.poisson(1.5, ROWS).astype(np.int32)
+        from scipy.special import gammaln
+        want_value = np.sum(yh * eta - np.exp(eta) - gammaln(yh + 1))
+        want_grad = xh.T @ (yh - np.exp(eta))
+
+        def f(b):
+            return wf.stats.poisson_log_glm_lpmf(wf.asarray(yh), x, 0.2, b)
+    value, grad = wf.value_and_grad(f)(beta)
+    if _walks(device):
+        assert ROW_WALK in _skeletons([value, grad])
+    _close(value, want_value)
+    _close(grad, want_grad)
+    traced = wf.function(wf.value_and_grad(f))
+    for _ in range(2):
+        value, grad = traced(beta)
+        _close(value, want_value)
+        _close(grad, want_grad)
+
+
+def test_several_results_float32_means_and_maxima(device):
+    xh, bh = _data(3)
+    x32 = wf.asarray(xh.astype(np.float32))
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    eta = x @ b
+    w = wf.tanh(eta)
+    outputs = [(x * w[:, None]).mean(axis=0), (x - eta[:, None]).max(axis=0),
+               w.sum(), w * 2, (x32 * wf.exp(x32 @ wf.asarray(bh.astype(np.float32)))[:, None]
+                              ).sum(axis=0)]
+    assert ROW_WALK in _skeletons(outputs[:4]) and ROW_WALK in _skeletons(outputs[4:])
+    wf.eval(*outputs)
+    etah = xh @ bh
+    _close(outputs[0], (xh * np.tanh(etah)[:, None]).mean(axis=0))
+    _close(outputs[1], (xh - etah[:, None]).max(axis=0))
+    _close(outputs[2], np.tanh(etah).sum())
+    _close(outputs[3], 2 * np.tanh(etah))
+    x32h = xh.astype(np.float32).astype(np.float64)
+    want32 = x32h.T @ np.exp(x32h @ bh.astype(np.float32).astype(np.float64))
+    _close(outputs[4], want32, rtol=2e-5)
+
+
+def test_rows_of_a_block_and_of_a_transpose(device):
+    xh, _ = _data(4, ROWS + 3, COLS + 5)
+    _, bh = _data(4)
+    block = wf.asarray(xh)[2:ROWS + 2, 1:COLS + 1]  # rows COLS + 5 apart
+    xs = xh[2:ROWS + 2, 1:COLS + 1]
+    g = (block * wf.log1p(wf.exp(block @ wf.asarray(bh)))[:, None]).sum(axis=0)
+    assert ROW_WALK in _skeletons([g])
+    _close(g, xs.T @ np.log1p(np.exp(xs @ bh)))
+    # A transpose's rows are its operand's columns: two column reductions, no walk.
+    xt = wf.asarray(np.ascontiguousarray(xs.T)).T
+    g = (xt * wf.log1p(wf.exp(xt @ wf.asarray(bh)))[:, None]).sum(axis=0)
+    assert ROW_WALK not in _skeletons([g])
+    _close(g, xs.T @ np.log1p(np.exp(xs @ bh)))
+
+
+def test_a_failing_check_in_the_walk_raises_and_leaves_the_destination(device):
+    xh, bh = _data(5)
+    yh = np.ones(ROWS, dtype=np.int32)
+    yh[150] = 3  # not 0 or 1
+    x, beta = wf.asarray(xh), wf.asarray(bh)
+    out = wf.asarray(np.full(COLS, 7.0))
+    value, grad = wf.value_and_grad(
+        lambda b: wf.stats.bernoulli_logit_glm_lpmf(wf.asarray(yh), x, 0.0, b))(beta)
+    with pytest.raises(ValueError, match="150"):
+        out[:] = grad
+    assert np.all(out.to_numpy() == 7.0)
+
+
+def test_a_total_of_totals_is_left_apart(device):
+    xh, bh = _data(6)
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    inner = (x * (x @ b)[:, None]).sum(axis=1)  # a row total reading a row total
+    g = (x * inner[:, None]).sum(axis=0)
+    assert ROW_WALK not in _skeletons([g])
+    etah = xh @ bh
+    _close(g, xh.T @ (xh * etah[:, None]).sum(axis=1))
+
+
+def test_narrow_rows_and_gpus_keep_their_passes():
+    xh, bh = _data(7, 4096, 64)
+    x, b = wf.asarray(xh, device="reference"), wf.asarray(bh[:64], device="reference")
+    g = (x * wf.exp(x @ b)[:, None]).sum(axis=0)
+    assert ROW_WALK not in _skeletons([g])  # 64 columns: below tuning.WALK_COLUMNS
+    xh, bh = _data(8)
+    x, b = wf.asarray(xh, device="reference"), wf.asarray(bh, device="reference")
+    g = (x * wf.exp(x @ b)[:, None]).sum(axis=0)
+    assert ROW_WALK not in _skeletons([g], Traits(reduction_groups=2))  # not a CPU
+    assert ROW_WALK in _skeletons([g])
+
+
+def test_the_walk_reads_each_row_of_x_in_one_kernel():
+    from weft.backends.opencl.dialect import OPENCL
+
+    xh, bh = _data(9)
+    x, b = wf.asarray(xh, device="reference"), wf.asarray(bh, device="reference")
+    g = (x * wf.exp(x @ b)[:, None]).sum(axis=0)
+    outputs = [(g._node, temporary_leaf(g.shape, g.dtype))]
+    kernels = compile(outputs, Target(OPENCL, CPU)).kernels
+    reading_x = [k for k in kernels if any(
+        a is x._node.attrs.storage for a in k.arguments)]
+    assert [k.ir.skeleton for k in reading_x] == [ROW_WALK]
+    source = kernels[0].source(OPENCL)
+    assert "total0_0_0" in source and "acc0[j]" in source
