@@ -35,6 +35,7 @@ from .ir import PLAIN, REDUCE_COLS, REDUCE_ROWS, ErrorInfo, KernelIR, ReduceLayo
 from .lower import Arguments, lower, lower_reduction
 from .ops import OPS
 from .render import render
+from .skeletons import row_walk as row_walk_skeleton
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
 
@@ -109,7 +110,7 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
     compiled = Compiled()
     scheduled = steps(outputs, target.traits.parameter_bytes)
-    if target.traits.is_cpu and target.dialect is not None:
+    if target.dialect is not None and (target.traits.is_cpu or target.dialect.shuffle_down):
         scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
     for step in scheduled:
         if isinstance(step, rowwalk.RowWalk):
@@ -149,13 +150,34 @@ def steps(outputs: list[schedule.Output], parameter_bytes: int = 0) -> list[sche
 
 
 def _walk_layout(target: Target) -> Callable[[int, int], ReduceLayout | None]:
-    """The row chunks a row walk over (rows, cols) takes on ``target`` (None: too small to
-    split, so nothing is joined)."""
+    """How a row walk over (rows, cols) goes on ``target`` (None: as separate passes): on
+    CPUs by row chunks, on GPUs by teams of lanes, one per split of the rows, each lane's
+    columns in registers."""
+    traits = target.traits
+
     def layout(rows: int, cols: int) -> ReduceLayout | None:
-        if cols < tuning.WALK_COLUMNS:
+        if traits.is_cpu:
+            if cols < tuning.WALK_COLUMNS:
+                return None
+            return variants.row_chunks_layout(rows, cols, traits.reduction_groups)
+        lanes = next((n for n in row_walk_skeleton.TEAM_LANES
+                      if -(-cols // n) <= tuning.TEAM_LANE_COLUMNS), 0)
+        if not lanes or cols < tuning.TEAM_WALK_COLUMNS:
             return None
-        return variants.row_chunks_layout(rows, cols, target.traits.reduction_groups)
+        teams = traits.reduction_groups * (WORK_GROUP // lanes)
+        if rows < tuning.TEAM_WALK_ROWS * teams:
+            return None
+        return _teams(rows, cols, teams, lanes)
     return layout
+
+
+def _teams(rows: int, cols: int, teams: int, lanes: int) -> ReduceLayout:
+    """A GPU row walk's layout: ``teams`` splits of the rows, teams of ``lanes`` lanes
+    filling work-groups."""
+    chunk = -(-rows // teams)
+    splits = -(-rows // chunk)
+    groups = -(-splits // (WORK_GROUP // lanes))
+    return ReduceLayout(REDUCE_COLS, rows, cols, lanes, splits, chunk, groups)
 
 
 def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target) -> None:
@@ -163,7 +185,18 @@ def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target) 
     assert walk.lowered is not None
     ir, args, errors, followups = walk.lowered
     layout = walk.layout
-    kernels.append(Kernel(ir, PLAIN, args, errors, layout.rows * layout.cols, layout.groups))
+    variant = PLAIN
+    if layout.lanes > 1:
+        variant = Variant(fixed=(("lane_columns", rowwalk.lane_columns(layout)),
+                                 ("team_lanes", layout.lanes)))
+        # As many teams as the device holds at once: a second wave would leave most of the
+        # memory system idle while its few teams finish (as for split rows reductions).
+        wave = target.resident_groups(ir, variant) if target.resident_groups else 0
+        if 0 < wave < layout.groups:
+            walk.layout = layout = _teams(layout.rows, layout.cols,
+                                          wave * (WORK_GROUP // layout.lanes), layout.lanes)
+            ir, args, errors, followups = walk.lowered = rowwalk.lower_walk(walk, target.fp64)
+    kernels.append(Kernel(ir, variant, args, errors, layout.rows * layout.cols, layout.groups))
     groups: dict[tuple, list[schedule.Output]] = {}
     for combine, dest in followups:
         groups.setdefault((combine.args[0].shape, combine.attrs.axis), []).append(

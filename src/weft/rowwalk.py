@@ -374,9 +374,17 @@ def lower_walk(walk: RowWalk, fp64: bool) -> Lowered:
     extra = [(IndexParam(name), value) for name, value in (
         ("rows", layout.rows), ("cols", layout.cols), ("splits", layout.splits),
         ("chunk", layout.chunk))]
+    if layout.lanes > 1:  # a GPU's team: each lane's columns, compiled in
+        extra += [(IndexParam("lane_columns"), lane_columns(layout)),
+                  (IndexParam("team_lanes"), layout.lanes)]
     ir, args, errors = lw.finish(ROW_WALK, extra, tuple(reductions))
     phases(ir)  # refuses what the walk cannot order
     return ir, args, errors, followups
+
+
+def lane_columns(layout: ReduceLayout) -> int:
+    """The columns each lane of a GPU's walk owns (``layout.lanes`` lanes a team)."""
+    return -(-layout.cols // layout.lanes)
 
 
 def _partial(splits: int, width: int, dtype: DType) -> Node:
@@ -502,4 +510,5 @@ def phases(ir: KernelIR) -> Phases:
                   tuple((v, dtypes[v]) for v in exports))
 
 
-__all__ = ["Phases", "NotWalkableError", "RowWalk", "joined", "lower_walk", "per_row_map", "phases"]
+__all__ = ["NotWalkableError", "Phases", "RowWalk", "joined", "lane_columns", "lower_walk",
+           "per_row_map", "phases"]

@@ -124,6 +124,13 @@ CHUNKS_PER_GROUP = 4
 # 10 1.2-1.4x slower, 10^5 x 256 and 5 * 10^4 x 500 even, 2 * 10^4 x 1000 1.15x faster,
 # 5000 x 5000 1.7x faster).
 WALK_COLUMNS = 512
+# Row walks on GPUs (CUDA): rows of at least this many columns, at most this many columns per
+# lane of a team (each lane keeps its columns' partial results in registers; 40 spilled:
+# H200, 100000 x 5000 logistic GLM 2.29 ms against 1.30 with 20), and at least this many rows
+# per team the device aims for.
+TEAM_WALK_COLUMNS = 1024
+TEAM_LANE_COLUMNS = 24
+TEAM_WALK_ROWS = 4
 
 # CUDA matrix-vector products that stay cuBLAS calls (linalg._library_reads_faster): the
 # column sums of C-contiguous matrices of at least this many columns and elements, which

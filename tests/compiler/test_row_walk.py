@@ -170,3 +170,29 @@ def test_the_walk_reads_each_row_of_x_in_one_kernel():
     assert [k.ir.skeleton for k in reading_x] == [ROW_WALK]
     source = kernels[0].source(OPENCL)
     assert "total0_0_0" in source and "acc0[j]" in source
+
+
+def test_gpu_teams_walk_wide_rows(real_device):
+    """On GPUs whose dialect shuffles (CUDA), rows of 1024 or more columns are walked by
+    teams, each lane keeping its columns' partial results in registers."""
+    if real_device.target.traits.is_cpu or not real_device.target.dialect.shuffle_down:
+        pytest.skip("team walks are for GPUs that shuffle (CUDA)")
+    from weft import tuning
+
+    rows = 2 * tuning.TEAM_WALK_ROWS * real_device.target.traits.reduction_groups + 3
+    xh, bh = _data(10, rows, 1100)
+    rng = np.random.default_rng(11)
+    yh = (rng.random(rows) < 0.5).astype(np.int32)
+    x, y, beta = wf.asarray(xh), wf.asarray(yh), wf.asarray(bh)
+
+    def f(b):
+        return wf.stats.bernoulli_logit_glm_lpmf(y, x, 0.2, b)
+    value, grad = wf.value_and_grad(f)(beta)
+    outputs = [(a._node, temporary_leaf(a.shape, a.dtype)) for a in (value, grad)]
+    assert ROW_WALK in [k.ir.skeleton for k in compile(outputs, real_device.target).kernels]
+    eta = 0.2 + xh @ bh
+    s = 2.0 * yh - 1
+    _close(value, -np.sum(np.logaddexp(0, -s * eta)))
+    _close(grad, xh.T @ (s / (1 + np.exp(s * eta))))
+    g = (x * wf.tanh(x @ beta)[:, None]).max(axis=0)  # another op, no checks
+    _close(g, (xh * np.tanh(xh @ bh)[:, None]).max(axis=0))

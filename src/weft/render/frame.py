@@ -57,7 +57,7 @@ from ..skeletons.helpers import (
 from ..skeletons.own_math import own_math_source
 from .lanes import in_lane, lane_owned
 from .reduce import Reductions
-from .row_walk import render_row_walk
+from .row_walk import render_row_walk, render_row_walk_team
 from .scan import render_scan
 from .text import ERROR_RECORD, indent
 
@@ -536,7 +536,8 @@ class Renderer:
         elif self.ir.skeleton == SCAN:
             source = render_scan(self)
         elif self.ir.skeleton == ROW_WALK:
-            source = render_row_walk(self)
+            teams = any(name == "lane_columns" for name, _ in self.variant.fixed)
+            source = render_row_walk_team(self) if teams else render_row_walk(self)
         else:
             source = Reductions(self).render_reduction()
         return source, self.kernel_name()

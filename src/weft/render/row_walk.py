@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..ir import Check, RowTotal, Store
 from ..ops import identity
 from ..rowwalk import phases
+from ..skeletons import reduce
 from ..skeletons import row_walk as sk
 from .lanes import in_lane, lane_owned
 from .text import c_literal, indent
@@ -129,3 +130,86 @@ def render_row_walk(f: Renderer) -> str:
                  block=block(sk.ROWS_AT_ONCE), single=block(1).replace("i0 + 0", "i0"),
                  sum_writes=sum_writes)
     return f.finish(sk.ROW_WALK, slots)
+
+
+def render_row_walk_team(f: Renderer) -> str:
+    """The walk on GPUs (``skeletons.row_walk.ROW_WALK_TEAM``): a work-group per split,
+    each lane its columns ``lid + c * WG``."""
+    slots = f.frame()
+    walk = phases(f.ir)
+    fixed = dict(f.variant.fixed)
+    lane_columns, team_lanes = fixed["lane_columns"], fixed["team_lanes"]
+    teams, warps = reduce.WORK_GROUP // team_lanes, team_lanes // 32
+    totals = [s for s in f.ir.body if isinstance(s, RowTotal)]
+    number = {t.var: k for k, t in enumerate(totals)}
+    columns = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "columns"]
+    sums = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "rows"]
+
+    def init(op: str, dtype) -> str:
+        return c_literal(identity(op, dtype), dtype)
+
+    local_decls = acc_init = writes = ""
+    for t in totals:
+        local_decls += sk.TEAM_LOCAL.format(local=f.d.local_qualifier, T=f.ctype(t.dtype),
+                                            t=number[t.var], teams=teams, warps=warps)
+    for k, r in columns:
+        for c in range(lane_columns):
+            acc_init += sk.TEAM_ACC_INIT.format(T=f.ctype(r.dtype), k=k, c=c,
+                                                identity=init(r.op, r.dtype))
+            writes += sk.TEAM_WRITE.format(index_t=f.index_t, c=c, team_lanes=team_lanes,
+                                           buffer=r.buffer,
+                                           out=r.view, storage=f.storage(f.types[r.buffer]),
+                                           k=k)
+    for k, r in sums:
+        acc_init += sk.TEAM_SUM_INIT.format(T=f.ctype(r.dtype), k=k, identity=init(r.op, r.dtype))
+        writes += sk.TEAM_SUM_WRITE.format(buffer=r.buffer, out=r.view, k=k,
+                                           storage=f.storage(f.types[r.buffer]))
+    row_totals = ""
+    if totals:
+        body = indent("".join(f.statement(s) for s in walk.row_loop), 2)
+        adds = "".join(sk.TEAM_LANE_ADD.format(t=number[t.var], combine=f.apply(
+            t.op, t.dtype, (f"part{number[t.var]}", t.operand))) for t in totals)
+        row_totals = "".join(sk.TEAM_LANE_TOTAL.format(T=f.ctype(t.dtype), t=number[t.var],
+                                                       identity=init(t.op, t.dtype))
+                             for t in totals)
+        row_totals += "".join(sk.TEAM_COLUMN.format(
+            index_t=f.index_t, c=c, team_lanes=team_lanes, body=body, adds=adds)
+            for c in range(lane_columns))
+        shuffles = spills = reads = ""
+        for t in totals:
+            n, ct = number[t.var], f.ctype(t.dtype)
+            shuffles += sk.TEAM_SHUFFLE.format(T=ct, t=n, combine=f.apply(
+                t.op, t.dtype, (f"part{n}", "other")), shuffled=f.d.shuffle_down.format(
+                    value=f"part{n}", offset="o", width="32"))
+            spills += sk.TEAM_SPILL.format(t=n)
+            reads += sk.TEAM_READ.format(T=ct, t=n)
+            reads += "".join(sk.TEAM_READ_MORE.format(t=n, combine=f.apply(
+                t.op, t.dtype, (f"total{n}", f"red{n}[half + {w}]"))) for w in range(1, warps))
+        row_totals += sk.TEAM_TOTALS.format(shuffles=shuffles, spills=spills, warps=warps,
+                                            barrier=f.d.barrier, reads=reads)
+    per_row = lane_zero = ""
+    for s in walk.per_row:
+        if isinstance(s, RowTotal):
+            per_row += indent(sk.TEAM_TOTAL_AS.format(T=f.ctype(s.dtype), var=s.var,
+                                                      t=number[s.var]))
+        elif isinstance(s, (Store, Check)):
+            lane_zero += indent(f.statement(s), 2)
+        else:
+            per_row += indent(f.statement(s), 2)
+    lane_zero += "".join(sk.TEAM_SUM_ADD.format(k=k, combine=f.apply(
+        r.op, r.dtype, (f"sum{k}", r.var))) for k, r in sums)
+    if lane_zero:
+        per_row += indent(sk.TEAM_LANE_ZERO.format(body=lane_zero))
+    body = indent("".join(f.statement(s) for s in walk.column_loop), 2)
+    column_terms = ""
+    for c in range(lane_columns):
+        adds = "".join(sk.TEAM_ACC_ADD.format(k=k, c=c, combine=f.apply(
+            r.op, r.dtype, (f"acc{k}_{c}", r.var))) for k, r in columns)
+        column_terms += indent(sk.TEAM_COLUMN.format(index_t=f.index_t, c=c,
+                                                     team_lanes=team_lanes, body=body,
+                                                     adds=adds))
+    slots.update(local_decls=local_decls, local_id=f.d.local_id, group_id=f.d.group_id,
+                 team_lanes=str(team_lanes), teams=str(teams), acc_init=acc_init,
+                 row_totals=row_totals, per_row=per_row, column_terms=column_terms,
+                 writes=writes)
+    return f.finish(sk.ROW_WALK_TEAM, slots)
