@@ -110,7 +110,8 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     """The kernels that compute every ``(expression, destination)`` pair on ``target``."""
     compiled = Compiled()
     scheduled = steps(outputs, target.traits.parameter_bytes)
-    if target.dialect is not None and (target.traits.is_cpu or target.dialect.shuffle_down):
+    if (config.fuse_enabled() and target.dialect is not None
+            and (target.traits.is_cpu or target.dialect.shuffle_down)):
         scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
     for step in scheduled:
         if isinstance(step, rowwalk.RowWalk):

@@ -107,6 +107,23 @@ def test_several_results_float32_means_and_maxima(device):
     _close(outputs[4], want32, rtol=2e-5)
 
 
+def test_row_means_maxima_and_unfused_evaluation(device):
+    xh, bh = _data(12)
+    x, b = wf.asarray(xh), wf.asarray(bh)
+
+    def expressions():
+        mean, top = (x * b).mean(axis=1), x.max(axis=1)
+        return (x * (mean - top)[:, None]).sum(axis=0)
+    g = expressions()
+    assert ROW_WALK in _skeletons([g])
+    want = xh.T @ ((xh * bh).mean(axis=1) - xh.max(axis=1))
+    _close(g, want)
+    with wf.config(fuse=False):
+        g = expressions()
+        assert ROW_WALK not in _skeletons([g])  # one kernel per operation, as asked
+        _close(g, want)
+
+
 def test_rows_of_a_block_and_of_a_transpose(device):
     xh, _ = _data(4, ROWS + 3, COLS + 5)
     _, bh = _data(4)
