@@ -164,17 +164,31 @@ def render_row_walk_team(f: Renderer) -> str:
         acc_init += sk.TEAM_SUM_INIT.format(T=f.ctype(r.dtype), k=k, identity=init(r.op, r.dtype))
         writes += sk.TEAM_SUM_WRITE.format(buffer=r.buffer, out=r.view, k=k,
                                            storage=f.storage(f.types[r.buffer]))
+    # A lane's copy ``c`` of a statement names its own variables (``v3_c``, ``j_c``): the
+    # column terms reuse the row loop's values (its loads of the row) from registers.
+    owned = lane_owned((*walk.row_loop, *walk.column_loop), f.ir.invariants, walk=True)
+    kept = {s.var for s in walk.row_loop if hasattr(s, "var")}
+
+    def copy(statements, c: int, skip: set[str]) -> str:
+        f.col, f.grid = f"j_{c}", f"gid_{c}"
+        text = "".join(f.statement(in_lane(s, c, owned)) for s in statements
+                       if getattr(s, "var", None) not in skip)
+        f.col, f.grid = "j", "gid"
+        return text
+
+    def positions(c: int) -> str:
+        return sk.TEAM_POSITION.format(index_t=f.index_t, c=c, team_lanes=team_lanes)
+
     row_totals = ""
     if totals:
-        body = indent("".join(f.statement(s) for s in walk.row_loop), 2)
-        adds = "".join(sk.TEAM_LANE_ADD.format(t=number[t.var], combine=f.apply(
-            t.op, t.dtype, (f"part{number[t.var]}", t.operand))) for t in totals)
         row_totals = "".join(sk.TEAM_LANE_TOTAL.format(T=f.ctype(t.dtype), t=number[t.var],
                                                        identity=init(t.op, t.dtype))
                              for t in totals)
-        row_totals += "".join(sk.TEAM_COLUMN.format(
-            index_t=f.index_t, c=c, team_lanes=team_lanes, body=body, adds=adds)
-            for c in range(lane_columns))
+        for c in range(lane_columns):
+            row_totals += positions(c) + indent(copy(walk.row_loop, c, set()))
+            row_totals += "".join(sk.TEAM_LANE_ADD.format(c=c, t=number[t.var], combine=f.apply(
+                t.op, t.dtype, (f"part{number[t.var]}", in_lane(t, c, owned).operand)))
+                for t in totals)
         shuffles = spills = reads = ""
         for t in totals:
             n, ct = number[t.var], f.ctype(t.dtype)
@@ -200,14 +214,12 @@ def render_row_walk_team(f: Renderer) -> str:
         r.op, r.dtype, (f"sum{k}", r.var))) for k, r in sums)
     if lane_zero:
         per_row += indent(sk.TEAM_LANE_ZERO.format(body=lane_zero))
-    body = indent("".join(f.statement(s) for s in walk.column_loop), 2)
     column_terms = ""
     for c in range(lane_columns):
-        adds = "".join(sk.TEAM_ACC_ADD.format(k=k, c=c, combine=f.apply(
-            r.op, r.dtype, (f"acc{k}_{c}", r.var))) for k, r in columns)
-        column_terms += indent(sk.TEAM_COLUMN.format(index_t=f.index_t, c=c,
-                                                     team_lanes=team_lanes, body=body,
-                                                     adds=adds))
+        column_terms += "" if totals else indent(positions(c))
+        column_terms += indent(copy(walk.column_loop, c, kept), 2)
+        column_terms += "".join(sk.TEAM_ACC_ADD.format(k=k, c=c, combine=f.apply(
+            r.op, r.dtype, (f"acc{k}_{c}", in_lane(r, c, owned).var))) for k, r in columns)
     slots.update(local_decls=local_decls, local_id=f.d.local_id, group_id=f.d.group_id,
                  team_lanes=str(team_lanes), teams=str(teams), acc_init=acc_init,
                  row_totals=row_totals, per_row=per_row, column_terms=column_terms,

@@ -115,15 +115,14 @@ TEAM_SUM_INIT = "    {T} sum{k} = {identity};\n"
 TEAM_LANE_TOTAL = "        {T} part{t} = {identity};\n"
 # A lane's column ``c``: a column past the row's end reads the last one (a branch around the
 # loads would keep the compiler from issuing them together); the row totals leave it out,
-# and its column result is never written.
-TEAM_COLUMN = """\
-        {{
-            const {index_t} j_lane = lane + {c} * {team_lanes};
-            const {index_t} j = j_lane < cols ? j_lane : cols - 1;
-            const {index_t} gid = i * cols + j;
-{body}{adds}        }}
+# and its column result is never written. Each column's values keep names of their own
+# (``v3_c``), so the column terms read the row from registers.
+TEAM_POSITION = """\
+        const {index_t} j_lane_{c} = lane + {c} * {team_lanes};
+        const {index_t} j_{c} = j_lane_{c} < cols ? j_lane_{c} : cols - 1;
+        const {index_t} gid_{c} = i * cols + j_{c};
 """
-TEAM_LANE_ADD = "            if (j_lane < cols) part{t} = {combine};\n"
+TEAM_LANE_ADD = "        if (j_lane_{c} < cols) part{t} = {combine};\n"
 TEAM_SHUFFLE = "            {{ const {T} other = ({T}){shuffled}; part{t} = {combine}; }}\n"
 TEAM_TOTALS = """\
         for (int o = 16; o > 0; o >>= 1) {{
