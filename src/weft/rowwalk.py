@@ -25,6 +25,8 @@ True
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import dtypes as dt
@@ -101,7 +103,10 @@ def per_row_map(shape: tuple[int, ...]) -> AffineMap:
 # Scheduling ---------------------------------------------------------------------------
 
 
-def joined(steps: list[Step], layout_for, fp64: bool) -> list[Step | RowWalk]:
+LayoutFor = Callable[[int, int], "ReduceLayout | None"]
+
+
+def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool) -> list[Step | RowWalk]:
     """``steps`` with each column-reduction step that reads per-row values computed by
     earlier steps joined with them into a ``RowWalk`` where one can compute them all.
     ``layout_for(rows, cols)``: the walk's row chunks, or None where the grid is too small
@@ -120,7 +125,9 @@ def joined(steps: list[Step], layout_for, fp64: bool) -> list[Step | RowWalk]:
 
 
 def _is_temporary(dest: Node) -> bool:
-    return dest.kind == ex.BUFFER and type(dest.attrs.storage).__name__ == "TemporaryBuffer"
+    from .compiler import TemporaryBuffer  # (compiler.py imports this module)
+
+    return dest.kind == ex.BUFFER and type(dest.attrs.storage) is TemporaryBuffer
 
 
 def _storages(nodes: list[Node]) -> set[int]:
@@ -158,8 +165,8 @@ def _per_row_shape(shape: tuple[int, ...], n: int) -> bool:
 
 
 def _member_kind(step: Step | RowWalk, grid: tuple[int, int]) -> str | None:
-    """"rows": a step of row reductions over ``grid``; "values": a step of per-row values
-    and their reductions; None: neither."""
+    """What ``step`` is to a walk over ``grid``: "rows" (row reductions over the grid),
+    "values" (per-row values and their reductions) or None (neither)."""
     if not isinstance(step, Step) or not step.outputs or step.scans:
         return None
     n = grid[0]
@@ -173,21 +180,14 @@ def _member_kind(step: Step | RowWalk, grid: tuple[int, int]) -> str | None:
             operand = root.args[0].shape
             if not _per_row_shape(operand, n) or (root.attrs.axis == 1 and len(operand) == 2):
                 return None
-            if _size(root.shape) != 1:
+            if math.prod(root.shape) != 1:
                 return None
         elif not _per_row_shape(dest.shape, n):
             return None
     return "values"
 
 
-def _size(shape: tuple[int, ...]) -> int:
-    size = 1
-    for s in shape:
-        size *= s
-    return size
-
-
-def _join_at(steps: list[Step | RowWalk], c: int, layout_for, fp64: bool
+def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: bool
              ) -> tuple[set[int], RowWalk] | None:
     grid = _columns_step(steps[c])
     if grid is None:
@@ -265,6 +265,13 @@ def _walk(steps: list[Step | RowWalk], c: int, members: dict[int, str],
                 raise NotWalkableError
             per_row.append((ready, dest))
     columns = [(_replaced([root], sources)[0], dest) for root, dest in steps[c].outputs]
+    # What the members wrote and the walk still reads (a sum feeding the column terms, a
+    # requested per-row value read back) would be read before the walk writes it.
+    written: set[int] = set()
+    for k in members:
+        written |= _writes(steps[k])
+    if written & _storages([root for root, _ in (*columns, *sums, *per_row)]):
+        raise NotWalkableError
     return RowWalk(grid, layout, columns, sums, per_row)
 
 

@@ -124,6 +124,26 @@ def test_row_means_maxima_and_unfused_evaluation(device):
         _close(g, want)
 
 
+def test_what_the_walk_would_read_before_writing_keeps_its_passes(device):
+    """A sum of per-row values that the column terms read, or a requested per-row value
+    they read back, is computed before them: those runs are not joined (each would be read
+    before the walk writes it)."""
+    xh, bh = _data(13)
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    wh = np.tanh(xh @ bh)
+    w = wf.tanh(x @ b)
+    g = (x * (w - w.sum())[:, None]).sum(axis=0)
+    assert ROW_WALK not in _skeletons([g])
+    _close(g, xh.T @ (wh - wh.sum()))
+    g = (x * (w - w.mean())[:, None] / wf.sqrt(((w - w.mean()) ** 2).sum())).sum(axis=0)
+    _close(g, xh.T @ ((wh - wh.mean()) / np.sqrt(((wh - wh.mean()) ** 2).sum())))
+    d = wf.exp(x @ b)
+    g = (x * d[:, None]).sum(axis=0)
+    wf.eval(d, g)
+    _close(d, np.exp(xh @ bh))
+    _close(g, xh.T @ np.exp(xh @ bh))
+
+
 def test_rows_of_a_block_and_of_a_transpose(device):
     xh, _ = _data(4, ROWS + 3, COLS + 5)
     _, bh = _data(4)
