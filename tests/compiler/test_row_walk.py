@@ -233,3 +233,39 @@ def test_gpu_teams_walk_wide_rows(real_device):
     _close(grad, xh.T @ (s / (1 + np.exp(s * eta))))
     g = (x * wf.tanh(x @ beta)[:, None]).max(axis=0)  # another op, no checks
     _close(g, (xh * np.tanh(xh @ bh)[:, None]).max(axis=0))
+
+
+_TOTALS = [lambda x, b: (x * b).sum(axis=1), lambda x, b: x.max(axis=1),
+           lambda x, b: (x * x).mean(axis=1), lambda x, b: (x - b).min(axis=1)]
+_VALUES = [lambda e, y: wf.tanh(e), lambda e, y: wf.exp(-wf.abs(e)) * y,
+           lambda e, y: wf.where(e > 0, e, 0.5 * e), lambda e, y: e * e - y]
+_COLUMNS = [lambda x, v: (x * v[:, None]).sum(axis=0),
+            lambda x, v: (x * x * v[:, None]).mean(axis=0),
+            lambda x, v: (x - v[:, None]).max(axis=0),
+            lambda x, v: (wf.exp(x * 0.1) * v[:, None]).sum(axis=0)]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_runs_against_the_reference_interpreter(real_device, seed):
+    """Random runs of row totals, per-row values, their sums and column results, requested
+    together, on the device (walked where it walks) against weft's NumPy interpreter."""
+    rng = np.random.default_rng(100 + seed)
+    xh, bh = _data(seed, ROWS, COLS)
+    yh = rng.standard_normal(ROWS)
+    picks = [rng.integers(len(options), size=2) for options in (_TOTALS, _VALUES, _COLUMNS)]
+    extra_sum = bool(rng.integers(2))
+
+    def program(device):
+        x, b, y = (wf.asarray(a, device=device) for a in (xh, bh, yh))
+        totals = [_TOTALS[k](x, b) for k in picks[0]]
+        values = [_VALUES[k](totals[n], y) for n, k in enumerate(picks[1])]
+        outputs = [_COLUMNS[k](x, values[n]) for n, k in enumerate(picks[2])]
+        if extra_sum:
+            outputs.append((values[0] * values[1]).sum())
+        if device is real_device and _walks(device):
+            assert ROW_WALK in _skeletons(outputs)
+        wf.eval(*outputs)
+        return [o.to_numpy() for o in outputs]
+
+    for got, want in zip(program(real_device), program(wf.get_device("reference"))):
+        _close(got, want)
