@@ -250,8 +250,14 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed):
     """Random runs of row totals, per-row values, their sums and column results, requested
     together, on the device (walked where it walks) against weft's NumPy interpreter."""
     rng = np.random.default_rng(100 + seed)
-    xh, bh = _data(seed, ROWS, COLS)
-    yh = rng.standard_normal(ROWS)
+    rows, cols = ROWS, COLS
+    if not real_device.target.traits.is_cpu and real_device.target.dialect.shuffle_down:
+        from weft import tuning  # (rows and columns a GPU's teams walk)
+
+        rows = 2 * tuning.TEAM_WALK_ROWS * real_device.target.traits.reduction_groups + 3
+        cols = tuning.TEAM_WALK_COLUMNS + 77
+    xh, bh = _data(seed, rows, cols)
+    yh = rng.standard_normal(rows)
     picks = [rng.integers(len(options), size=2) for options in (_TOTALS, _VALUES, _COLUMNS)]
     extra_sum = bool(rng.integers(2))
 
@@ -262,8 +268,10 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed):
         outputs = [_COLUMNS[k](x, values[n]) for n, k in enumerate(picks[2])]
         if extra_sum:
             outputs.append((values[0] * values[1]).sum())
-        if device is real_device and _walks(device):
-            assert ROW_WALK in _skeletons(outputs)
+        if device is real_device and (_walks(device) or device.target.dialect.shuffle_down):
+            kernels = compile([(o._node, temporary_leaf(o.shape, o.dtype)) for o in outputs],
+                              device.target).kernels
+            assert ROW_WALK in [k.ir.skeleton for k in kernels]
         wf.eval(*outputs)
         return [o.to_numpy() for o in outputs]
 
