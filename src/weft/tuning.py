@@ -126,8 +126,8 @@ CHUNKS_PER_GROUP = 4
 WALK_COLUMNS = 512
 # Row walks on GPUs (CUDA): rows of at least this many columns, at most this many columns per
 # lane of a team (each lane keeps its columns' partial results in registers; 40 spilled:
-# H200, 100000 x 5000 logistic GLM 2.29 ms against 1.30 with 20), and at least this many rows
-# per team the device aims for.
+# H200, 100000 x 5000 GLM value and gradient 2.29 / 6.45 ms against 1.49-1.58 / 1.33-1.42
+# with 20, logistic / normal), and at least this many rows per team the device aims for.
 TEAM_WALK_COLUMNS = 1024
 TEAM_LANE_COLUMNS = 24
 TEAM_WALK_ROWS = 4

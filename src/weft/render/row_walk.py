@@ -133,8 +133,8 @@ def render_row_walk(f: Renderer) -> str:
 
 
 def render_row_walk_team(f: Renderer) -> str:
-    """The walk on GPUs (``skeletons.row_walk.ROW_WALK_TEAM``): a work-group per split,
-    each lane its columns ``lid + c * WG``."""
+    """The walk on GPUs (``skeletons.row_walk.ROW_WALK_TEAM``): a team of lanes per split
+    of the rows, lane ``lane`` owning the columns ``lane + c * team_lanes``."""
     slots = f.frame()
     walk = phases(f.ir)
     fixed = dict(f.variant.fixed)

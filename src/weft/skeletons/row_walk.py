@@ -1,16 +1,18 @@
-"""The row walk's skeleton (CPUs; rowwalk.py): one work-item per split of the rows, which
-it walks ``rows_at_once`` rows at a time. For each block of rows: their totals along the
-rows (one copy of the row loop's body per row, each in a block of its own), then each row's
-own values (stored, summed, and kept for the column loop), then the rows' terms of each
-column result added into the split's row of partial results in memory, together, so that
-a partial row is read and written once per block and the rows are read from cache. The
-rows after the last whole block go one at a time. A combining pass adds the splits.
+"""The row walk's skeletons (rowwalk.py). CPUs (``ROW_WALK``): one work-item per split of
+the rows, which it walks ``ROWS_AT_ONCE`` rows at a time. For each block of rows: their
+totals along the rows (one copy of the row loop's body per row and column of a step, each
+in a block of its own), then the rows' own values, statement by statement for every row
+side by side (stored, checked, summed, and kept for the column loop), then the rows' terms
+of each column result added into the split's row of partial results in memory, together,
+so that a partial row is read and written once per block and the rows are read from cache.
+The rows after the last whole block go one at a time. GPUs (``ROW_WALK_TEAM``, below): teams
+of lanes, each lane its columns in registers. A combining pass adds the splits.
 
 The row totals are taken ``COLUMNS_AT_ONCE`` columns a step, each row and column its own
 accumulator: one running total per row is a chain of dependent adds. On two Zen 4 cores a
-hand-written kernel of this shape took a 5000 × 5000 float64 logistic
-GLM's value and gradient in 12.9-14.3 ms, one row at a time in 18.0-18.4, against 22-26 ms
-for the row reductions and the column reductions in passes of their own.
+hand-written kernel of this shape took a 5000 × 5000 float64 logistic GLM's value and
+gradient in 12.9-14.3 ms, one row at a time in 18.0-18.4, against 22-26 ms for the row
+reductions and the column reductions in passes of their own.
 """
 
 ROWS_AT_ONCE = 4
