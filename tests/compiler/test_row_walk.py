@@ -277,3 +277,36 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed):
 
     for got, want in zip(program(real_device), program(wf.get_device("reference"))):
         _close(got, want)
+
+
+def test_triangles_integers_masks_gathers_and_writes_in_place(device):
+    xh, bh = _data(14)
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    # a lower triangle's rows, walked (its zeros are structure, not loads)
+    lower = wf.tril(x)
+    g = (lower * wf.exp(lower @ b)[:, None]).sum(axis=0)
+    assert ROW_WALK in _skeletons([g])
+    lh = np.tril(xh)
+    _close(g, lh.T @ np.exp(lh @ bh))
+    # integer rows, promoted with float coefficients
+    xi = wf.asarray((xh * 10).astype(np.int32))
+    xih = (xh * 10).astype(np.int32).astype(np.float64)
+    g = (xi * wf.tanh(xi @ b * 0.01)[:, None]).sum(axis=0)
+    assert ROW_WALK in _skeletons([g])
+    _close(g, xih.T @ np.tanh(xih @ bh * 0.01))
+    # bool columns from a row total
+    w = x.sum(axis=1)
+    hits = ((x > 0) & (w[:, None] > 0)).any(axis=0)
+    assert ROW_WALK in _skeletons([hits])
+    np.testing.assert_array_equal(hits.to_numpy(), ((xh > 0) & (xh.sum(1)[:, None] > 0)).any(0))
+    # a gathered per-row value
+    perm = np.random.default_rng(15).permutation(ROWS)
+    yh = np.random.default_rng(16).standard_normal(ROWS)
+    v = (x @ b) * wf.asarray(yh)[wf.asarray(perm)]
+    g = (x * v[:, None]).sum(axis=0)
+    assert ROW_WALK in _skeletons([g])
+    _close(g, xh.T @ ((xh @ bh) * yh[perm]))
+    # the coefficients overwritten by the walk that reads them
+    want = xh.T @ np.exp(xh @ bh * 0.1)
+    b[:] = (x * wf.exp(x @ b * 0.1)[:, None]).sum(axis=0)
+    _close(b, want)
