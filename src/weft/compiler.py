@@ -112,7 +112,10 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     scheduled = steps(outputs, target.traits.parameter_bytes)
     if (config.fuse_enabled() and target.dialect is not None
             and (target.traits.is_cpu or target.dialect.shuffle_down)):
-        scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
+        # (Joining steps of per-row values beside the gradient is measured and tested on
+        # CPUs only so far: GPUs join what the column terms read.)
+        scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64,
+                                   grow=target.traits.is_cpu)
     for step in scheduled:
         if isinstance(step, rowwalk.RowWalk):
             _compile_walk(compiled.kernels, step, target)

@@ -106,15 +106,17 @@ def per_row_map(shape: tuple[int, ...]) -> AffineMap:
 LayoutFor = Callable[[int, int], "ReduceLayout | None"]
 
 
-def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool) -> list[Step | RowWalk]:
+def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool, grow: bool = True
+           ) -> list[Step | RowWalk]:
     """``steps`` with each column-reduction step that reads per-row values computed by
     earlier steps joined with them into a ``RowWalk`` where one can compute them all.
-    ``layout_for(rows, cols)``: the walk's row chunks, or None where the grid is too small
-    to split (then nothing is joined)."""
+    ``layout_for(rows, cols)``: the walk's layout, or None where the grid is too small to
+    split (then nothing is joined). ``grow``: steps of per-row values that read what the
+    joined steps write join too (``_grown``)."""
     result: list[Step | RowWalk] = list(steps)
     c = 0
     while c < len(result):
-        found = _join_at(result, c, layout_for, fp64)
+        found = _join_at(result, c, layout_for, fp64, grow)
         if found is not None:
             members, walk = found
             kept = [s for k, s in enumerate(result[:c]) if k not in members]
@@ -187,8 +189,9 @@ def _member_kind(step: Step | RowWalk, grid: tuple[int, int]) -> str | None:
     return "values"
 
 
-def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: bool
-             ) -> tuple[set[int], RowWalk] | None:
+def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: bool,
+             grow: bool) -> tuple[set[int], RowWalk] | None:
+    """The walk computing step ``c`` with the steps it joins, and their positions."""
     grid = _columns_step(steps[c])
     if grid is None:
         return None
@@ -200,6 +203,28 @@ def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: b
         for _, dest in steps[k].outputs:
             if _is_temporary(dest):
                 writers[id(dest.attrs.storage)] = k
+    # First every step the column terms depend on, with the steps of per-row values that
+    # read what those write (a density's sum beside its gradient, written by hand), which
+    # would otherwise pin them in place; where that group cannot be walked, what can move.
+    candidates = [_members(steps, c, grid, writers, _apart)]
+    if grow:
+        candidates.insert(0, _grown(steps, c, grid, _members(steps, c, grid, writers, None)))
+    for members in candidates:
+        if not members or not all(_apart(steps, k, c, members) for k in members):
+            continue
+        try:
+            walk = _walk(steps, c, members, grid, layout)
+            walk.lowered = lower_walk(walk, fp64)
+        except NotWalkableError:
+            continue
+        return set(members), walk
+    return None
+
+
+def _members(steps: list[Step | RowWalk], c: int, grid: tuple[int, int],
+             writers: dict[int, int], movable) -> dict[int, str]:
+    """The steps that write the temporaries step ``c`` reads, and those theirs read, that
+    a walk can compute (and, with ``movable``, that can move to ``c``), by kind."""
     members: dict[int, str] = {}
     frontier = [t for t in _reads(steps[c]) if t in writers]
     rejected: set[int] = set()
@@ -208,23 +233,28 @@ def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: b
         if k in members or k in rejected:
             continue
         kind = _member_kind(steps[k], grid)
-        if kind is None or not _apart(steps, k, c, members):
+        if kind is None or (movable is not None and not movable(steps, k, c, members)):
             rejected.add(k)
             continue
         members[k] = kind
         frontier += [t for t in _reads(steps[k]) if t in writers]
-    if not members:
-        return None
-    # A member that a step outside the group, between them, depends on stays apart.
-    for k in sorted(members, reverse=True):
-        if not _apart(steps, k, c, members):
-            return None
-    try:
-        walk = _walk(steps, c, members, grid, layout)
-        walk.lowered = lower_walk(walk, fp64)
-    except NotWalkableError:
-        return None
-    return set(members), walk
+    return members
+
+
+def _grown(steps: list[Step | RowWalk], c: int, grid: tuple[int, int],
+           members: dict[int, str]) -> dict[int, str]:
+    """``members`` with the steps of per-row values before ``c`` that read what they
+    write."""
+    grown = bool(members)
+    while grown:
+        grown = False
+        written = set().union(*(_writes(steps[k]) for k in members))
+        for k in range(c):
+            if (k not in members and _reads(steps[k]) & written
+                    and _member_kind(steps[k], grid) == "values"):
+                members[k] = "values"
+                grown = True
+    return members
 
 
 def _apart(steps: list[Step | RowWalk], k: int, c: int, members: dict[int, str]) -> bool:

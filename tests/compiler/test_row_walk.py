@@ -86,6 +86,24 @@ def test_glm_value_and_gradient(device, glm):
         _close(grad, want_grad)
 
 
+def test_a_glm_written_by_hand(device):
+    """A logistic GLM's value and gradient as a user writes them: the value's sum is a step
+    of its own beside the gradient's, reading the same linear predictor; it joins the walk
+    instead of keeping the predictor's pass in place."""
+    xh, bh = _data(17)
+    yh = (np.random.default_rng(18).random(ROWS) < 0.5).astype(np.float64)
+    x, b, y = wf.asarray(xh), wf.asarray(bh), wf.asarray(yh)
+    eta = 0.1 + x @ b
+    s = 2 * y - 1
+    value = wf.log_inv_logit(s * eta).sum()
+    grad = (x * (s * wf.inv_logit(-s * eta))[:, None]).sum(axis=0)
+    assert ROW_WALK in _skeletons([value, grad])
+    wf.eval(value, grad)
+    etah, sh = 0.1 + xh @ bh, 2 * yh - 1
+    _close(value, -np.sum(np.logaddexp(0, -sh * etah)))
+    _close(grad, xh.T @ (sh / (1 + np.exp(sh * etah))))
+
+
 def test_several_results_float32_means_and_maxima(device):
     xh, bh = _data(3)
     x32 = wf.asarray(xh.astype(np.float32))
