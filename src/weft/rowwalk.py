@@ -114,17 +114,17 @@ def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool, grow: bool = Tr
     ``layout_for(rows, cols)``: the walk's layout, or None where the grid is too small to
     split (then nothing is joined). ``grow``: steps of per-row values that read what the
     joined steps write join too (``_grown``)."""
-    result: list[Step | RowWalk] = list(steps)
+    run = _Run(list(steps))
     c = 0
-    while c < len(result):
-        found = _join_at(result, c, layout_for, fp64, grow)
+    while c < len(run.steps):
+        found = _join_at(run, c, layout_for, fp64, grow)
         if found is not None:
             members, walk = found
-            kept = [s for k, s in enumerate(result[:c]) if k not in members]
-            result = [*kept, walk, *result[c + 1:]]
+            kept = [s for k, s in enumerate(run.steps[:c]) if k not in members]
+            run = _Run([*kept, walk, *run.steps[c + 1:]])
             c = len(kept)
         c += 1
-    return result
+    return run.steps
 
 
 def _is_temporary(dest: Node) -> bool:
@@ -137,16 +137,28 @@ def _storages(nodes: list[Node]) -> set[int]:
     return {id(n.attrs.storage) for n in ex.walk(nodes) if n.kind == ex.BUFFER}
 
 
-def _reads(step: Step | RowWalk) -> set[int]:
-    return _storages([r for r, _ in step.outputs])
+class _Run:
+    """Scheduled steps, with the storages each one reads and writes, found once each (a
+    step's reads walk its expressions, and a join asks for them step by step)."""
 
+    def __init__(self, steps: list[Step | RowWalk]) -> None:
+        self.steps = steps
+        self._reads: dict[int, set[int]] = {}
+        self._writes: dict[int, set[int]] = {}
 
-def _writes(step: Step | RowWalk) -> set[int]:
-    found = set()
-    for _, dest in step.outputs:
-        leaf = dest if dest.kind == ex.BUFFER else dest.args[0]
-        found.add(id(leaf.attrs.storage))
-    return found
+    def reads(self, k: int) -> set[int]:
+        found = self._reads.get(k)
+        if found is None:
+            found = self._reads[k] = _storages([r for r, _ in self.steps[k].outputs])
+        return found
+
+    def writes(self, k: int) -> set[int]:
+        found = self._writes.get(k)
+        if found is None:
+            found = self._writes[k] = {
+                id((dest if dest.kind == ex.BUFFER else dest.args[0]).attrs.storage)
+                for _, dest in self.steps[k].outputs}
+        return found
 
 
 def _columns_step(step: Step | RowWalk) -> tuple[int, int] | None:
@@ -190,9 +202,10 @@ def _member_kind(step: Step | RowWalk, grid: tuple[int, int]) -> str | None:
     return "values"
 
 
-def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: bool,
+def _join_at(run: _Run, c: int, layout_for: LayoutFor, fp64: bool,
              grow: bool) -> tuple[set[int], RowWalk] | None:
     """The walk computing step ``c`` with the steps it joins, and their positions."""
+    steps = run.steps
     grid = _columns_step(steps[c])
     if grid is None:
         return None
@@ -207,14 +220,14 @@ def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: b
     # First every step the column terms depend on, with the steps of per-row values that
     # read what those write (a density's sum beside its gradient, written by hand), which
     # would otherwise pin them in place; where that group cannot be walked, what can move.
-    candidates = [_members(steps, c, grid, writers, _apart)]
+    candidates = [_members(run, c, grid, writers, _apart)]
     if grow:
-        candidates.insert(0, _grown(steps, c, grid, _members(steps, c, grid, writers, None)))
+        candidates.insert(0, _grown(run, c, grid, _members(run, c, grid, writers, None)))
     for members in candidates:
-        if not members or not all(_apart(steps, k, c, members) for k in members):
+        if not members or not all(_apart(run, k, c, members) for k in members):
             continue
         try:
-            walk = _walk(steps, c, members, grid, layout)
+            walk = _walk(run, c, members, grid, layout)
             walk.lowered = lower_walk(walk, fp64)
         except NotWalkableError:
             continue
@@ -222,63 +235,64 @@ def _join_at(steps: list[Step | RowWalk], c: int, layout_for: LayoutFor, fp64: b
     return None
 
 
-def _members(steps: list[Step | RowWalk], c: int, grid: tuple[int, int],
+def _members(run: _Run, c: int, grid: tuple[int, int],
              writers: dict[int, int], movable) -> dict[int, str]:
     """The steps that write the temporaries step ``c`` reads, and those theirs read, that
     a walk can compute (and, with ``movable``, that can move to ``c``), by kind."""
     members: dict[int, str] = {}
-    frontier = [t for t in _reads(steps[c]) if t in writers]
+    frontier = [t for t in run.reads(c) if t in writers]
     rejected: set[int] = set()
     while frontier:
         k = writers[frontier.pop()]
         if k in members or k in rejected:
             continue
-        kind = _member_kind(steps[k], grid)
-        if kind is None or (movable is not None and not movable(steps, k, c, members)):
+        kind = _member_kind(run.steps[k], grid)
+        if kind is None or (movable is not None and not movable(run, k, c, members)):
             rejected.add(k)
             continue
         members[k] = kind
-        frontier += [t for t in _reads(steps[k]) if t in writers]
+        frontier += [t for t in run.reads(k) if t in writers]
     return members
 
 
-def _grown(steps: list[Step | RowWalk], c: int, grid: tuple[int, int],
+def _grown(run: _Run, c: int, grid: tuple[int, int],
            members: dict[int, str]) -> dict[int, str]:
     """``members`` with the steps of per-row values before ``c`` that read what they
     write."""
     grown = bool(members)
     while grown:
         grown = False
-        written = set().union(*(_writes(steps[k]) for k in members))
+        written = set().union(*(run.writes(k) for k in members))
         for k in range(c):
-            if (k not in members and _reads(steps[k]) & written
-                    and _member_kind(steps[k], grid) == "values"):
+            if (k not in members and run.reads(k) & written
+                    and _member_kind(run.steps[k], grid) == "values"):
                 members[k] = "values"
                 grown = True
     return members
 
 
-def _apart(steps: list[Step | RowWalk], k: int, c: int, members: dict[int, str]) -> bool:
+def _apart(run: _Run, k: int, c: int, members: dict[int, str]) -> bool:
     """Whether step ``k`` can move to ``c``'s place: no step between them, outside the
     group, touches what it writes or writes what it reads."""
-    writes, reads = _writes(steps[k]), _reads(steps[k])
+    writes, reads = run.writes(k), run.reads(k)
     for s in range(k + 1, c):
-        if s in members or s == k:
+        if s in members:
             continue
-        other_writes = _writes(steps[s])
-        if writes & (_reads(steps[s]) | other_writes) or reads & other_writes:
+        other_writes = run.writes(s)
+        if writes & (run.reads(s) | other_writes) or reads & other_writes:
             return False
     return True
 
 
-def _walk(steps: list[Step | RowWalk], c: int, members: dict[int, str],
+def _walk(run: _Run, c: int, members: dict[int, str],
           grid: tuple[int, int], layout: ReduceLayout) -> RowWalk:
     """The walk computing step ``c`` and ``members``, their temporaries replaced by the
     expressions that wrote them where only the group reads them."""
-    outside = set()
-    for k, step in enumerate(steps):
+    steps = run.steps
+    outside: set[int] = set()
+    for k in range(len(steps)):
         if k != c and k not in members:
-            outside |= _reads(step)
+            outside |= run.reads(k)
     sources: dict[int, tuple[Node, Node]] = {}
     sums: list[Output] = []
     per_row: list[Output] = []
@@ -298,9 +312,7 @@ def _walk(steps: list[Step | RowWalk], c: int, members: dict[int, str],
     columns = [(_replaced([root], sources)[0], dest) for root, dest in steps[c].outputs]
     # What the members wrote and the walk still reads (a sum feeding the column terms, a
     # requested per-row value read back) would be read before the walk writes it.
-    written: set[int] = set()
-    for k in members:
-        written |= _writes(steps[k])
+    written = set().union(*(run.writes(k) for k in members))
     if written & _storages([root for root, _ in (*columns, *sums, *per_row)]):
         raise NotWalkableError
     return RowWalk(grid, layout, columns, sums, per_row)

@@ -18,14 +18,20 @@ if TYPE_CHECKING:
     from .frame import Renderer
 
 
+def _parts(f: Renderer) -> tuple:
+    """The walk's phases, its row totals (and each one's number by its variable), and its
+    column results and sums with their positions among the reductions."""
+    totals = [s for s in f.ir.body if isinstance(s, RowTotal)]
+    reductions = list(enumerate(f.ir.reductions))
+    return (phases(f.ir), totals, {t.var: k for k, t in enumerate(totals)},
+            [(k, r) for k, r in reductions if r.walk == "columns"],
+            [(k, r) for k, r in reductions if r.walk == "rows"])
+
+
 def render_row_walk(f: Renderer) -> str:
     """The walk's source: row totals, per-row values, column terms, for blocks of rows."""
     slots = f.frame()
-    walk = phases(f.ir)
-    totals = [s for s in f.ir.body if isinstance(s, RowTotal)]
-    number = {t.var: k for k, t in enumerate(totals)}
-    columns = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "columns"]
-    sums = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "rows"]
+    walk, totals, number, columns, sums = _parts(f)
     acc_init = sum_writes = ""
     for k, r in columns:
         acc_init += sk.COLUMN_ACC_INIT.format(
@@ -136,14 +142,10 @@ def render_row_walk_team(f: Renderer) -> str:
     """The walk on GPUs (``skeletons.row_walk.ROW_WALK_TEAM``): a team of lanes per split
     of the rows, lane ``lane`` owning the columns ``lane + c * team_lanes``."""
     slots = f.frame()
-    walk = phases(f.ir)
+    walk, totals, number, columns, sums = _parts(f)
     fixed = dict(f.variant.fixed)
     lane_columns, team_lanes = fixed["lane_columns"], fixed["team_lanes"]
     teams, warps = reduce.WORK_GROUP // team_lanes, team_lanes // 32
-    totals = [s for s in f.ir.body if isinstance(s, RowTotal)]
-    number = {t.var: k for k, t in enumerate(totals)}
-    columns = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "columns"]
-    sums = [(k, r) for k, r in enumerate(f.ir.reductions) if r.walk == "rows"]
 
     def init(op: str, dtype) -> str:
         return c_literal(identity(op, dtype), dtype)
