@@ -134,14 +134,18 @@ def test_an_element_walk_computes_every_element_once(real_device, monkeypatch, n
 def test_a_tile_walk_computes_every_block_once(real_device, monkeypatch, shape):
     """Forced on any device: a transpose walked block by block through private tiles (as on
     CPUs), partial blocks at both edges, one and two transposed operands (two halve the
-    edge), a view with an offset, and a transposed operand read beside a plain one."""
+    edge), a view with an offset, and a transposed operand read beside a plain one. A GPU
+    keeps its tiles small: CUDA reserves a thread's local memory for every resident thread
+    (128 x 129 doubles each is tens of gigabytes; test processes side by side ran out)."""
     from dataclasses import replace
 
-    from weft import memo
+    from weft import memo, tuning
 
     monkeypatch.setattr(real_device, "traits",
                         replace(real_device.traits, walks_elements=True, tiles_transposes=True,
                                 per_thread=1, vector_width=1))
+    edge = 64 if real_device.traits.is_cpu else 16  # of two operands' tiles; one's is twice
+    monkeypatch.setattr(tuning, "PRIVATE_TILE_BYTES", 2 * edge * (2 * edge + 1) * 8)
     memo.MEMO.clear()
     try:
         rng = np.random.default_rng(shape[0])
@@ -152,7 +156,8 @@ def test_a_tile_walk_computes_every_block_once(real_device, monkeypatch, shape):
         two = x.T - y[2:].T * 3.0
         source = wf.kernel_source(two)
         if min(shape) > 1:
-            assert "tile1[64][64 + 1]" in source and "tile1[tj][ti]" in source
+            assert f"tile1[{edge}][{edge} + 1]" in source and "tile1[tj][ti]" in source
+            assert f"[{2 * edge}][{2 * edge} + 1]" in wf.kernel_source(one)
         np.testing.assert_allclose(one.to_numpy(), np.exp(a.T) * 2.0 + a.T, rtol=1e-14,
                                    atol=1e-14)
         # (a GPU compiler fuses the multiply and the subtract: one rounding, not two)
