@@ -112,10 +112,7 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     scheduled = steps(outputs, target.traits.parameter_bytes)
     if (config.fuse_enabled() and target.dialect is not None
             and (target.traits.is_cpu or target.dialect.shuffle_down)):
-        # (Joining steps of per-row values beside the gradient is measured and tested on
-        # CPUs only so far: GPUs join what the column terms read.)
-        scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64,
-                                   grow=target.traits.is_cpu)
+        scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
     for step in scheduled:
         if isinstance(step, rowwalk.RowWalk):
             _compile_walk(compiled.kernels, step, target)
@@ -168,7 +165,7 @@ def _walk_layout(target: Target) -> Callable[[int, int], ReduceLayout | None]:
                       if -(-cols // n) <= tuning.TEAM_LANE_COLUMNS), 0)
         if not lanes or cols < tuning.TEAM_WALK_COLUMNS:
             return None
-        teams = traits.reduction_groups * (WORK_GROUP // lanes)
+        teams = max(traits.reduction_groups, 1) * (WORK_GROUP // lanes)
         if rows < tuning.TEAM_WALK_ROWS * teams:
             return None
         return _teams(rows, cols, teams, lanes)

@@ -107,17 +107,16 @@ def per_row_map(shape: tuple[int, ...]) -> AffineMap:
 LayoutFor = Callable[[int, int], "ReduceLayout | None"]
 
 
-def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool, grow: bool = True
-           ) -> list[Step | RowWalk]:
+def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool) -> list[Step | RowWalk]:
     """``steps`` with each column-reduction step that reads per-row values computed by
     earlier steps joined with them into a ``RowWalk`` where one can compute them all.
     ``layout_for(rows, cols)``: the walk's layout, or None where the grid is too small to
-    split (then nothing is joined). ``grow``: steps of per-row values that read what the
-    joined steps write join too (``_grown``)."""
+    split (then nothing is joined). Steps of per-row values that read what the joined steps
+    write join too where they can (``_grown``)."""
     run = _Run(list(steps))
     c = 0
     while c < len(run.steps):
-        found = _join_at(run, c, layout_for, fp64, grow)
+        found = _join_at(run, c, layout_for, fp64)
         if found is not None:
             members, walk = found
             kept = [s for k, s in enumerate(run.steps[:c]) if k not in members]
@@ -202,8 +201,8 @@ def _member_kind(step: Step | RowWalk, grid: tuple[int, int]) -> str | None:
     return "values"
 
 
-def _join_at(run: _Run, c: int, layout_for: LayoutFor, fp64: bool,
-             grow: bool) -> tuple[set[int], RowWalk] | None:
+def _join_at(run: _Run, c: int, layout_for: LayoutFor, fp64: bool
+             ) -> tuple[set[int], RowWalk] | None:
     """The walk computing step ``c`` with the steps it joins, and their positions."""
     steps = run.steps
     grid = _columns_step(steps[c])
@@ -220,9 +219,8 @@ def _join_at(run: _Run, c: int, layout_for: LayoutFor, fp64: bool,
     # First every step the column terms depend on, with the steps of per-row values that
     # read what those write (a density's sum beside its gradient, written by hand), which
     # would otherwise pin them in place; where that group cannot be walked, what can move.
-    candidates = [_members(run, c, grid, writers, _apart)]
-    if grow:
-        candidates.insert(0, _grown(run, c, grid, _members(run, c, grid, writers, None)))
+    candidates = [_grown(run, c, grid, _members(run, c, grid, writers, None)),
+                  _members(run, c, grid, writers, _apart)]
     for members in candidates:
         if not members or not all(_apart(run, k, c, members) for k in members):
             continue
