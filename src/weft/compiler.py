@@ -158,6 +158,10 @@ def _walk_layout(target: Target) -> Callable[[int, int], ReduceLayout | None]:
 
     def layout(rows: int, cols: int) -> ReduceLayout | None:
         if traits.is_cpu:
+            if rows * cols <= tuning.BAND_SPLIT_ELEMENTS:
+                # One work-item walks it all and writes the results: one launch, not two
+                # or three (each 10-20 us on PoCL).
+                return ReduceLayout(REDUCE_COLS, rows, cols, 1, 1, rows, 1, row_chunks=True)
             if cols < tuning.WALK_COLUMNS:
                 return None
             return variants.row_chunks_layout(rows, cols, traits.reduction_groups)

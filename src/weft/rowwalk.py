@@ -412,12 +412,17 @@ def lower_walk(walk: RowWalk, fp64: bool) -> Lowered:
         if root.args[0].dtype is not acc:
             var = lw.emit(("cast", acc, var), lambda v, a=var, t=acc: Cast(v, t, a))
         width = walk.grid[1] if kind == "columns" else 1
-        partial = _partial(layout.splits, width, acc)
-        followups.append((ex.reduce(partial, ex.Reduction(red.op, 0 if width > 1 else None,
-                                                          red.scale), dest.shape, acc), dest))
-        buf = lw.buffer(partial.attrs.storage, read=False, written=True)
-        prefix = lw.params(("out", id(partial.attrs.storage), 0, 1, width),
-                           ("off", "seg", "split"), (0, 1, width))
+        offset = _direct_offset(lw, layout, dest, acc, red, kind)
+        if offset is None:
+            partial = _partial(layout.splits, width, acc)
+            followups.append((ex.reduce(partial, ex.Reduction(
+                red.op, 0 if width > 1 else None, red.scale), dest.shape, acc), dest))
+            written, offset, split = partial.attrs.storage, 0, width
+        else:  # one split: the walk writes the result itself, and no pass follows
+            written, split = dest.attrs.storage, 0
+        buf = lw.buffer(written, read=False, written=True)
+        prefix = lw.params(("out", id(written), offset, 1, split),
+                           ("off", "seg", "split"), (offset, 1, split))
         reductions.append(Accumulate(var, acc, red.op, False, buf, prefix, None, walk=kind))
     extra = [(IndexParam(name), value) for name, value in (
         ("rows", layout.rows), ("cols", layout.cols), ("splits", layout.splits),
@@ -428,6 +433,24 @@ def lower_walk(walk: RowWalk, fp64: bool) -> Lowered:
     ir, args, errors = lw.finish(ROW_WALK, extra, tuple(reductions))
     phases(ir)  # refuses what the walk cannot order
     return ir, args, errors, followups
+
+
+def _direct_offset(lw: _WalkLowering, layout: ReduceLayout, dest: Node, acc: DType,
+                   red: ex.Reduction, kind: str) -> int | None:
+    """Where a CPU walk of one split writes result ``dest`` itself (its first element's
+    offset), or None where its splits' partial results need a pass: a scaled result
+    (a mean), column results kept in a wider type than theirs (float32 sums), a
+    destination the walk also reads, or one whose columns are not adjacent."""
+    view = dest.attrs
+    if (layout.splits != 1 or layout.lanes != 1 or red.scale is not None
+            or (kind == "columns" and dest.dtype is not acc)):
+        return None
+    read = lw.buffers.get(id(view.storage))
+    if read is not None and lw.buffer_params[read][2]:
+        return None
+    if kind == "columns" and dest.shape[-1] > 1 and padded_strides(view.strides)[1] != 1:
+        return None
+    return view.offset
 
 
 def lane_columns(layout: ReduceLayout) -> int:

@@ -122,7 +122,8 @@ CHUNKS_PER_GROUP = 4
 # vectorizes them over more rows; on narrower rows that costs more than reading the rows
 # twice saves (logistic GLM value and gradient, 2 Zen 4 cores, walk against passes: 10^6 x
 # 10 1.2-1.4x slower, 10^5 x 256 and 5 * 10^4 x 500 even, 2 * 10^4 x 1000 1.15x faster,
-# 5000 x 5000 1.7x faster).
+# 5000 x 5000 1.7x faster). Grids of at most BAND_SPLIT_ELEMENTS are walked at any width, by one
+# work-item that writes the results itself (one launch instead of two or three).
 WALK_COLUMNS = 512
 # Row walks on GPUs (CUDA): rows of at least this many columns, at most this many columns per
 # lane of a team (each lane keeps its columns' partial results in registers; 40 spilled:

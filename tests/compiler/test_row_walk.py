@@ -278,16 +278,19 @@ _COLUMNS = [lambda x, v: (x * v[:, None]).sum(axis=0),
             lambda x, v: (wf.exp(x * 0.1) * v[:, None]).sum(axis=0)]
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_random_runs_against_the_reference_interpreter(real_device, seed):
+@pytest.mark.parametrize(("seed", "small"), [(s, False) for s in range(8)]
+                         + [(s, True) for s in range(8, 12)])
+def test_random_runs_against_the_reference_interpreter(real_device, seed, small):
     """Random runs of row totals, per-row values, their sums and column results, requested
-    together, on the device (walked where it walks) against weft's NumPy interpreter."""
+    together, on the device (walked where it walks) against weft's NumPy interpreter; small
+    grids too (one work-item walks them on CPUs, writing the results itself)."""
     rng = np.random.default_rng(100 + seed)
-    rows, cols = ROWS, COLS
-    if not real_device.target.traits.is_cpu and real_device.target.dialect.shuffle_down:
+    rows, cols = (61, 33) if small else (ROWS, COLS)
+    traits, dialect = real_device.target.traits, real_device.target.dialect
+    if not small and not traits.is_cpu and dialect.shuffle_down:
         from weft import tuning  # (rows and columns a GPU's teams walk)
 
-        rows = 2 * tuning.TEAM_WALK_ROWS * real_device.target.traits.reduction_groups + 3
+        rows = 2 * tuning.TEAM_WALK_ROWS * traits.reduction_groups + 3
         cols = tuning.TEAM_WALK_COLUMNS + 77
     xh, bh = _data(seed, rows, cols)
     yh = rng.standard_normal(rows)
@@ -301,7 +304,8 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed):
         outputs = [_COLUMNS[k](x, values[n]) for n, k in enumerate(picks[2])]
         if extra_sum:
             outputs.append((values[0] * values[1]).sum())
-        if device is real_device and (_walks(device) or device.target.dialect.shuffle_down):
+        if device is real_device and (_walks(device) or (
+                device.target.dialect.shuffle_down and not small)):
             kernels = compile([(o._node, temporary_leaf(o.shape, o.dtype)) for o in outputs],
                               device.target).kernels
             assert ROW_WALK in [k.ir.skeleton for k in kernels]
@@ -310,6 +314,38 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed):
 
     for got, want in zip(program(real_device), program(wf.get_device("reference"))):
         _close(got, want)
+
+
+def test_small_grids_are_one_walk_writing_its_results(device):
+    """Up to tuning.BAND_SPLIT_ELEMENTS elements a CPU walks the grid with one work-item,
+    which writes sums, maxima and column results itself: one launch. A mean (scaled), a
+    float32 sum (kept in float64), a destination the walk reads or one whose columns are
+    apart still go through a pass; every result against NumPy on every device."""
+    xh, bh = _data(20, 45, 17)
+    x, b = wf.asarray(xh), wf.asarray(bh)
+    w = wf.tanh(x @ b)
+    total, g, top = (w * w).sum(), (x * w[:, None]).sum(axis=0), (x * w[:, None]).max(axis=0)
+    assert _skeletons([total, g, top]) == [ROW_WALK]
+    wh = np.tanh(xh @ bh)
+    for got, want in zip(wf.eval(total, g, top), ((wh * wh).sum(), (xh * wh[:, None]).sum(0),
+                                                  (xh * wh[:, None]).max(0))):
+        _close(got, want)
+    mean = (x * w[:, None]).mean(axis=0)
+    x32 = wf.asarray(xh.astype(np.float32))
+    g32 = (x32 * wf.tanh(x32 @ wf.asarray(bh.astype(np.float32)))[:, None]).sum(axis=0)
+    for result in (mean, g32):
+        assert _skeletons([result])[0] == ROW_WALK and len(_skeletons([result])) == 2
+    _close(mean, (xh * wh[:, None]).mean(0))
+    x32h, b32h = xh.astype(np.float32).astype(np.float64), bh.astype(np.float32)
+    _close(g32, x32h.T @ np.tanh(x32h @ b32h), rtol=2e-6)
+    # into the vector the walk reads, and into a column of a matrix (elements 3 apart)
+    b[:] = (x * wf.tanh(x @ b)[:, None]).sum(axis=0)
+    _close(b, xh.T @ wh)
+    m = wf.asarray(np.zeros((17, 3)))
+    m[:, 1] = (x * wf.tanh(x @ b)[:, None]).sum(axis=0)
+    want = np.zeros((17, 3))
+    want[:, 1] = xh.T @ np.tanh(xh @ (xh.T @ wh))
+    _close(m, want)
 
 
 def test_triangles_integers_masks_gathers_and_writes_in_place(device):
