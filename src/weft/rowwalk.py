@@ -120,7 +120,8 @@ def joined(steps: list[Step], layout_for: LayoutFor, fp64: bool) -> list[Step | 
         if found is not None:
             members, walk = found
             kept = [s for k, s in enumerate(run.steps[:c]) if k not in members]
-            run = _Run([*kept, walk, *run.steps[c + 1:]])
+            after = [s for k, s in enumerate(run.steps[c + 1:], c + 1) if k not in members]
+            run = _Run([*kept, walk, *after])
             c = len(kept)
         c += 1
     return run.steps
@@ -255,15 +256,17 @@ def _members(run: _Run, c: int, grid: tuple[int, int],
 
 def _grown(run: _Run, c: int, grid: tuple[int, int],
            members: dict[int, str]) -> dict[int, str]:
-    """``members`` with the steps of per-row values before ``c`` that read what they
-    write."""
+    """``members`` with the steps of per-row values that read what they write: before
+    ``c``, and after it where they can move back to ``c`` (a density's sum requested after
+    its gradient)."""
     grown = bool(members)
     while grown:
         grown = False
         written = set().union(*(run.writes(k) for k in members))
-        for k in range(c):
-            if (k not in members and run.reads(k) & written
-                    and _member_kind(run.steps[k], grid) == "values"):
+        for k in range(len(run.steps)):
+            if (k != c and k not in members and run.reads(k) & written
+                    and _member_kind(run.steps[k], grid) == "values"
+                    and (k < c or _apart(run, k, c, members))):
                 members[k] = "values"
                 grown = True
     return members
@@ -271,9 +274,9 @@ def _grown(run: _Run, c: int, grid: tuple[int, int],
 
 def _apart(run: _Run, k: int, c: int, members: dict[int, str]) -> bool:
     """Whether step ``k`` can move to ``c``'s place: no step between them, outside the
-    group, touches what it writes or writes what it reads."""
+    group, touches what it writes or writes what it reads (from after ``c``: nor ``c``)."""
     writes, reads = run.writes(k), run.reads(k)
-    for s in range(k + 1, c):
+    for s in range(k + 1, c) if k < c else range(c, k):
         if s in members:
             continue
         other_writes = run.writes(s)

@@ -94,9 +94,9 @@ def test_glm_value_and_gradient(device, glm):
 def test_a_glm_written_by_hand(device, cols):
     """A logistic GLM's value and gradient as a user writes them: the value's sum is a step
     of its own beside the gradient's, reading the same linear predictor; it joins the walk
-    (the first kernel reads x, no other does) instead of keeping the predictor's pass in
-    place. So do a GPU's teams (1100 columns; on an H200 at 100000 x 5000 the passes took
-    3.8-3.9 ms, the walk 1.46-1.48)."""
+    (the first kernel reads x, no other does), requested before the gradient or after it,
+    instead of keeping the predictor's pass in place. So do a GPU's teams (1100 columns; on
+    an H200 at 100000 x 5000 the passes took 3.8-3.9 ms, the walk 1.46-1.48)."""
     from weft.backends.cuda.dialect import CUDA
 
     xh, bh = _data(17, cols=cols)
@@ -106,9 +106,12 @@ def test_a_glm_written_by_hand(device, cols):
     s = 2 * y - 1
     value = wf.log_inv_logit(s * eta).sum()
     grad = (x * (s * wf.inv_logit(-s * eta))[:, None]).sum(axis=0)
-    outputs = [(a._node, temporary_leaf(a.shape, a.dtype)) for a in (value, grad)]
-    targets = [Target(CUDA, Traits(reduction_groups=4))] if cols > 1024 else []
-    for kernels in [compile(outputs, t).kernels for t in targets] + [_compiled([value, grad])]:
+    gpu = Target(CUDA, Traits(reduction_groups=4))
+    found = [_compiled(arrays) for arrays in ([value, grad], [grad, value])]
+    if cols > 1024:
+        found += [compile([(a._node, temporary_leaf(a.shape, a.dtype)) for a in arrays],
+                          gpu).kernels for arrays in ([value, grad], [grad, value])]
+    for kernels in found:
         assert kernels[0].ir.skeleton == ROW_WALK
         storage = x._node.attrs.storage
         assert [any(a is storage for a in k.arguments) for k in kernels] == [
@@ -346,6 +349,32 @@ def test_small_grids_are_one_walk_writing_its_results(device):
     want = np.zeros((17, 3))
     want[:, 1] = xh.T @ np.tanh(xh @ (xh.T @ wh))
     _close(m, want)
+
+
+@pytest.mark.parametrize("shape", [(50, 40), (ROWS, COLS)])
+def test_per_row_steps_after_the_columns_and_writes_in_place(device, shape):
+    """A per-row step requested after the column result joins the walk only where nothing
+    it would move past reads what it writes or writes what it reads: a vector the column
+    terms read, overwritten from the same predictor, and a total reading a vector written
+    in place after the column result was asked for."""
+    xh, bh = _data(21, *shape)
+    vh = np.random.default_rng(22).standard_normal(shape[0])
+    eh = xh @ bh
+    x, b, v = wf.asarray(xh), wf.asarray(bh), wf.asarray(vh)
+    eta = x @ b
+    g = (x * (v * wf.tanh(eta))[:, None]).sum(axis=0)
+    v[:] = wf.tanh(eta) * 3
+    wf.eval(g, v)
+    _close(g, xh.T @ (vh * np.tanh(eh)))
+    _close(v, np.tanh(eh) * 3)
+    x, b, v = wf.asarray(xh), wf.asarray(bh), wf.asarray(vh)
+    eta = x @ b
+    g = (x * wf.tanh(eta)[:, None]).sum(axis=0)
+    v += 1.0
+    total = (wf.tanh(eta) * v).sum()
+    wf.eval(g, total)
+    _close(g, xh.T @ np.tanh(eh))
+    _close(total, (np.tanh(eh) * (vh + 1)).sum())
 
 
 def test_triangles_integers_masks_gathers_and_writes_in_place(device):
