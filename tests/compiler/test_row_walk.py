@@ -298,7 +298,7 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed, small)
     xh, bh = _data(seed, rows, cols)
     yh = rng.standard_normal(rows)
     picks = [rng.integers(len(options), size=2) for options in (_TOTALS, _VALUES, _COLUMNS)]
-    extra_sum = bool(rng.integers(2))
+    extra_sum = int(rng.integers(3))  # none, requested last, requested first
 
     def program(device):
         x, b, y = (wf.asarray(a, device=device) for a in (xh, bh, yh))
@@ -306,7 +306,7 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed, small)
         values = [_VALUES[k](totals[n], y) for n, k in enumerate(picks[1])]
         outputs = [_COLUMNS[k](x, values[n]) for n, k in enumerate(picks[2])]
         if extra_sum:
-            outputs.append((values[0] * values[1]).sum())
+            outputs.insert(len(outputs) if extra_sum == 1 else 0, (values[0] * values[1]).sum())
         if device is real_device and (_walks(device) or (
                 device.target.dialect.shuffle_down and not small)):
             kernels = compile([(o._node, temporary_leaf(o.shape, o.dtype)) for o in outputs],
