@@ -59,6 +59,26 @@ def test_insert_and_delete(device):
         wf.delete(x, [1.0])
 
 
+def test_delete_by_a_running_count(device, monkeypatch):
+    """Many runs deleted from a long array: the gather's positions from a running count of
+    the marked positions on the device (forced on CPU devices too): deletions first, last,
+    side by side, repeated, by a mask, along a matrix's columns."""
+    from weft import editing
+
+    monkeypatch.setattr(editing, "_HOST_POSITIONS", 0)
+    long = RNG.standard_normal(1000)
+    wide = RNG.standard_normal((3, 50))
+    last = [997, 998, 999]
+    for arr, obj, axis in [
+            (long, list(range(0, 1000, 7)), None), (long, [0, 1, 2, 50, 51, *range(9, 99, 9),
+                                                       *last], 0),
+            (long, [5, 5, 5, 17, 17, *range(100, 200, 10)], None),
+            (long, long > 0.5, None), (long, list(range(1, 1000, 2)), None),
+            (wide, list(range(0, 50, 3)) + [49], 1), (wide, list(range(1, 50, 4)), None),
+            (long.astype(np.int32), list(range(3, 1000, 11)), 0)]:
+        _same(wf.delete(wf.asarray(arr), obj, axis=axis), np.delete(arr, obj, axis=axis))
+
+
 def test_partition_argpartition_lexsort(device):
     a = RNG.standard_normal((6, 40))
     a[2, 5] = np.nan
