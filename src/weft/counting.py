@@ -25,8 +25,8 @@ from .array import Array, apply_op
 from .bin_rules import bin_count
 from .creation import asarray, zeros
 from .functions import where
+from .gather import take_in_bounds
 from .linalg_library import Host, library
-from .rearrange import take
 from .reductions import reduce
 from .searching import searchsorted
 
@@ -198,8 +198,9 @@ def _uniform_place(x: Array, inside: Array, edges: Array, edges_host: np.ndarray
     estimate = where(inside, (x.astype(dt.float64) - low) * (n / (high - low)), 0.0)
     place = apply_op("minimum", apply_op("maximum", apply_op("floor", estimate), 0), n - 1)
     place = place.astype(dt.int64)
-    below = x < take(edges, place)
-    above = (x >= take(edges, place + 1)) & (place != n - 1)
+    # (place is clamped to 0..n-1 and the edges are n + 1: plain loads, nothing to check)
+    below = x < take_in_bounds(edges, place)
+    above = (x >= take_in_bounds(edges, place + 1)) & (place != n - 1)
     return place - below.astype(dt.int64) + (above & ~below).astype(dt.int64)
 
 
