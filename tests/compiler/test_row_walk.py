@@ -321,9 +321,10 @@ def test_random_runs_against_the_reference_interpreter(real_device, seed, small)
 
 def test_small_grids_are_one_walk_writing_its_results(device):
     """Up to tuning.BAND_SPLIT_ELEMENTS elements a CPU walks the grid with one work-item,
-    which writes sums, maxima and column results itself: one launch. A mean (scaled), a
-    float32 sum (kept in float64), a destination the walk reads or one whose columns are
-    apart still go through a pass; every result against NumPy on every device."""
+    which writes sums, maxima and column results itself: one launch. A mean (scaled) and a
+    float32 sum (kept in float64) still go through a pass; writes into the vector the walk
+    reads and into a matrix's column (elements apart) keep their values; every result
+    against NumPy on every device."""
     xh, bh = _data(20, 45, 17)
     x, b = wf.asarray(xh), wf.asarray(bh)
     w = wf.tanh(x @ b)
