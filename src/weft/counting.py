@@ -241,6 +241,8 @@ def _edges(name: str, x: Array, bins: Any, given: tuple[float, float] | None,
                              "finite-sized bins")
         return edges
     edges = np.asarray(bins.to_numpy() if isinstance(bins, Array) else bins, dtype=np.float64)
-    if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) < 0):
+    if edges.ndim != 1:
+        raise ValueError(f"{name}: bins must be 1-D when an array, not of shape {edges.shape}")
+    if edges.size < 2 or np.any(np.diff(edges) < 0):
         raise ValueError(f"{name}: bins must increase monotonically, when an array")
     return edges.astype(real)

@@ -219,6 +219,8 @@ def test_bincount_and_histogram(device):
           np.histogram(with_nan, bins=2, range=(0, 3))[0], 0)
     with pytest.raises(ValueError, match="bins must increase monotonically"):
         wf.histogram(wf.asarray([1.0]), bins=[2.0, 1.0])
+    with pytest.raises(ValueError, match=r"bins must be 1-D when an array, not of shape \(1, 2\)"):
+        wf.histogram(wf.asarray([1.0]), bins=[[1.0, 2.0]])
     with pytest.raises(ValueError, match=r"autodetected range of \[nan, nan\] is not finite"):
         wf.histogram(wf.asarray(with_nan))
 
