@@ -87,20 +87,28 @@ def value_and_grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0
     >>> round(float(lp), 6), round(float(g), 6)
     (-2.462877, -0.5)
     """
+    return _with_value(f, argnums, "value_and_grad")
+
+
+def _with_value(f: Callable[..., Any], argnums: int | tuple[int, ...], name: str
+                ) -> Callable[..., tuple[Array, Any]]:
+    """``value_and_grad``, its errors naming the function called (``name``)."""
     positions = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     @functools.wraps(f)
     def call(*args: Any) -> tuple[Array, Any]:
         for k in positions:
             if not -len(args) <= k < len(args):
-                raise ValueError(f"value_and_grad: argnums {argnums} but f got {len(args)} "
+                raise ValueError(f"{name}: argnums {argnums} but f got {len(args)} "
                                  "positional argument(s)")
         chosen = tuple(k % len(args) for k in positions)
         value, leaves, marked, trees, call = _call(f, args, chosen)
         if not isinstance(value, Array) or value.shape != () or not value.dtype.is_float:
             what = (f"an array of shape {value.shape} and dtype {value.dtype}"
                     if isinstance(value, Array) else type(value).__name__)
-            raise TypeError(f"grad: f must return a 0-d real array, not {what}")
+            if isinstance(value, Array) and value.shape == () and value.dtype.kind in "biu":
+                what += " (integer arguments make integer values: pass 2.0, not 2)"
+            raise TypeError(f"{name}: f must return a 0-d real array, not {what}")
         one = Array(ex.scalar(1.0, value.dtype), value.device)
         flat = _gradients([value._node], [one], leaves, marked, call)
         together([value, *flat])
@@ -118,7 +126,7 @@ def grad(f: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[
     >>> wf.grad(lambda x: wf.exp(x).sum())(wf.asarray([0.0, 1.0])).tolist()[0]
     1.0
     """
-    with_value = value_and_grad(f, argnums)
+    with_value = _with_value(f, argnums, "grad")
 
     @functools.wraps(f)
     def call(*args: Any) -> Any:
