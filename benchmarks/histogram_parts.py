@@ -7,28 +7,21 @@ histogram, 2^24 float64 values, 100 bins, median ms of 9 synchronized calls.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import median_ms
 
 import weft as wf
 from weft import counting
 
 
-def median_ms(fn, synchronize, calls: int = 9) -> float:
-    def once() -> None:
+def computed(fn):
+    """``fn`` whose result (its first item, for a pair) is computed, not read back."""
+    def run() -> None:
         result = fn()
         result = result[0] if isinstance(result, tuple) else result
         if isinstance(result, wf.Array):
             result.eval()
-        synchronize()
-    once()
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        once()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)) * 1e3
+    return run
 
 
 def main() -> None:
@@ -60,7 +53,7 @@ def main() -> None:
                                                                         range=(-4.0, 4.0))
     print(f"{wf.current_device()}: 2^24 float64, 100 bins, median ms")
     for name, fn in parts.items():
-        print(f"  {name:30s} {median_ms(fn, synchronize):8.3f}")
+        print(f"  {name:30s} {median_ms(computed(fn), synchronize, 9, batch=1):8.3f}")
 
 
 if __name__ == "__main__":

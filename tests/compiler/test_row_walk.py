@@ -22,11 +22,11 @@ def _data(seed: int = 0, rows: int = ROWS, cols: int = COLS):
     return rng.standard_normal((rows, cols)) / np.sqrt(cols), rng.standard_normal(cols)
 
 
-def _compiled(arrays, traits: Traits = CPU) -> list:
+def _compiled(arrays, traits: Traits = CPU, target: Target | None = None) -> list:
     from weft.backends.opencl.dialect import OPENCL
 
     outputs = [(a._node, temporary_leaf(a.shape, a.dtype)) for a in arrays]
-    return compile(outputs, Target(OPENCL, traits)).kernels
+    return compile(outputs, target or Target(OPENCL, traits)).kernels
 
 
 def _skeletons(arrays, traits: Traits = CPU) -> list[str]:
@@ -106,12 +106,9 @@ def test_a_glm_written_by_hand(device, cols):
     s = 2 * y - 1
     value = wf.log_inv_logit(s * eta).sum()
     grad = (x * (s * wf.inv_logit(-s * eta))[:, None]).sum(axis=0)
-    gpu = Target(CUDA, Traits(reduction_groups=4))
-    found = [_compiled(arrays) for arrays in ([value, grad], [grad, value])]
-    if cols > 1024:
-        found += [compile([(a._node, temporary_leaf(a.shape, a.dtype)) for a in arrays],
-                          gpu).kernels for arrays in ([value, grad], [grad, value])]
-    for kernels in found:
+    targets = [None] + ([Target(CUDA, Traits(reduction_groups=4))] if cols > 1024 else [])
+    for kernels in [_compiled(arrays, target=t) for t in targets
+                    for arrays in ([value, grad], [grad, value])]:
         assert kernels[0].ir.skeleton == ROW_WALK
         storage = x._node.attrs.storage
         assert [any(a is storage for a in k.arguments) for k in kernels] == [
