@@ -234,8 +234,21 @@ class KernelCache:
         if dialect is None:
             return backend.from_ir(device, ir)  # interpreted: launch choices do not apply
         source, name = render(ir, dialect, device.supports_fp64, variant)
-        options = backend.build_options(device, ir)
-        parts = {"cache version": CACHE_VERSION, "device and compiler": backend.fingerprint(device),
+        return self._from_source(device, source, name, backend.build_options(device, ir),
+                                 reason)
+
+    def source_program(self, device: Any, source: str, name: str) -> Any:
+        """The program of a kernel the backend writes itself (``source``, its kernel
+        ``name``), built like a generated one: from memory, the disk cache or the compiler."""
+        with self._lock:
+            return self._from_source(device, source, name,
+                                     device.backend.build_options(device, None),
+                                     "a backend's own kernel")
+
+    def _from_source(self, device: Any, source: str, name: str, options: list[str],
+                     reason: str) -> Any:
+        parts = {"cache version": CACHE_VERSION,
+                 "device and compiler": device.backend.fingerprint(device),
                  "build options": " ".join(options), "source": source}
         digest = hashlib.sha256("\n".join(parts.values()).encode()).hexdigest()
         program = self._by_source.get((device, digest))

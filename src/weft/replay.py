@@ -183,7 +183,8 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
     bounds: list[Any] = []
     for step in replay.steps:
         bounds.append(_bind(replay, step, bounds.copy()))
-    graph = backend.plan_graph(device, bounds)
+    graph = backend.plan_graph(device, bounds, [(f"r{k}", dtype) for k, (dtype, size)
+                                                in enumerate(replay.results) if size == 1])
     if graph is not None:
         begin, end, graph_names = graph.source([f"B{n}" for n in range(len(bounds))])
         body += begin

@@ -34,7 +34,7 @@ def serial_mark() -> int:
 
 class Storage:
     __slots__ = ("device", "buffer", "dtype", "size", "leaves", "write", "reads", "checks",
-                 "serial", "__weakref__")
+                 "serial", "host_copy", "__weakref__")
 
     def __init__(self, device: Any, buffer: Any, dtype: DType, size: int) -> None:
         self.device = device
@@ -46,6 +46,7 @@ class Storage:
         self.reads: dict[int, tuple[Any, Any]] = {}  # id(queue) -> (event, queue) since then
         self.checks: tuple[Any, ...] = ()  # pending.Pending reports the contents depend on
         self.serial = next(_SERIALS)
+        self.host_copy: Any = None  # where a launch also copies it to the host, if anywhere
 
     @property
     def nbytes(self) -> int:

@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.stats
 
 import weft as wf
 from conftest import run_in_threads
@@ -266,13 +267,16 @@ def test_a_replay_is_one_graph_that_sees_each_calls_arguments(gpu, monkeypatch):
     """A traced function's kernels launch as one CUDA graph whose nodes take each call's
     new buffers and scalars (-0.0 after 0.0 too) and keep what did not change."""
     from weft.backends.cuda import driver
+    from weft.backends.cuda.launch import HOST_COPY_KERNEL, HOST_COPY_SOURCE
+    from weft.cache import CACHE
 
+    copy = CACHE.source_program(gpu, HOST_COPY_SOURCE, HOST_COPY_KERNEL).function.ptr
     made = []
 
     class Counting(driver.Graph):
         def __init__(self, launches):
             super().__init__(launches)
-            made.append(len(launches))
+            made.append(sum(int(f) != copy for f, *_ in launches))  # the kernels
 
     monkeypatch.setattr(driver, "Graph", Counting)
     rng = np.random.default_rng(5)
@@ -298,3 +302,46 @@ def test_a_replay_is_one_graph_that_sees_each_calls_arguments(gpu, monkeypatch):
     with np.errstate(divide="ignore"):
         for s in (2.0, 0.0, -0.0, 0.5):
             np.testing.assert_array_equal(reciprocal(a, s).to_numpy(), 1.0 / (np.ones(5) * s))
+
+
+def test_a_one_element_result_is_read_from_its_graphs_host_copy(gpu, monkeypatch):
+    """A replay's graph copies its one-element results to host memory: float() of the last
+    call's result waits and copies nothing; a result whose copy a later call overwrote,
+    one written since, and one read by another thread are copied as before; a NaN in the
+    data still fails the read."""
+    runtime = gpu.handle.cupy.cuda.runtime
+    copies = []
+    real_copy = runtime.memcpyAsync
+
+    def counting_copy(*args):
+        copies.append(args[2])
+        return real_copy(*args)
+
+    monkeypatch.setattr(runtime, "memcpyAsync", counting_copy)
+    rng = np.random.default_rng(11)
+    y = rng.standard_normal(1000)
+    y_dev = wf.asarray(y)
+    lp = wf.function(lambda y, mu, sigma: wf.stats.normal_lpdf(y, mu, sigma))
+    want = lambda mu: scipy.stats.norm.logpdf(y, mu, 1.3).sum()  # noqa: E731
+    for k in range(6):
+        lp(y_dev, 0.1 * k, 1.3)  # traced, checked, then replayed as one graph
+    copies.clear()
+    for mu in np.linspace(-1.0, 1.0, 9):
+        assert float(lp(y_dev, float(mu), 1.3)) == pytest.approx(want(mu), rel=1e-12)
+    assert copies == []
+    first, second = lp(y_dev, 0.25, 1.3), lp(y_dev, -0.5, 1.3)
+    assert float(first) == pytest.approx(want(0.25), rel=1e-12)  # its copy was overwritten
+    assert float(second) == pytest.approx(want(-0.5), rel=1e-12)
+    assert len(copies) == 1
+    changed = lp(y_dev, 0.75, 1.3)
+    changed[...] = 7.0
+    assert float(changed) == 7.0
+    elsewhere = lp(y_dev, 0.5, 1.3)
+    seen = []
+    run_in_threads(lambda k: seen.append(float(elsewhere)), 1)
+    assert seen == [pytest.approx(want(0.5), rel=1e-12)]
+    bad = y.copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError, match=r"y must be not NaN; y\[3\] = nan"):
+        float(lp(wf.asarray(bad), 0.1, 1.3))
+    assert float(lp(y_dev, 0.1, 1.3)) == pytest.approx(want(0.1), rel=1e-12)

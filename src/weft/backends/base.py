@@ -148,12 +148,14 @@ class Backend(Protocol):
         those lines read (``GenericBound`` for a backend with nothing to prepare).
         ``after``: the bound launches of the replay's earlier steps."""
 
-    def plan_graph(self, device: Any, bounds: list[Any]) -> Any | None:
+    def plan_graph(self, device: Any, bounds: list[Any],
+                   read_back: list[tuple[str, Any]] = ()) -> Any | None:
         """A replay's launches ``bounds`` (``bind``'s, in order) as one unit the driver
         launches at once, where the backend has one (CUDA graphs): an object whose
         ``source(step_names)`` gives a runner's opening and closing lines and their globals,
         the steps' lines then coming from each bound's ``graph_source``. None: each launch
-        goes on its own (``source``)."""
+        goes on its own (``source``). ``read_back``: the one-element results (their names
+        in the runner and dtypes) the unit may also copy to the host for a later read."""
 
     def synchronize(self, device: Any) -> None:
         """Wait for all work the calling thread queued on ``device``."""

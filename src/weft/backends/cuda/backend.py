@@ -27,7 +27,16 @@ from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import driver
 from .dialect import CUDA
-from .launch import PlanGraph, _Bound, _Kernel, _Layout, _Mark, _wait
+from .launch import (
+    HOST_COPY_KERNEL,
+    HOST_COPY_SOURCE,
+    PlanGraph,
+    _Bound,
+    _Kernel,
+    _Layout,
+    _Mark,
+    _wait,
+)
 
 _BLOCK = 256
 # Downloads of several buffers go through page-locked memory up to this total (bytes).
@@ -277,6 +286,11 @@ class CUDABackend:
     def read_element(self, storage: Storage, offset: int) -> Any:
         """Through the thread's page-locked staging block: one copy, one wait (an MCMC
         loop's ``float(lp(theta))``; ../shared/design/fast-path.md 6.5)."""
+        copy = storage.host_copy
+        if copy is not None and offset == 0:
+            value = copy.read(storage)  # copied by the graph that wrote it
+            if value is not None:
+                return value
         h = storage.device.handle
         stream = h.stream()
         write = storage.write
@@ -521,14 +535,22 @@ class CUDABackend:
         each call filling the positions ``holes`` (``_Bound``)."""
         return _Bound(device.handle, program, ir, args, holes, n, groups, self.block)
 
-    def plan_graph(self, device: Any, bounds: list[_Bound]) -> PlanGraph | None:
+    def plan_graph(self, device: Any, bounds: list[_Bound],
+                   read_back: list[tuple[str, Any]] = ()) -> PlanGraph | None:
         """A replay's launches ``bounds`` (bound on the calling thread) as one CUDA graph
         (``PlanGraph``) where the process has one device (the graph's context is always
-        current then) and they share one stream; None otherwise."""
+        current then) and they share one stream; None otherwise. The graph also copies
+        each one-element result of ``read_back`` (its name in the runner, its dtype) to
+        page-locked host memory, where ``read_element`` finds it."""
         h = device.handle
         if not h.only or not bounds or any(b.queue is not bounds[0].queue for b in bounds):
             return None
-        return PlanGraph(h, bounds)
+        copy = None
+        if read_back:
+            from ...cache import CACHE
+
+            copy = CACHE.source_program(device, HOST_COPY_SOURCE, HOST_COPY_KERNEL).function
+        return PlanGraph(h, bounds, read_back, copy and copy.handle)
 
     def group_counter(self, device: Any) -> Storage:
         """The calling thread's stream's count of finished blocks (``thread_group_counter``)."""

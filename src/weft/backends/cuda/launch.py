@@ -7,11 +7,13 @@ then the struct of the rest (``driver.py``).
 from __future__ import annotations
 
 import struct
+import threading
 from typing import Any
 
 import numpy as np
 
 from ...dialect import ArgumentLayout
+from ...dtypes import DType
 from ...skeletons.reduce import WORK_GROUP
 from . import driver
 
@@ -177,6 +179,60 @@ class _Bound:
         return lines, names
 
 
+# Copies a one-element result into page-locked host memory through that memory's device
+# address: a kernel node, since a graph's memcpy node to host memory took about 2 us more of
+# the device's time per launch on the H200 (docs/tuning-notes.md, 44).
+HOST_COPY_KERNEL = "weft_host_copy"
+HOST_COPY_SOURCE = f"""extern "C" __global__ void {HOST_COPY_KERNEL}(
+    const unsigned char* __restrict__ source, unsigned char* __restrict__ destination,
+    const int nbytes)
+{{
+    for (int k = threadIdx.x; k < nbytes; k += blockDim.x) destination[k] = source[k];
+}}
+"""
+
+
+class HostCopy:
+    """Where each launch of a plan's graph ends by copying a one-element result to
+    page-locked host memory (``value``): reading the result after its launch is then a
+    wait for the stream, without a copy of its own (a memcpy call and its round trip
+    through the copy engine: an MCMC loop's ``float(lp(theta))``). The copy holds the value
+    of the storage whose last write is ``entry``, for the thread ``owner`` that launches
+    the graph on ``stream``."""
+
+    __slots__ = ("graph", "node", "node_params", "memory", "params", "source", "entry",
+                 "owner", "stream", "value")
+
+    def __init__(self, source: int, destination: int, nbytes: int, stream: Any,
+                 value: np.ndarray) -> None:
+        self.memory = np.array([source, destination, nbytes], dtype=np.uint64)
+        self.params = np.array([0, 8, 16], dtype=np.uint64) + np.uint64(self.memory.ctypes.data)
+        self.graph: driver.Graph | None = None  # and its node, once the graph is made
+        self.node: Any = None
+        self.node_params: Any = None
+        self.source = source
+        self.entry: Any = None
+        self.owner = threading.get_ident()
+        self.stream = stream
+        self.value = value
+
+    def retarget(self, source: int) -> None:
+        """Copy from the device address ``source`` from the next launch on."""
+        self.memory[0] = self.source = source
+        set_params, _ = driver.graph_calls()
+        status = set_params(self.graph.exec, self.node, self.node_params)[0]
+        if status:
+            driver.graph_failed(status, "cuGraphExecKernelNodeSetParams")
+
+    def read(self, storage: Any) -> Any:
+        """``storage``'s value (a NumPy scalar) where this copy holds it and the calling
+        thread launched it; None otherwise."""
+        if self.entry is not storage.write or threading.get_ident() != self.owner:
+            return None
+        self.stream.synchronize()
+        return self.value[0]
+
+
 class PlanGraph:
     """A replay's launches on the calling thread as one CUDA graph (``driver.Graph``): a
     call copies a kernel's parameter block into its node only where a hole changed since
@@ -184,22 +240,43 @@ class PlanGraph:
     same arrays, keep their addresses from call to call), then launches the whole graph
     with one driver call. One kernel launched alone cost about 4 us of driver time on the
     H100 host, a graph launch about 2 and a node's copy about 1
-    (../shared/design/fast-path.md, 6.3)."""
+    (../shared/design/fast-path.md, 6.3). The results named in ``read_back`` (one element
+    each) are copied to host memory by ``copy_function`` at the end of every launch
+    (``HostCopy``)."""
 
-    __slots__ = ("h", "bounds", "graph", "stream_handle")
+    __slots__ = ("h", "bounds", "graph", "stream_handle", "read_back", "host_copies",
+                 "_memory")
 
-    def __init__(self, h: Any, bounds: list[_Bound]) -> None:
+    def __init__(self, h: Any, bounds: list[_Bound], read_back: list[tuple[str, DType]] = (),
+                 copy_function: Any = None) -> None:
         self.h = h
         self.bounds = bounds
+        self.read_back = [name for name, _ in read_back]
+        stream = bounds[0].queue
+        slot = 16  # each value in a slot of its own, aligned for any dtype
         with h.active():
-            self.graph = driver.Graph([(b.function, b.grid, b.block, int(b.params.ctypes.data))
-                                       for b in bounds])
+            pinned = h.cupy.cuda.alloc_pinned_memory(slot * max(len(read_back), 1))
+            mapped = h.cupy.cuda.runtime.pointerGetAttributes(pinned.ptr).devicePointer
+            scratch = h.cupy.cuda.alloc(slot)  # copied from until a launch names its result
+            self.host_copies = [
+                HostCopy(scratch.ptr, mapped + k * slot, dtype.itemsize, stream,
+                         np.frombuffer(pinned, dtype.numpy, 1, k * slot))
+                for k, (_, dtype) in enumerate(read_back)]
+            launches = [(b.function, b.grid, b.block, int(b.params.ctypes.data))
+                        for b in bounds]
+            launches += [(copy_function, 1, 32, int(c.params.ctypes.data))
+                         for c in self.host_copies]
+            self.graph = driver.Graph(launches)
+        self._memory = (pinned, scratch)
+        for copy, node, params in zip(self.host_copies, self.graph.nodes[len(bounds):],
+                                      self.graph.node_params[len(bounds):]):
+            copy.graph, copy.node, copy.node_params = self.graph, node, params
         self.stream_handle = bounds[0].stream_handle
 
     def source(self, names_of_steps: list[str]) -> tuple[list[str], list[str], dict[str, Any]]:
         """The lines that begin a runner's plan (its ``event``), the lines that end it (the
-        graph's launch), and the globals of both and of the steps' ``graph_source`` lines,
-        whose names are ``names_of_steps``."""
+        host copies' sources, then the graph's launch), and the globals of both and of the
+        steps' ``graph_source`` lines, whose names are ``names_of_steps``."""
         graph = self.graph
         set_params, launch = driver.graph_calls()
         names: dict[str, Any] = {
@@ -211,9 +288,17 @@ class PlanGraph:
             names[f"{name}_node"] = node
             names[f"{name}_node_params"] = params
         begin = ["event = GRAPH_MARK(GRAPH_STREAM)"]
-        end = ["status = GRAPH_LAUNCH(GRAPH_EXEC, GRAPH_STREAM_HANDLE)[0]",
-               "if status:",
-               "    GRAPH_FAILED(status, 'cuGraphLaunch')"]
+        end = []
+        for k, (result, copy) in enumerate(zip(self.read_back, self.host_copies)):
+            names[f"HOST_COPY{k}"] = copy
+            end += [f"p = {result}.buffer.mem.ptr",
+                    f"if HOST_COPY{k}.source != p:",
+                    f"    HOST_COPY{k}.retarget(p)",
+                    f"HOST_COPY{k}.entry = {result}.write",
+                    f"{result}.host_copy = HOST_COPY{k}"]
+        end += ["status = GRAPH_LAUNCH(GRAPH_EXEC, GRAPH_STREAM_HANDLE)[0]",
+                "if status:",
+                "    GRAPH_FAILED(status, 'cuGraphLaunch')"]
         return begin, end, names
 
 

@@ -426,7 +426,8 @@ class OpenCLBackend:
                 counter = local.quick_counter = self.upload(device, np.zeros(1, np.int32))
             args[ir.counter_position] = counter
 
-    def plan_graph(self, device: Any, bounds: list[Any]) -> None:
+    def plan_graph(self, device: Any, bounds: list[Any],
+                   read_back: list[tuple[str, Any]] = ()) -> None:
         """None: each launch of a replay is enqueued on its own."""
         return None
 

@@ -251,7 +251,8 @@ class ReferenceBackend:
              after: Any = ()) -> GenericBound:
         return GenericBound(self, device, program, ir, args, holes, n, groups)
 
-    def plan_graph(self, device: Any, bounds: list[Any]) -> None:
+    def plan_graph(self, device: Any, bounds: list[Any],
+                   read_back: list[tuple[str, Any]] = ()) -> None:
         """None: each launch of a replay is enqueued on its own."""
         return None
 
