@@ -29,6 +29,7 @@ from .compiler import Compiled, TemporaryBuffer
 from .config import log
 from .storage import Storage, events_before_launch
 from .traced import note_activity
+from .tuning import KEPT_TEMPORARY_BYTES
 
 # Where a hole's value comes from.
 INPUT = 0  # the caller's k-th input: a storage
@@ -165,7 +166,7 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
         names[f"NEW_RESULT{k}"] = backend.allocator(device, dtype, size)
     results = [f"r{k}" for k in range(len(replay.results))]
     allocations = [f"r{k} = NEW_RESULT{k}()" for k in range(len(replay.results))]
-    fresh = {f"t{k}" for k in range(len(replay.temporaries))}
+    fresh = set()  # storages no work has touched yet: nothing to wait for or clear
     if results and given_results:
         body += ["if results is None:", *(f"    {line}" for line in allocations),
                  "else:", f"    {', '.join(results)}, = results"]
@@ -173,8 +174,14 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
         body += allocations
         fresh.update(results)  # new storages: no work to wait for, no reports to clear
     for k, (dtype, size) in enumerate(replay.temporaries):
-        names[f"NEW_TEMP{k}"] = backend.allocator(device, dtype, size)
-        body.append(f"t{k} = NEW_TEMP{k}()")
+        if max(size, 1) * dtype.itemsize <= KEPT_TEMPORARY_BYTES:
+            # Made now and kept: the runner's calls are ordered like any work on a storage.
+            names[f"TEMP{k}"] = backend.allocator(device, dtype, size)()
+            body.append(f"t{k} = TEMP{k}")
+        else:
+            names[f"NEW_TEMP{k}"] = backend.allocator(device, dtype, size)
+            body.append(f"t{k} = NEW_TEMP{k}()")
+            fresh.add(f"t{k}")
     if counts_activity:
         body.append("NOTE()")
     inputs = sorted({k for step in replay.steps for kind, k, _ in step.getters
@@ -255,7 +262,10 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
                          f"    LAUNCHED(report{n}, {reads_tuple}, {_tuple(outputs)})",
                          "else:"]
             indent = "    " if checks else ""
-            body += [f"{indent}{x}.checks = (report{n},)" for x in outputs]
+            # One tuple for all: a launch reading several of them merges them by identity
+            # (``pending.launched``), once.
+            body += [f"{indent}checks = (report{n},)"]
+            body += [f"{indent}{x}.checks = checks" for x in outputs]
         else:
             checks = " or ".join(f"{x}.checks" for x in reads) or "False"
             body += [f"if {checks}:", f"    LAUNCHED(None, {reads_tuple}, {writes_tuple})"]

@@ -143,3 +143,8 @@ LIBRARY_ELEMENTS = 1 << 24
 # where the pthread device's handoff to its workers and back cost more than the work's share
 # of the cores (backends/opencl/companion.py).
 QUICK_ELEMENTS = 1 << 14
+
+# A replay's temporaries of at most this many bytes are made once per runner (per thread) and
+# kept between its calls: allocating and releasing each cost 2-3 us a call on PoCL and CUDA,
+# and the runner's queue orders each call after the last (docs/tuning-notes.md, 45).
+KEPT_TEMPORARY_BYTES = 1 << 16
