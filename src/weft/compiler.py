@@ -2,7 +2,9 @@
 
 ``compile(outputs, target)`` schedules the outputs into steps, lowers each step to kernel IR
 with its launch arguments, chooses each kernel's launch variant from the target's traits
-(``variants``) and adds the combining passes of reductions split over work-groups. Buffers
+(``variants``) and adds the combining passes of reductions split over work-groups. On CPUs a
+small element-wise step after a reduction of one work-item becomes that kernel's epilogue
+(``KernelIR.epilogue``): one launch, not two. Buffers
 the evaluation needs besides its leaves and destinations (a reduction feeding more work, a
 split reduction's partial results) are ``TemporaryBuffer`` placeholders, allocated by the
 caller before the first launch (``realize``). Nothing here touches a device: the golden and
@@ -32,7 +34,8 @@ from .dialect import Dialect
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .ir import PLAIN, REDUCE_COLS, REDUCE_ROWS, ErrorInfo, KernelIR, ReduceLayout, Variant
-from .lower import Arguments, lower, lower_reduction
+from .lower import Arguments, lower
+from .lower_accumulations import lower_reduction
 from .ops import OPS
 from .render import render
 from .skeletons import row_walk as row_walk_skeleton
@@ -113,9 +116,12 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
     if (config.fuse_enabled() and target.dialect is not None
             and (target.traits.is_cpu or target.dialect.shuffle_down)):
         scheduled = rowwalk.joined(scheduled, _walk_layout(target), target.fp64)
-    for step in scheduled:
-        if isinstance(step, rowwalk.RowWalk):
-            _compile_walk(compiled.kernels, step, target)
+    joined = False  # the step was the epilogue of the kernel before
+    for step, after in zip(scheduled, [*scheduled[1:], None]):
+        if joined:
+            joined = False
+        elif isinstance(step, rowwalk.RowWalk):
+            joined = _compile_walk(compiled.kernels, step, target, _epilogue(after, target))
         elif step.scans:
             from .scan_kernels import arg_kernels, scan_kernels
 
@@ -124,7 +130,8 @@ def compile(outputs: list[schedule.Output], target: Target) -> Compiled:  # noqa
                     scan_kernels(root, dest, target.traits, target.fp64)
                     if root.kind == ex.SCAN else arg_kernels(root, dest, target.traits))
         elif step.reductions:
-            _compile_reductions(compiled.kernels, step.reductions, step.elementwise, target)
+            joined = _compile_reductions(compiled.kernels, step.reductions, step.elementwise,
+                                         target, epilogue=_epilogue(after, target))
         else:
             kernel = _compile_elementwise(step.outputs, target)
             if kernel.n:
@@ -185,11 +192,15 @@ def _teams(rows: int, cols: int, teams: int, lanes: int) -> ReduceLayout:
     return ReduceLayout(REDUCE_COLS, rows, cols, lanes, splits, chunk, groups)
 
 
-def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target) -> None:
-    """A row walk's kernel, then the passes adding its splits' partial results."""
+def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target,
+                  epilogue: list[schedule.Output] | None = None) -> bool:
+    """A row walk's kernel, then the passes adding its splits' partial results; whether it
+    took ``epilogue`` (where it is one work-item writing its results itself)."""
     assert walk.lowered is not None
     ir, args, errors, followups = walk.lowered
     layout = walk.layout
+    if epilogue and not followups and layout.groups == 1 and layout.lanes == 1:
+        ir, args, errors, followups = rowwalk.lower_walk(walk, target.fp64, epilogue)
     variant = PLAIN
     if layout.lanes > 1:
         variant = Variant(fixed=(("lane_columns", rowwalk.lane_columns(layout)),
@@ -206,8 +217,12 @@ def _compile_walk(kernels: list[Kernel], walk: rowwalk.RowWalk, target: Target) 
     for combine, dest in followups:
         groups.setdefault((combine.args[0].shape, combine.attrs.axis), []).append(
             (combine, dest))
-    for group in groups.values():
-        _compile_reductions(kernels, group, [], target, combining=True)
+    joined = bool(ir.epilogue)
+    for k, group in enumerate(groups.values()):
+        last = k == len(groups) - 1 and not joined
+        joined |= _compile_reductions(kernels, group, [], target, combining=True,
+                                      epilogue=epilogue if last else None)
+    return joined
 
 
 def _refuse_float64(ir: KernelIR, target: Target) -> None:
@@ -265,16 +280,35 @@ def _out_strides(dest: ex.Node, segments: int) -> tuple[int, int, int]:
     return (v.offset, seg, 0)
 
 
+def _epilogue(step: schedule.Step | rowwalk.RowWalk | None, target: Target
+              ) -> list[schedule.Output] | None:
+    """The outputs of ``step`` where a CPU reduction kernel's one work-item could compute
+    them after its own (``KernelIR.epilogue``): a small element-wise step storing into
+    buffers. A launch on PoCL costs 10-20 us of host time against the few elements' work
+    (docs/tuning-notes.md, 46)."""
+    if (step is None or isinstance(step, rowwalk.RowWalk) or step.reductions or step.scans
+            or not target.traits.is_cpu or target.dialect is None):
+        return None
+    outputs = step.outputs
+    if any(dest.kind != ex.BUFFER for _, dest in outputs):
+        return None
+    if not 0 < _size(outputs[0][1].shape) <= tuning.EPILOGUE_ELEMENTS:
+        return None
+    return outputs
+
+
 def _compile_reductions(kernels: list[Kernel], reductions: list[schedule.Output],
                         elementwise: list[schedule.Output], target: Target,
-                        combining: bool = False) -> None:
+                        combining: bool = False,
+                        epilogue: list[schedule.Output] | None = None) -> bool:
     """A reduction step's kernels, appended to ``kernels``: the first pass, then the passes
     combining its partial results. ``combining``: this step combines a split reduction's
     partial results, which one work-group per segment reads in one pass (a split there
-    would add a launch)."""
-    first = reduction_kernel(reductions, elementwise, target, combining)
+    would add a launch). ``epilogue``: the next step's outputs, which a first pass of one
+    work-item computes after its own; whether it did."""
+    first = reduction_kernel(reductions, elementwise, target, combining, epilogue)
     if first is None:
-        return
+        return False
     kernel, layout, followups = first
     kernel.combines = combining
     if layout.groups:
@@ -284,15 +318,22 @@ def _compile_reductions(kernels: list[Kernel], reductions: list[schedule.Output]
     for combine, dest in followups:
         key = (combine.args[0].shape, combine.attrs.axis)
         groups.setdefault(key, []).append((combine, dest))
-    for group in groups.values():
-        _compile_reductions(kernels, group, [], target, combining=True)
+    joined = bool(layout.groups and kernel.ir.epilogue)
+    for k, group in enumerate(groups.values()):
+        # The last combining pass, a work-item per segment, may take the epilogue instead.
+        last = k == len(groups) - 1 and not joined
+        joined |= _compile_reductions(kernels, group, [], target, combining=True,
+                                      epilogue=epilogue if last else None)
+    return joined
 
 
 def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedule.Output],
-                     target: Target, combining: bool = False
+                     target: Target, combining: bool = False,
+                     epilogue: list[schedule.Output] | None = None
                      ) -> tuple[Kernel, ReduceLayout, list[schedule.Output]] | None:
     """The first kernel of a reduction step, its layout and the combining passes that follow
-    it (None: nothing to reduce into)."""
+    it (None: nothing to reduce into). ``epilogue``: outputs the kernel computes after its
+    own where it is one work-item writing final results (a CPU rows band of one row)."""
     operand_shape = reductions[0][0].args[0].shape
     axis = reductions[0][0].attrs.axis
     rows, cols = as_2d(operand_shape)
@@ -320,7 +361,10 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
                                          range_structure == "general", target.fp64)
 
     first = planned(1 if combining else traits.reduction_groups)
-    lowered = _lower_reductions(reductions, elementwise, grid, range_structure, first, target)
+    if not (first.mode == REDUCE_ROWS and first.band and first.rows * first.splits == 1):
+        epilogue = None
+    lowered = _lower_reductions(reductions, elementwise, grid, range_structure, first, target,
+                                epilogue)
     if first.splits_one_row and target.resident_groups is not None:
         # One row split over work-groups: at most the groups the device holds at once. A
         # second wave starts only as the first ends, and its few groups then leave most of
@@ -337,7 +381,8 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
 
 def _lower_reductions(reductions: list[schedule.Output], elementwise: list[schedule.Output],
                       grid: tuple[int, ...], range_structure: str, layout: ReduceLayout,
-                      target: Target) -> tuple[Kernel, ReduceLayout, list[schedule.Output]]:
+                      target: Target, epilogue: list[schedule.Output] | None = None
+                      ) -> tuple[Kernel, ReduceLayout, list[schedule.Output]]:
     """The first kernel of a reduction step under ``layout`` and the combining passes that
     follow it."""
     axis = reductions[0][0].attrs.axis
@@ -373,8 +418,10 @@ def _lower_reductions(reductions: list[schedule.Output], elementwise: list[sched
         specs.append((root.args[0], red.op, acc, partial, None))
         combine = ex.reduce(partial, ex.Reduction(red.op, axis, red.scale), dest.shape, acc)
         followups.append((combine, dest))
+    if followups or finals:
+        epilogue = None  # its inputs are complete only after the combining pass
     ir, args, errors = lower_reduction(grid, specs, elementwise, layout, range_structure,
-                                       out_strides, finals or None)
+                                       out_strides, finals or None, epilogue)
     variant = variants.reduction(ir, args, layout, target.traits)
     kernel = Kernel(ir, variant, args, errors, layout.rows * layout.cols, layout.groups)
     return kernel, layout, followups

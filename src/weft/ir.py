@@ -306,6 +306,10 @@ class KernelIR:
     range_structure: str = "general"  # reductions visit only this structure's elements
     checked: bool = False  # has an error buffer
     scan: Scan | None = None  # a SCAN kernel's pass
+    # A one-work-item reduction's epilogue: the statements of a small element-wise step
+    # after it, which the work-item runs for each of that step's elements once its own
+    # results are stored (``epilogue_n`` and ``epilogue_cols`` give that step's grid).
+    epilogue: tuple[Statement, ...] = ()
 
     @functools.cached_property
     def buffer_roles(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -433,7 +437,8 @@ class KernelIR:
     @property
     def op_names(self) -> list[str]:
         names = [s.op for s in self.body if isinstance(s, Apply)]
-        return names + [f"{r.op}_reduce" for r in self.reductions]
+        names += [f"{r.op}_reduce" for r in self.reductions]
+        return names + [s.op for s in self.epilogue if isinstance(s, Apply)]
 
 
 @dataclass(frozen=True)

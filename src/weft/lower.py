@@ -15,7 +15,7 @@ the earlier variable, so ``t = a / b; t * t`` divides once per element.
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from . import expr as ex
 from . import structure as st
 from .dtypes import DType
 from .expr import Node
-from .indexing import IDENTITY, AffineMap, as_2d, broadcast_map, padded_strides, transpose_map
+from .indexing import IDENTITY, AffineMap, as_2d, broadcast_map, padded_strides
 from .ir import (
     ELEMENTWISE,
     ERROR_BUFFER,
@@ -33,11 +33,9 @@ from .ir import (
     ERROR_SEEN,
     FLAT,
     GROUP_COUNTER,
-    REDUCE_ROWS,
     ROW_VECTOR,
     ROWWISE,
     SCALAR_ACCESS,
-    SCAN,
     STRIDED,
     TRANSPOSED,
     Accumulate,
@@ -55,9 +53,7 @@ from .ir import (
     Param,
     ReadIndex,
     ReadScalar,
-    ReduceLayout,
     ScalarParam,
-    Scan,
     Scatter,
     Select,
     Statement,
@@ -447,6 +443,43 @@ class _Lowering:
         access, prefix = self.leaf_access(dest, IDENTITY)
         return Store(buf, var, access, prefix, when)
 
+    def outputs(self, outputs: list[tuple[Node, Node]]) -> None:
+        """Statements computing and storing each ``(expression, destination)`` of the grid."""
+        values: list[str] = []
+        conditions: list[str | None] = []
+        for root, dest in outputs:
+            kept = _keeps_destination(root, dest)
+            if kept is None:
+                values.append(self.node(root, self.root_context(root)))
+                conditions.append(None)
+            else:  # where(c, v, dest) into dest: store v where c holds, without reading dest
+                condition, value = kept
+                # v's loads are not guarded by c: on the H100 the wait for the mask before
+                # the loads cost more than the reads that long unselected runs would save
+                # (docs/masks.md).
+                conditions.append(self.node(condition, Ctx(IDENTITY, None)))
+                values.append(self.node(value, self.root_context(value)))
+        # Every output is loaded before any is stored: outputs may overwrite each other's
+        # inputs.
+        for (_, dest), var, when in zip(outputs, values, conditions):
+            self.body.append(self.store(dest, var, when))
+
+    def epilogue(self, outputs: list[tuple[Node, Node]]
+                 ) -> tuple[tuple[Statement, ...], list[tuple[IndexParam, int]]]:
+        """A small element-wise step's statements over its own grid, sharing this kernel's
+        parameters and error table (``KernelIR.epilogue``), and its grid's parameters."""
+        grid = outputs[0][1].shape
+        kept = (self.body, self.numbering, self.vars_of, self.grid2, self.ndim, self.visited)
+        # Values of the kernel's own grid are not the epilogue's: its statements start anew.
+        self.body, self.numbering, self.vars_of = [], {}, {}
+        self.grid2, self.ndim, self.visited = as_2d(grid), len(grid), "general"
+        self.outputs(outputs)
+        statements = tuple(self.body)
+        extra = [(IndexParam("epilogue_n"), _size(grid)),
+                 (IndexParam("epilogue_cols"), self.grid2[1])]
+        self.body, self.numbering, self.vars_of, self.grid2, self.ndim, self.visited = kept
+        return statements, extra
+
     def root_context(self, root: Node) -> Ctx:
         if root.structure == "general":
             return Ctx(IDENTITY, None)
@@ -492,25 +525,13 @@ def lower(outputs: list[tuple[Node, Node]]) -> tuple[KernelIR, Arguments, list[E
     """
     grid = outputs[0][1].shape
     lw = _Lowering(grid)
-    values: list[str] = []
-    conditions: list[str | None] = []
-    for root, dest in outputs:
-        kept = _keeps_destination(root, dest)
-        if kept is None:
-            values.append(lw.node(root, lw.root_context(root)))
-            conditions.append(None)
-        else:  # where(c, v, dest) into dest: store v where c holds, without reading dest
-            condition, value = kept
-            # v's loads are not guarded by c: on the H100 the wait for the mask before the
-            # loads cost more than the reads that long unselected runs would save
-            # (docs/masks.md).
-            conditions.append(lw.node(condition, Ctx(IDENTITY, None)))
-            values.append(lw.node(value, lw.root_context(value)))
-    # Every output is loaded before any is stored: outputs may overwrite each other's inputs.
-    for (_, dest), var, when in zip(outputs, values, conditions):
-        lw.body.append(lw.store(dest, var, when))
-    n = int(np.prod(grid)) if grid else 1
-    return lw.finish(ELEMENTWISE, [(IndexParam("n"), n), (IndexParam("cols"), lw.grid2[1])])
+    lw.outputs(outputs)
+    return lw.finish(ELEMENTWISE, [(IndexParam("n"), _size(grid)),
+                                   (IndexParam("cols"), lw.grid2[1])])
+
+
+def _size(grid: tuple[int, ...]) -> int:
+    return int(np.prod(grid)) if grid else 1
 
 
 def _keeps_destination(root: Node, dest: Node) -> tuple[Node, Node] | None:
@@ -526,74 +547,4 @@ def _keeps_destination(root: Node, dest: Node) -> tuple[Node, Node] | None:
     return condition, value
 
 
-def lower_reduction(
-    grid: tuple[int, ...],
-    reductions: list[tuple[Node, str, DType, Node, float | None]],
-    elementwise: list[tuple[Node, Node]],
-    layout: ReduceLayout,
-    range_structure: str,
-    out_strides: list[tuple[int, int, int]],
-    finals: list[Node] | None = None,
-) -> tuple[KernelIR, Arguments, list[ErrorInfo]]:
-    """A reduction kernel over the padded-2-D ``grid``.
-
-    ``reductions`` are (operand, op name, accumulator dtype, output leaf, scale); every operand
-    has the grid's shape. ``out_strides`` gives per reduction the output's (offset, segment
-    stride, split stride). ``elementwise`` outputs over the same grid are stored on the way.
-    ``finals``: one destination leaf per reduction when the output leaves hold one segment's
-    partial results and the kernel's last work-group combines them into the destinations
-    (the scale then applies there).
-    """
-    lw = _Lowering(grid)
-    lw.visited = range_structure
-    accs: list[Accumulate] = []
-    values = [lw.node(root, Ctx(IDENTITY, None)) for root, *_ in reductions]
-    ew_values = [lw.node(root, lw.root_context(root)) for root, _ in elementwise]
-    for (_, dest), var in zip(elementwise, ew_values):
-        lw.body.append(lw.store(dest, var))
-    for (root, op, acc_dtype, out, scale), var, (off, seg, split) in zip(
-            reductions, values, out_strides):
-        buf = lw.buffer(out.attrs.storage, read=False, written=True)
-        prefix = lw.params(("out", id(out.attrs.storage), off, seg, split),
-                           ("off", "seg", "split"), (off, seg, split))
-        scale_param = None if scale is None else lw.scalar(scale, acc_dtype)
-        if root.dtype is not acc_dtype:
-            var = lw.emit(("cast", acc_dtype, var), lambda v, a=var, t=acc_dtype: Cast(v, t, a))
-        compensated = op == "add" and acc_dtype.name == "float32"
-        accs.append(Accumulate(var, acc_dtype, op, compensated, buf, prefix, scale_param))
-    for k, final in enumerate(finals or ()):
-        fbuf = lw.buffer(final.attrs.storage, read=False, written=True)
-        offset = final.attrs.offset
-        fview = lw.params(("final", id(final.attrs.storage), offset), ("off",), (offset,))
-        accs[k] = replace(accs[k], final_buffer=fbuf, final_view=fview)
-    extra = [(IndexParam(name), value) for name, value in (
-        ("rows", layout.rows), ("cols", layout.cols), ("lanes", layout.lanes),
-        ("splits", layout.splits), ("chunk", layout.chunk))]
-    if layout.mode == REDUCE_ROWS:
-        extra.append((IndexParam("contiguous"), layout.contiguous))
-    return lw.finish(layout.mode, extra, tuple(accs), range_structure, counter=bool(finals))
-
-
-def lower_scan(operand: Node, axis: int, spec: Scan, named: list[tuple[Param, Any]]
-               ) -> tuple[KernelIR, Arguments]:
-    """A scan pass (skeletons/scan.py): ``operand``'s element lowered where the walk reaches
-    it, in ``spec.dtype`` (the walk's element (i, j) is the j-th along its row i: the
-    operand's (i, j), or (j, i) down its columns for ``axis`` 0), then the pass's own
-    ``named`` parameters (destination, carries, layout) and their arguments, in order. An
-    operand with checks or gathers is computed first (schedule.scan_steps): a pass has no
-    error record."""
-    rows, cols = as_2d(operand.shape)
-    walk = operand.shape if axis == 1 else (cols, rows)
-    lw = _Lowering(walk)
-    var = lw.node(operand, Ctx(IDENTITY if axis == 1 else transpose_map(), None))
-    if operand.dtype is not spec.dtype:
-        var = lw.emit(("cast", spec.dtype, var), lambda v, a=var, t=spec.dtype: Cast(v, t, a))
-    ir, args, errors = lw.finish(SCAN, [])
-    if errors:
-        raise AssertionError("a scan's operand with checks is computed before the scan")
-    args += [value for _, value in named]
-    return replace(ir, params=ir.params + tuple(p for p, _ in named),
-                   scan=replace(spec, value=var)), args
-
-
-__all__ = ["Arguments", "Ctx", "lower", "lower_reduction", "lower_scan"]
+__all__ = ["Arguments", "Ctx", "lower"]

@@ -176,8 +176,10 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
     for k, (dtype, size) in enumerate(replay.temporaries):
         if max(size, 1) * dtype.itemsize <= KEPT_TEMPORARY_BYTES:
             # Made now and kept: the runner's calls are ordered like any work on a storage.
+            # What the last call left in it is dead, and so are the reports it depended on
+            # (a failed one would fail this call too).
             names[f"TEMP{k}"] = backend.allocator(device, dtype, size)()
-            body.append(f"t{k} = TEMP{k}")
+            body += [f"t{k} = TEMP{k}", f"t{k}.checks = ()"]
         else:
             names[f"NEW_TEMP{k}"] = backend.allocator(device, dtype, size)
             body.append(f"t{k} = NEW_TEMP{k}()")

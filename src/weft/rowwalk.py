@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import dtypes as dt
 from . import expr as ex
@@ -385,9 +385,10 @@ class _WalkLowering(_Lowering):
         return total
 
 
-def lower_walk(walk: RowWalk, fp64: bool) -> Lowered:
+def lower_walk(walk: RowWalk, fp64: bool, epilogue: list[Output] | None = None) -> Lowered:
     """The walk's kernel IR, arguments and error table, and the passes combining its
-    bands' partial results (``NotWalkableError`` where it cannot be walked)."""
+    bands' partial results (``NotWalkableError`` where it cannot be walked); ``epilogue``:
+    a small step's outputs its one work-item computes after (``KernelIR.epilogue``)."""
     layout = walk.layout
     lw = _WalkLowering(walk.grid, fp64)
     accs: list[tuple[str, Node, Node, str]] = []
@@ -433,9 +434,13 @@ def lower_walk(walk: RowWalk, fp64: bool) -> Lowered:
     if layout.lanes > 1:  # a GPU's team: each lane's columns, compiled in
         extra += [(IndexParam("lane_columns"), lane_columns(layout)),
                   (IndexParam("team_lanes"), layout.lanes)]
+    after: tuple[Statement, ...] = ()
+    if epilogue:
+        after, grid_params = lw.epilogue(epilogue)
+        extra += grid_params
     ir, args, errors = lw.finish(ROW_WALK, extra, tuple(reductions))
     phases(ir)  # refuses what the walk cannot order
-    return ir, args, errors, followups
+    return replace(ir, epilogue=after), args, errors, followups
 
 
 def _direct_offset(lw: _WalkLowering, layout: ReduceLayout, dest: Node, acc: DType,

@@ -1,8 +1,8 @@
 """A scan's kernels: the passes that compute a ``SCAN`` node (the running ``op`` along an
 axis of its operand: the kernels walk rows, so a scan down the columns walks the transposed
 views) into its destination, with their layout chosen from the device's traits. Each pass
-computes the operand's elements where it reads them (lower.lower_scan). The skeletons are
-in skeletons/scan.py.
+computes the operand's elements where it reads them (lower_accumulations.lower_scan). The
+skeletons are in skeletons/scan.py.
 
 A row is cut into splits so the device has enough tasks (a task: one split of one row). One
 split per row is one pass. Several take three: each split's total, the carries (the totals'
@@ -27,7 +27,8 @@ from .compiler import Kernel, TemporaryBuffer
 from .dtypes import DType
 from .indexing import as_2d, padded_strides
 from .ir import SCAN, BufferParam, IndexParam, KernelIR, Scan, Variant
-from .lower import Arguments, lower_scan
+from .lower import Arguments
+from .lower_accumulations import lower_scan
 from .skeletons.reduce import WORK_GROUP
 from .target import Traits
 from .variants import ceil_div

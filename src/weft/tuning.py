@@ -148,3 +148,8 @@ QUICK_ELEMENTS = 1 << 14
 # kept between its calls: allocating and releasing each cost 2-3 us a call on PoCL and CUDA,
 # and the runner's queue orders each call after the last (docs/tuning-notes.md, 45).
 KEPT_TEMPORARY_BYTES = 1 << 16
+
+# An element-wise step of at most this many elements after a CPU reduction of one work-item
+# runs in that work-item, after its results (``KernelIR.epilogue``): one launch, not two
+# (docs/tuning-notes.md, 46).
+EPILOGUE_ELEMENTS = 1024

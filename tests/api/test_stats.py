@@ -295,8 +295,10 @@ def test_sum_of_densities_shares_its_reduction(real_device):
     total = (wf.stats.normal_lpdf(wy, 0.0, ws) + wf.stats.student_t_lpdf(wy, 3.0, 0.0, ws)
              + wf.stats.gamma_lpdf(ws, 2.0, 1.5))
     assert total.is_lazy
-    # one kernel reduces all three (same shape), one adds the three 0-d results
-    assert kernel_count(wf.kernel_source(total)) == 2
+    # one kernel reduces all three (same shape), one adds the three 0-d results: on CPUs
+    # the work-item that reduced them adds them after (an epilogue, test_epilogue.py)
+    cpu = real_device.target.traits.is_cpu
+    assert kernel_count(wf.kernel_source(total)) == (1 if cpu else 2)
     want = (st.norm.logpdf(y, 0.0, s).sum() + st.t.logpdf(y, 3.0, 0.0, s).sum()
             + st.gamma.logpdf(s, 2.0, scale=1 / 1.5).sum())
     np.testing.assert_allclose(float(total), want, rtol=1e-12)

@@ -367,6 +367,17 @@ class Renderer:
         preamble += own + self.struct_definition
         return template.format(preamble=preamble, helpers=helpers, **slots)
 
+    def epilogue_loop(self) -> str:
+        """``KernelIR.epilogue`` in its loop (``reduce.EPILOGUE``; none without one): the
+        statements of the step's grid, whose checks report as they fail."""
+        if not self.ir.epilogue:
+            return ""
+        kept = self.remember_errors, self.row, self.col, self.grid
+        self.remember_errors, self.row, self.col, self.grid = False, "i", "j", "gid"
+        body = "".join(self.statement(s) for s in self.ir.epilogue)
+        self.remember_errors, self.row, self.col, self.grid = kept
+        return reduce.EPILOGUE.format(index_t=self.index_t, body=indent(body))
+
     def walked_twice(self, body: str, checks_only_noted: bool = False) -> list[str]:
         """The trigonometric functions (weft's own) a walk's ``body`` calls, where it walks
         twice (``elementwise.WALK_TWICE``); empty where it cannot: where a second pass would

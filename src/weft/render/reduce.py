@@ -199,7 +199,7 @@ class Reductions:
                                              body=indent(body), accumulate=loop_accumulate)
                      if looped else self.band_lanes(band))
             slots.update(band=str(band), global_id=self.f.d.global_id, acc_init=acc_init,
-                         lanes=lanes, tail_body=body,
+                         epilogue=self.f.epilogue_loop(), lanes=lanes, tail_body=body,
                          tail_accumulate=accumulate, totals=totals, report=report,
                          stores=dedent(stores),
                          range=reduce.RANGES.get((REDUCE_ROWS, self.f.ir.range_structure), ""))

@@ -134,7 +134,7 @@ def render_row_walk(f: Renderer) -> str:
     slots.update(kernel_qualifier=f.d.one_item_kernel_qualifier, local_id=f.d.local_id,
                  group_id=f.d.group_id, acc_init=acc_init, rows_at_once=str(sk.ROWS_AT_ONCE),
                  block=block(sk.ROWS_AT_ONCE), single=block(1).replace("i0 + 0", "i0"),
-                 sum_writes=sum_writes)
+                 sum_writes=sum_writes, epilogue=f.epilogue_loop())
     return f.finish(sk.ROW_WALK, slots)
 
 

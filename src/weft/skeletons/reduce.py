@@ -352,7 +352,16 @@ REDUCE_ROWS_BAND = """\
     for ({index_t} j = j0; j < end; ++j) {{
         const {index_t} gid = i * cols + j;
 {tail_body}{tail_accumulate}    }}
-{totals}{report}{stores}}}
+{totals}{report}{stores}{epilogue}}}
+"""
+# A rows band of one work-item: the element-wise step after it (``KernelIR.epilogue``), by
+# that work-item once its results are stored, one element after another over the step's
+# own grid (its ``i``, ``j`` and ``gid``).
+EPILOGUE = """\
+    for ({index_t} gid = 0; gid < epilogue_n; ++gid) {{
+        const {index_t} i = gid / epilogue_cols;
+        const {index_t} j = gid - i * epilogue_cols;
+{body}    }}
 """
 # The band as a loop over an accumulator array, for bodies that call weft's helper functions
 # (special functions, random draws) or read across rows: there the compiler vectorizes the

@@ -30,7 +30,7 @@ ROW_WALK = """\
 {block}    }}
     for (; i0 < end; ++i0) {{
 {single}    }}
-{sum_writes}}}
+{sum_writes}{epilogue}}}
 """
 COLUMN_ACC_INIT = """\
     {global_ptr}{T}* acc{k} = {buffer} + {out}_off + split * {out}_split;
