@@ -163,7 +163,9 @@ def _runner_source(replay: Replay, read_input: Callable[[int], str], given_resul
     scalar_names: dict[tuple, str] = {}
     backend, device = replay.device.backend, replay.device
     for k, (dtype, size) in enumerate(replay.results):
-        names[f"NEW_RESULT{k}"] = backend.allocator(device, dtype, size)
+        # A one-element result is likely read by the host (an MCMC loop's log density).
+        make = backend.read_back_allocator if size == 1 else backend.allocator
+        names[f"NEW_RESULT{k}"] = make(device, dtype, size)
     results = [f"r{k}" for k in range(len(replay.results))]
     allocations = [f"r{k} = NEW_RESULT{k}()" for k in range(len(replay.results))]
     fresh = set()  # storages no work has touched yet: nothing to wait for or clear

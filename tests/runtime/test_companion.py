@@ -143,3 +143,47 @@ def test_a_small_launch_that_would_wait_on_running_work_stays_on_the_threads_que
         z = (y + 1.0).eval()
         assert _ran_on(z) == "companion"
         np.testing.assert_array_equal(z.to_numpy(), np.arange(SMALL) * 2.0 + 1.0)
+
+
+def test_one_element_results_are_read_in_place(monkeypatch):
+    """A replay's one-element results live where the host reads them (fine-grained SVM
+    under a buffer): float() of one whose kernel has finished copies nothing; results kept
+    together, one written in place, one read by another thread, one a large launch wrote on
+    the pthread device and one whose check failed all read right."""
+    import pyopencl as cl
+    import scipy.stats
+
+    device = COMPANIONED[0]
+    if not device.handle.fine_grained_svm:
+        pytest.skip("the device shares no fine-grained memory with the host")
+    copies = []
+    real_copy = cl.enqueue_copy
+    monkeypatch.setattr(cl, "enqueue_copy", lambda *a, **k: copies.append(1) or
+                        real_copy(*a, **k))
+    rng = np.random.default_rng(12)
+    y, big = rng.standard_normal(SMALL), rng.standard_normal(LARGE)
+    want = lambda data, mu: scipy.stats.norm.logpdf(data, mu, 1.3).sum()  # noqa: E731
+    with wf.device(device):
+        y_dev, big_dev = wf.asarray(y), wf.asarray(big)
+        lp = wf.function(lambda y, mu: wf.stats.normal_lpdf(y, mu, 1.3))
+        for mu in (0.1, 0.2, 0.3):  # traced, checked, replayed
+            lp(y_dev, mu)
+        copies.clear()
+        for mu in np.linspace(-1.0, 1.0, 9):
+            assert float(lp(y_dev, float(mu))) == pytest.approx(want(y, mu), rel=1e-12)
+        assert copies == []
+        kept = [lp(y_dev, 0.01 * k) for k in range(40)]
+        assert [float(r) for r in kept] == pytest.approx([want(y, 0.01 * k)
+                                                          for k in range(40)], rel=1e-12)
+        changed = lp(y_dev, 0.5)
+        changed[...] = 7.0
+        assert float(changed) == 7.0
+        elsewhere, seen = lp(y_dev, 0.25), []
+        run_in_threads(lambda k: seen.append(float(elsewhere)), 1)
+        assert seen == [pytest.approx(want(y, 0.25), rel=1e-12)]
+        assert float(lp(big_dev, 0.1)) == pytest.approx(want(big, 0.1), rel=1e-12)
+        bad = y.copy()
+        bad[5] = np.nan
+        with pytest.raises(ValueError, match=r"y must be not NaN; y\[5\] = nan"):
+            float(lp(wf.asarray(bad), 0.1))
+        assert float(lp(y_dev, 0.1)) == pytest.approx(want(y, 0.1), rel=1e-12)

@@ -82,6 +82,10 @@ class Backend(Protocol):
         arguments with what it can look up once looked up (a replay's runner allocates
         the same results on every call)."""
 
+    def read_back_allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocator`` for results the host is likely to read (a replay's one-element
+        results): where the backend can, in memory the host reads without a command."""
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
 

@@ -223,6 +223,10 @@ class CUDABackend:
             return self.allocate(device, dtype, size)
         return allocate
 
+    def read_back_allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocator``: a graph's host copies read one-element results (``HostCopy``)."""
+        return self.allocator(device, dtype, size)
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
 

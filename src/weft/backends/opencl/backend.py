@@ -25,7 +25,7 @@ from ...target import Traits, vector_widths
 from ...tuning import rows_tuning
 from ..base import thread_group_counter
 from . import companion, declarations, occupancy, pocl_builds
-from .device import CLDevice, _Buffer
+from .device import HOST_READ_BYTES, HOST_READ_KEPT, CLDevice, _Buffer
 from .dialect import OPENCL, OPENCL_CPU
 from .launch import _Bound, _Kernel
 
@@ -126,6 +126,22 @@ class OpenCLBackend:
                 return self.allocate(device, dtype, size)
         return allocate
 
+    def read_back_allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """One-element results in blocks the host reads in place, where the device shares
+        fine-grained memory with the host (PoCL's CPU device): reading one after its kernel
+        then costs no command (a blocking read through the companion took 11-14 us of the
+        read loop's 20 on PoCL; docs/tuning-notes.md, 47)."""
+        h = device.handle
+        if not h.fine_grained_svm or max(size, 1) * dtype.itemsize > HOST_READ_BYTES:
+            return self.allocator(device, dtype, size)
+        queue, home, numpy_dtype = h.queue(), h.host_read_blocks(), dtype.numpy
+
+        def allocate() -> Storage:
+            mem, block = home.pop() if home else h.host_read_block()
+            host = block.view(numpy_dtype)
+            return Storage(device, _Buffer(mem, queue, host, home, block), dtype, size)
+        return allocate
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
 
@@ -179,8 +195,12 @@ class OpenCLBackend:
         return flat, lambda: mapping.release(q)
 
     def read_element(self, storage: Storage, offset: int) -> Any:
-        """One blocking copy of the element into a new one-element array."""
+        """One blocking copy of the element into a new one-element array; or, for a block
+        the host reads in place whose writes have finished, that element."""
         h = storage.device.handle
+        host = storage.buffer.host
+        if host is not None and h.settled_quick_queue((storage,)) is not None:
+            return host[offset]
         out = np.empty(1, dtype=storage.dtype.numpy)
         q, waits = h.reading_queue((storage,))
         h.cl.enqueue_copy(q, out, storage.buffer.mem, src_offset=offset * out.itemsize,
@@ -210,14 +230,17 @@ class OpenCLBackend:
         return self.upload(device, np.zeros(1, dtype=np.int32)), None
 
     def release(self, device: Any, storage: Storage) -> None:
-        queue = storage.buffer.queue
+        buffer = storage.buffer
+        queue = buffer.queue
         write, reads = storage.write, storage.reads
-        if (write is None or write[1] is queue) and (not reads or (
-                len(reads) == 1 and id(queue) in reads)):
-            return  # only the pool's own queue used it: it orders the block's next user
-        foreign = storage.events_before_write(queue)
-        if foreign:
-            device.handle.cl.wait_for_events(foreign)
+        if not ((write is None or write[1] is queue) and (not reads or (
+                len(reads) == 1 and id(queue) in reads))):
+            # Used by other queues than the pool's own, which orders the block's next user.
+            foreign = storage.events_before_write(queue)
+            if foreign:
+                device.handle.cl.wait_for_events(foreign)
+        if buffer.home is not None and len(buffer.home) < HOST_READ_KEPT:
+            buffer.home.append((buffer.mem, buffer.block))
 
     # Programs ---------------------------------------------------------------------------
 

@@ -7,20 +7,34 @@ import threading
 import warnings
 from typing import Any
 
+import numpy as np
+
 from ...storage import events_before_launch
 from . import occupancy
 
 _LOCAL_SIZE = 256
 
 
+# Bytes of a block the host reads in place (``CLDevice.host_read_block``): any one element.
+HOST_READ_BYTES = 16
+# Free blocks a thread keeps for its next results (more go back to the driver).
+HOST_READ_KEPT = 1024
+
+
 class _Buffer:
-    """A pooled OpenCL buffer and the queue (thread) whose pool it came from."""
+    """A pooled OpenCL buffer and the queue (thread) whose pool it came from; or a block the
+    host reads in place (``host``: its memory as NumPy; ``home``: the thread's free list it
+    goes back to, with ``block``, the memory's own array)."""
 
-    __slots__ = ("mem", "queue")
+    __slots__ = ("mem", "queue", "host", "home", "block")
 
-    def __init__(self, mem: Any, queue: Any) -> None:
+    def __init__(self, mem: Any, queue: Any, host: Any = None, home: list | None = None,
+                 block: Any = None) -> None:
         self.mem = mem
         self.queue = queue
+        self.host = host
+        self.home = home
+        self.block = block
 
 
 class CLDevice:
@@ -78,6 +92,25 @@ class CLDevice:
             pool = MemoryPool(ImmediateAllocator(q))
         self._local.queue, self._local.pool = q, pool
         return q, pool
+
+    def host_read_blocks(self) -> list[tuple[Any, Any]]:
+        """The calling thread's free blocks the host reads in place (``host_read_block``)."""
+        blocks = getattr(self._local, "host_read", None)
+        if blocks is None:
+            blocks = self._local.host_read = []
+        return blocks
+
+    def host_read_block(self) -> tuple[Any, Any]:
+        """A buffer of ``HOST_READ_BYTES`` over fine-grained SVM, and that memory as a NumPy
+        array: once a kernel that wrote it has finished, the host reads it in place (as the
+        failure flag, ``OpenCLBackend.report_flag``)."""
+        cl = self.cl
+        block = cl.svm_empty(self.context, cl.svm_mem_flags.READ_WRITE
+                             | cl.svm_mem_flags.SVM_FINE_GRAIN_BUFFER, (HOST_READ_BYTES,),
+                             np.uint8)
+        mem = cl.Buffer(self.context, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR,
+                        hostbuf=block)
+        return mem, block
 
     def existing_queue(self) -> Any:
         """The calling thread's queue, or None where it has queued nothing."""

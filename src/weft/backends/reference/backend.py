@@ -207,6 +207,10 @@ class ReferenceBackend:
     def allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
         return lambda: self.allocate(device, dtype, size)
 
+    def read_back_allocator(self, device: Any, dtype: Any, size: int) -> Callable[[], Storage]:
+        """``allocator``: the host holds every buffer."""
+        return self.allocator(device, dtype, size)
+
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         from ...dtypes import from_numpy_dtype
 
