@@ -287,7 +287,8 @@ def _epilogue(step: schedule.Step | rowwalk.RowWalk | None, target: Target
     buffers. A launch on PoCL costs 10-20 us of host time against the few elements' work
     (docs/tuning-notes.md, 46)."""
     if (step is None or isinstance(step, rowwalk.RowWalk) or step.reductions or step.scans
-            or not target.traits.is_cpu or target.dialect is None):
+            or not target.traits.is_cpu or target.dialect is None
+            or not config.fuse_enabled()):  # unfused: one kernel per operation, as asked
         return None
     outputs = step.outputs
     if any(dest.kind != ex.BUFFER for _, dest in outputs):

@@ -138,8 +138,8 @@ def test_a_split_sum_hands_its_epilogue_to_the_pass_adding_the_splits(device):
 
 
 def test_what_stays_apart():
-    """A step past ``tuning.EPILOGUE_ELEMENTS`` and a reduction after a reduction keep
-    their own launches."""
+    """A step past ``tuning.EPILOGUE_ELEMENTS``, a reduction after a reduction and every
+    step without fusion keep their own launches."""
     rng = np.random.default_rng(6)
     x = wf.asarray(rng.standard_normal(3000))
     big = wf.asarray(rng.standard_normal(tuning.EPILOGUE_ELEMENTS + 1))
@@ -147,3 +147,5 @@ def test_what_stays_apart():
     small = wf.asarray(rng.standard_normal(4))
     assert [bool(k.ir.epilogue) for k in _kernels([(small * x.sum()).sum()])] == [False,
                                                                                    False]
+    with wf.config(fuse=False):  # one kernel per operation, as asked
+        assert [bool(k.ir.epilogue) for k in _kernels([small * x.sum()])] == [False, False]
