@@ -23,9 +23,10 @@ from .storage import Storage
 from .traced import note_activity
 
 
-def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str = "general"
-             ) -> ex.Node:
-    """A fresh buffer (uninitialized) on ``device`` and a row-major leaf over it."""
+def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str = "general",
+             read_back: bool = False) -> ex.Node:
+    """A fresh buffer (uninitialized) on ``device`` and a row-major leaf over it;
+    ``read_back``: one the host is likely to read (``Backend.read_back_allocator``)."""
     if isinstance(node_or_shape, ex.Node):
         shape, dtype = node_or_shape.shape, node_or_shape.dtype
         structure = node_or_shape.structure
@@ -34,7 +35,9 @@ def new_leaf(device: Any, node_or_shape: Any, dtype: Any = None, structure: str 
     size = 1
     for s in shape:
         size *= s
-    storage = device.backend.allocate(device, dtype, size)
+    backend = device.backend
+    storage = (backend.read_back_allocator(device, dtype, size)() if read_back and size == 1
+               else backend.allocate(device, dtype, size))
     return ex.buffer(storage, shape, structure=structure)
 
 
@@ -139,7 +142,7 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
     template = deferred.template
     dtype, shape, structure = template.result
     known = memo.MEMO.for_template(template, device)
-    dest = new_leaf(device, shape, dtype, structure)
+    dest = new_leaf(device, shape, dtype, structure, read_back=True)  # a density's value
     if known is not None:
         known.run(deferred.plan_inputs(), [dest.attrs.storage])
         return dest
