@@ -156,10 +156,10 @@ def execute_deferred(device: Any, deferred: Any) -> ex.Node | None:
 
 def sources(device: Any, outputs: list[Output]) -> str:
     """The source of every kernel evaluating ``outputs`` would run, less the passes combining
-    a split reduction's partial results, without running them (the reference device shows
-    its kernels' IR)."""
+    a split reduction's partial results (unless one ends with the next step, its epilogue),
+    without running them (the reference device shows its kernels' IR)."""
     target = device.target
-    kernels = [k for k in compile(outputs, target).kernels if not k.combines]
+    kernels = [k for k in compile(outputs, target).kernels if not k.combines or k.ir.epilogue]
     if target.dialect is None:
         return "\n".join(repr(k.ir) for k in kernels)
     return "\n".join(k.source(target.dialect, target.fp64) for k in kernels)
