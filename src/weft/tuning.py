@@ -146,8 +146,9 @@ QUICK_ELEMENTS = 1 << 14
 
 # A replay's temporaries of at most this many bytes are made once per runner (per thread) and
 # kept between its calls: allocating and releasing each cost 2-3 us a call on PoCL and CUDA,
-# and the runner's queue orders each call after the last (docs/tuning-notes.md, 45).
-KEPT_TEMPORARY_BYTES = 1 << 16
+# and the runner's queue orders each call after the last (docs/tuning-notes.md, 45). Small,
+# as every remembered expression's runner keeps its own (up to memo's 4096 of them).
+KEPT_TEMPORARY_BYTES = 1 << 12
 
 # An element-wise step of at most this many elements after a CPU reduction of one work-item
 # runs in that work-item, after its results (``KernelIR.epilogue``): one launch, not two
