@@ -414,13 +414,17 @@ class Renderer:
             return self.render_vector(slots, body)
         if self.variant.walk:
             twice = self.walked_twice(body)
-            if twice:
-                slots.update(self.trig_macros(twice),
-                             index_setup_twice=indent(slots["index_setup"], 2),
-                             body_twice=indent(body, 2))
-            slots.update(body=indent(body), index_setup=indent(slots["index_setup"]),
-                         global_size=self.d.global_size,
+            setup = slots["index_setup"]
+            slots.update(global_size=self.d.global_size,
                          kernel_qualifier=self.d.one_item_kernel_qualifier)
+            if not twice and self.ir.ndim == 2 and self.ir.uses_rows:
+                slots.update(body=indent(body, 2), index_setup=indent(setup, 2),
+                             row_walk_columns=str(elementwise.ROW_WALK_COLUMNS))
+                return self.finish(elementwise.WALK_BY_ROWS, slots)
+            if twice:
+                slots.update(self.trig_macros(twice), index_setup_twice=indent(setup, 2),
+                             body_twice=indent(body, 2))
+            slots.update(body=indent(body), index_setup=indent(setup))
             return self.finish(elementwise.WALK_TWICE if twice else elementwise.WALK, slots)
         k = self.variant.per_thread
         if k == 1:
