@@ -35,6 +35,8 @@ vector load, then its components) and ``vector_stores`` (a masked store writes t
 vector only where all its elements are selected, else element by element).
 """
 
+import re
+
 TILE = 32
 
 ELEMENTWISE = """\
@@ -87,21 +89,10 @@ assert WALK_TWICE != WALK
 # ``WALK`` over a 2-d grid whose elements need their row and column: the run row by row,
 # the column the inner loop's index and the row a constant there, so the compiler vectorizes
 # along the row (a guarded load becomes a masked one) and no element divides. Rows shorter
-# than ``ROW_WALK_COLUMNS`` keep the flat walk, whose per-row loop would cost more.
+# than ``ROW_WALK_COLUMNS`` keep the flat walk, whose per-row loop would cost more. Slots:
+# ``row_walk_columns``, and ``index_setup`` and ``body`` indented once more.
 ROW_WALK_COLUMNS = 16
-WALK_BY_ROWS = """\
-{preamble}{helpers}{kernel_qualifier} {name}({params})
-{{
-{param_locals}{invariants}    const {index_t} items = ({index_t}){global_size};
-    const {index_t} run = (n + items - 1) / items;
-    const {index_t} first = ({index_t})({global_id}) * run;
-    const {index_t} end = first + run < n ? first + run : n;
-    if (first >= end) return;
-    if (cols < {row_walk_columns}) {{
-        for ({index_t} gid = first; gid < end; ++gid) {{
-{index_setup}{body}        }}
-        return;
-    }}
+_ROWS_LOOP = """\
     for ({index_t} i = first / cols, gid0 = i * cols; gid0 < end; ++i, gid0 += cols) {{
         const {index_t} j_begin = first > gid0 ? first - gid0 : 0;
         const {index_t} j_end = end - gid0 < cols ? end - gid0 : cols;
@@ -109,8 +100,14 @@ WALK_BY_ROWS = """\
             const {index_t} gid = gid0 + j;
 {body}        }}
     }}
-}}
 """
+WALK_BY_ROWS = WALK.replace(_WALK_LOOP, (
+    "    if (first >= end) return;\n    if (cols < {row_walk_columns}) {{\n"
+    # (four more spaces on every line, after the slots that open it)
+    + re.sub(r"^((?:\{\w+\})*)(?=.)", r"\1    ", _WALK_LOOP, flags=re.M)
+    + "        return;\n    }}\n"
+    + _ROWS_LOOP))
+assert WALK_BY_ROWS != WALK
 
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
