@@ -6,34 +6,18 @@ them on a noisy host by their read costs.
     PYTHONPATH=src python benchmarks/read_loop.py head
 
 Cases: a traced ``normal_lpdf`` of 1000 doubles whose ``mu`` alternates between two values
-(as a sampler's position changes), and a traced ``(x * x).sum()``. The median of 7 rounds of
-3000 calls, a synchronize per round.
+(as a sampler's position changes), and a traced ``(x * x).sum()``. The median of 7 batches of
+3000 calls between synchronizations (``timing.median_ms``).
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 
 import numpy as np
+from timing import median_ms
 
 import weft as wf
-
-
-def per_call(fn, calls: int = 3000, rounds: int = 7) -> float:
-    """µs per call: the median over ``rounds`` of ``calls`` back-to-back calls."""
-    for _ in range(300):
-        fn()
-    times = []
-    for _ in range(rounds):
-        wf.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        wf.synchronize()
-        times.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -53,8 +37,8 @@ def main() -> None:
     cases = {"normal_lpdf": density_call, "(x*x).sum()": lambda: square_sum(x)}
     parts = []
     for name, call in cases.items():
-        called = per_call(call)
-        read = per_call(lambda call=call: float(call()))
+        called = 1e3 * median_ms(call, wf.synchronize, 7, batch=3000)
+        read = 1e3 * median_ms(lambda call=call: float(call()), wf.synchronize, 7, batch=3000)
         parts.append(f"{name}: call {called:.2f} float(call) {read:.2f} "
                      f"read {read - called:.2f}")
     print(f"{label} on {wf.current_device()}: " + "; ".join(parts))

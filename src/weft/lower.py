@@ -14,11 +14,10 @@ the earlier variable, so ``t = a / b; t * t`` divides once per element.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from . import dtypes as dt
 from . import expr as ex
@@ -475,7 +474,7 @@ class _Lowering:
         self.grid2, self.ndim, self.visited = as_2d(grid), len(grid), "general"
         self.outputs(outputs)
         statements = tuple(self.body)
-        extra = [(IndexParam("epilogue_n"), _size(grid)),
+        extra = [(IndexParam("epilogue_n"), math.prod(grid)),
                  (IndexParam("epilogue_cols"), self.grid2[1])]
         self.body, self.numbering, self.vars_of, self.grid2, self.ndim, self.visited = kept
         return statements, extra
@@ -526,12 +525,8 @@ def lower(outputs: list[tuple[Node, Node]]) -> tuple[KernelIR, Arguments, list[E
     grid = outputs[0][1].shape
     lw = _Lowering(grid)
     lw.outputs(outputs)
-    return lw.finish(ELEMENTWISE, [(IndexParam("n"), _size(grid)),
+    return lw.finish(ELEMENTWISE, [(IndexParam("n"), math.prod(grid)),
                                    (IndexParam("cols"), lw.grid2[1])])
-
-
-def _size(grid: tuple[int, ...]) -> int:
-    return int(np.prod(grid)) if grid else 1
 
 
 def _keeps_destination(root: Node, dest: Node) -> tuple[Node, Node] | None:
