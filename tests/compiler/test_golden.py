@@ -56,6 +56,8 @@ def _cases():
             "bitmask_where": [wf.where(bits, a32 + b32, a32)],
             "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
             "cpu_walk_broadcast": [wf.log(m) * y + col],
+            "cpu_walk_spans": [wf.concatenate([y, 2 * mu]),
+                               wf.concatenate([wf.tril(m[:, :3]), sq.T], axis=0)],
         }, {"masked_add_in_place": [c32]}  # written in place: a conditional store
 
 
@@ -68,6 +70,7 @@ TRAITS = {
     "masked_add_in_place": VECTORS,
     "cpu_walk_broadcast": Traits(walks_elements=True, reciprocal_rows=True),  # as PoCL
     "cpu_tile_walk": Traits(tiles_transposes=True, walks_elements=True),  # as PoCL
+    "cpu_walk_spans": Traits(walks_elements=True, reciprocal_rows=True),  # as PoCL
 }  # the others: a device that prefers nothing (one element per thread, no split)
 
 

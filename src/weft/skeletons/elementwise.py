@@ -109,6 +109,60 @@ WALK_BY_ROWS = WALK.replace(_WALK_LOOP, (
     + _ROWS_LOOP))
 assert WALK_BY_ROWS != WALK
 
+# CPU walks whose elements test affine predicates of their column (a concatenation's parts,
+# a pad's borders, a view's edges): the column range cut into spans on which every predicate
+# keeps its value, each walked by a loop where the predicates are constants. Per element,
+# such a predicate made each guarded load a masked vector load, and AMD runs one whose
+# masked-off lanes fall on unmapped pages (the other parts' addresses) as microcode: a 1-d
+# concatenation of two 2^22 float64 arrays took 86-101 ms against NumPy's 10.5, with spans
+# 7.5. Slots: ``span_predicates`` (each predicate at the span's first column, and the
+# span's end pulled in to where one turns: ``SPAN_END``), ``body`` and ``row_body``
+# (without the predicates; the flat fallback of ``WALK_BY_ROWS`` keeps ``flat_body``).
+_SPANS_LOOP = """\
+    for ({index_t} lo = first; lo < end; ) {{
+        {index_t} hi = end;
+{span_predicates}        for ({index_t} gid = lo; gid < hi; ++gid) {{
+{index_setup}{body}        }}
+        lo = hi;
+    }}
+"""
+WALK_SPANS = WALK.replace(_WALK_LOOP, _SPANS_LOOP)
+assert WALK_SPANS != WALK
+_ROW_SPANS_LOOP = """\
+    for ({index_t} i = first / cols, gid0 = i * cols; gid0 < end; ++i, gid0 += cols) {{
+        const {index_t} j_begin = first > gid0 ? first - gid0 : 0;
+        const {index_t} j_end = end - gid0 < cols ? end - gid0 : cols;
+        for ({index_t} lo = j_begin; lo < j_end; ) {{
+            {index_t} hi = j_end;
+{span_predicates}            for ({index_t} j = lo; j < hi; ++j) {{
+                const {index_t} gid = gid0 + j;
+{row_body}            }}
+            lo = hi;
+        }}
+    }}
+"""
+WALK_BY_ROWS_SPANS = WALK_BY_ROWS.replace(_ROWS_LOOP, _ROW_SPANS_LOOP).replace(
+    "{index_setup}{body}", "{index_setup}{flat_body}")
+assert "{row_body}" in WALK_BY_ROWS_SPANS and "{flat_body}" in WALK_BY_ROWS_SPANS
+
+# A predicate of a span (``AffinePredicate``, its offset ``d`` at the span's first column
+# ``lo``), and where the span must end for it: the first column after ``lo`` at which
+# ``d + k * (column - lo) >= t`` turns, for each threshold ``t`` the relation compares with.
+SPAN_PREDICATE = """\
+const {wide} {var}_d = {view}_0 + {view}_i * {row} + {view}_j * ({wide})lo;
+const {bool} {var} = {test};
+"""
+SPAN_LIMIT = "hi = ({index_t})weft_span_end({var}_d, {view}_j, {threshold}, lo, hi);\n"
+SPAN_END = """\
+{qualifier}{wide} weft_span_end(const {wide} d, const {wide} k, const {wide} t,
+    const {wide} lo, const {wide} hi) {{
+    {wide} turn = hi;
+    if (k > 0 && d < t) turn = lo + (t - d + k - 1) / k;
+    else if (k < 0 && d >= t) turn = lo + (d - t) / -k + 1;
+    return turn < hi ? turn : hi;
+}}
+"""
+
 SEVERAL_PER_THREAD = """\
 {preamble}{helpers}{kernel_qualifier} {name}({params})
 {{
