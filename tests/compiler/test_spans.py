@@ -49,7 +49,7 @@ def test_one_dimensional_concatenations_forwards_backwards_and_strided(device, l
                                rtol=1e-14)
 
 
-@pytest.mark.parametrize("shape", [(40, 3), (37, 64), (300, 41)])
+@pytest.mark.parametrize("shape", [(40, 3), (2500, 5), (37, 64), (300, 41)])
 def test_two_dimensional_concatenations_and_triangles(device, shape):
     rows, cols = shape
     rng = np.random.default_rng(rows * cols)
@@ -89,3 +89,17 @@ def test_a_pad_casts_its_constants_as_numpy_does(device):
         np.pad(unsigned, (1, 2), constant_values=-1))
     with pytest.raises(ValueError, match="NaN"):
         wf.pad(wf.asarray(ints), 1, constant_values=np.nan)
+
+
+def test_narrow_rows_joined_along_rows_walk_spans_of_whole_rows(device):
+    rng = np.random.default_rng(11)
+    hosts = [rng.standard_normal((rows, 3)) for rows in (2100, 1, 0, 3333)]
+    arrays = [wf.asarray(h) for h in hosts]
+    joined = wf.concatenate(arrays, axis=0)
+    want = np.concatenate(hosts, axis=0)
+    np.testing.assert_array_equal((joined - 1.0).to_numpy(), want - 1.0)
+    np.testing.assert_array_equal(joined[::-2].to_numpy(), want[::-2])
+    # a column-dependent predicate beside them: each element tests it
+    ones = wf.ones((want.shape[0], 1))
+    np.testing.assert_array_equal(wf.concatenate([ones, joined], axis=1).to_numpy(),
+                                  np.concatenate([np.ones((want.shape[0], 1)), want], axis=1))

@@ -59,7 +59,7 @@ from .lanes import in_lane, lane_owned
 from .reduce import Reductions
 from .row_walk import render_row_walk, render_row_walk_team
 from .scan import render_scan
-from .spans import span_predicates
+from .spans import rows_only, span_predicates
 from .text import ERROR_RECORD, indent
 
 
@@ -428,7 +428,11 @@ class Renderer:
                 if not predicates:
                     return self.finish(elementwise.WALK_BY_ROWS, slots)
                 slots.update(flat_body=slots["body"], row_body=indent(rest, 3),
-                             span_predicates=indent(span_predicates(self, predicates, "i"), 3))
+                             span_predicates=indent(span_predicates(self, predicates, "i"), 3),
+                             rows_only=rows_only(predicates), narrow_body=indent(rest, 4),
+                             narrow_index_setup=indent(setup, 4),
+                             row_span_predicates=indent(span_predicates(
+                                 self, predicates, "lo_i", whole_rows=True), 4))
                 return self.finish(elementwise.WALK_BY_ROWS_SPANS, slots)
             if predicates and not twice and self.ir.ndim == 1:
                 slots.update(body=indent(rest, 2), index_setup=indent(setup, 2),

@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import AffinePredicate
-from ..skeletons.elementwise import SPAN_END, SPAN_LIMIT, SPAN_PREDICATE
+from ..skeletons.elementwise import (
+    SPAN_END,
+    SPAN_LIMIT,
+    SPAN_PREDICATE,
+    SPAN_ROWS_END,
+    SPAN_ROWS_LIMIT,
+)
 
 
 def _test(s: AffinePredicate, d: str) -> tuple[str, tuple[str, ...]]:
@@ -25,9 +31,12 @@ def _test(s: AffinePredicate, d: str) -> tuple[str, tuple[str, ...]]:
     return f"{d} >= 0 && {d} < {s.view}_n", ("0", f"{s.view}_n")
 
 
-def span_predicates(renderer: Any, predicates: list[AffinePredicate], row: str) -> str:
+def span_predicates(renderer: Any, predicates: list[AffinePredicate], row: str,
+                    whole_rows: bool = False) -> str:
     """The statements opening a span at column ``lo`` of row ``row`` (``"0"`` in a 1-d
-    walk): each predicate's value there, and ``hi`` pulled in to where one turns.
+    walk): each predicate's value there, and ``hi`` pulled in to where one turns. With
+    ``whole_rows`` the span starts at the flat position ``lo`` in row ``lo_i``, no predicate
+    depending on the column, and ends where a row on which one turns begins.
 
     >>> from weft.backends.opencl.dialect import OPENCL_CPU
     >>> from weft.ir import ELEMENTWISE, KernelIR, Variant
@@ -38,14 +47,24 @@ def span_predicates(renderer: Any, predicates: list[AffinePredicate], row: str) 
     const bool v0 = v0_d >= 0;
     hi = (long)weft_span_end(v0_d, w0_j, 0, lo, hi);
     """
-    wide = renderer.d.index_t
-    renderer.helpers.setdefault("weft_span_end", SPAN_END.format(
-        qualifier=renderer.d.function_qualifier, wide=wide))
+    wide, qualifier = renderer.d.index_t, renderer.d.function_qualifier
+    renderer.helpers.setdefault("weft_span_end", SPAN_END.format(qualifier=qualifier,
+                                                                 wide=wide))
+    limit = SPAN_ROWS_LIMIT if whole_rows else SPAN_LIMIT
+    if whole_rows:
+        renderer.helpers.setdefault("weft_rows_end", SPAN_ROWS_END.format(qualifier=qualifier,
+                                                                          wide=wide))
     text = ""
     for s in predicates:
         test, thresholds = _test(s, f"{s.var}_d")
         text += SPAN_PREDICATE.format(wide=wide, var=s.var, view=s.view, row=row,
+                                      col="0" if whole_rows else "lo",
                                       bool=renderer.ctype(s.dtype), test=test)
-        text += "".join(SPAN_LIMIT.format(index_t=renderer.index_t, var=s.var, view=s.view,
-                                          threshold=t) for t in thresholds)
+        text += "".join(limit.format(index_t=renderer.index_t, var=s.var, view=s.view,
+                                     threshold=t) for t in thresholds)
     return text
+
+
+def rows_only(predicates: list[AffinePredicate]) -> str:
+    """The runtime test that no predicate depends on the column."""
+    return " && ".join(f"{s.view}_j == 0" for s in predicates)

@@ -141,18 +141,45 @@ _ROW_SPANS_LOOP = """\
         }}
     }}
 """
+# Rows too short for a loop each (``cols < ROW_WALK_COLUMNS``) are walked flat; there, where
+# no predicate depends on the column (``rows_only``: an n x 3 concatenation along rows), spans
+# of whole rows (``row_span_predicates``, ``SPAN_ROWS_LIMIT``); else each element tests them.
+_NARROW_SPANS = """\
+        if ({rows_only}) {{
+            const {index_t} rows_end = (end + cols - 1) / cols;
+            for ({index_t} lo = first; lo < end; ) {{
+                {index_t} hi = end;
+                const {index_t} lo_i = lo / cols;
+{row_span_predicates}                for ({index_t} gid = lo; gid < hi; ++gid) {{
+{narrow_index_setup}{narrow_body}                }}
+                lo = hi;
+            }}
+            return;
+        }}
+"""
 WALK_BY_ROWS_SPANS = WALK_BY_ROWS.replace(_ROWS_LOOP, _ROW_SPANS_LOOP).replace(
-    "{index_setup}{body}", "{index_setup}{flat_body}")
+    "{index_setup}{body}", "{index_setup}{flat_body}").replace(
+    "    if (cols < {row_walk_columns}) {{\n",
+    "    if (cols < {row_walk_columns}) {{\n" + _NARROW_SPANS)
 assert "{row_body}" in WALK_BY_ROWS_SPANS and "{flat_body}" in WALK_BY_ROWS_SPANS
+assert "{rows_only}" in WALK_BY_ROWS_SPANS
 
 # A predicate of a span (``AffinePredicate``, its offset ``d`` at the span's first column
 # ``lo``), and where the span must end for it: the first column after ``lo`` at which
 # ``d + k * (column - lo) >= t`` turns, for each threshold ``t`` the relation compares with.
 SPAN_PREDICATE = """\
-const {wide} {var}_d = {view}_0 + {view}_i * {row} + {view}_j * ({wide})lo;
+const {wide} {var}_d = {view}_0 + {view}_i * {row} + {view}_j * ({wide}){col};
 const {bool} {var} = {test};
 """
 SPAN_LIMIT = "hi = ({index_t})weft_span_end({var}_d, {view}_j, {threshold}, lo, hi);\n"
+# The same over whole rows: the span ends where the first row on which it turns begins.
+SPAN_ROWS_LIMIT = ("hi = ({index_t})weft_rows_end(weft_span_end({var}_d, {view}_i, {threshold}, "
+                   "lo_i, rows_end), cols, hi);\n")
+SPAN_ROWS_END = """\
+{qualifier}{wide} weft_rows_end(const {wide} row, const {wide} cols, const {wide} hi) {{
+    return row * cols < hi ? row * cols : hi;
+}}
+"""
 SPAN_END = """\
 {qualifier}{wide} weft_span_end(const {wide} d, const {wide} k, const {wide} t,
     const {wide} lo, const {wide} hi) {{

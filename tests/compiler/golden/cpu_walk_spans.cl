@@ -105,6 +105,10 @@ long weft_span_end(const long d, const long k, const long t,
     return turn < hi ? turn : hi;
 }
 
+long weft_rows_end(const long row, const long cols, const long hi) {
+    return row * cols < hi ? row * cols : hi;
+}
+
 __attribute__((reqd_work_group_size(1, 1, 1))) __kernel void weft_logical_and_where(
     __global const double* restrict b0,
     __global const double* restrict b1,
@@ -136,6 +140,37 @@ __attribute__((reqd_work_group_size(1, 1, 1))) __kernel void weft_logical_and_wh
     const int end = first + run < n ? first + run : n;
     if (first >= end) return;
     if (cols < 16) {
+        if (w0_j == 0 && w1_j == 0 && w3_j == 0) {
+            const int rows_end = (end + cols - 1) / cols;
+            for (int lo = first; lo < end; ) {
+                int hi = end;
+                const int lo_i = lo / cols;
+                const long v0_d = w0_0 + w0_i * lo_i + w0_j * (long)0;
+                const bool v0 = v0_d >= 0 && v0_d < w0_n;
+                hi = (int)weft_rows_end(weft_span_end(v0_d, w0_i, 0, lo_i, rows_end), cols, hi);
+                hi = (int)weft_rows_end(weft_span_end(v0_d, w0_i, w0_n, lo_i, rows_end), cols, hi);
+                const long v1_d = w1_0 + w1_i * lo_i + w1_j * (long)0;
+                const bool v1 = v1_d <= 0;
+                hi = (int)weft_rows_end(weft_span_end(v1_d, w1_i, 1, lo_i, rows_end), cols, hi);
+                const long v5_d = w3_0 + w3_i * lo_i + w3_j * (long)0;
+                const bool v5 = v5_d >= 0 && v5_d < w3_n;
+                hi = (int)weft_rows_end(weft_span_end(v5_d, w3_i, 0, lo_i, rows_end), cols, hi);
+                hi = (int)weft_rows_end(weft_span_end(v5_d, w3_i, w3_n, lo_i, rows_end), cols, hi);
+                for (int gid = lo; gid < hi; ++gid) {
+                    const int row_guess = (int)((double)gid * (1.0 / (double)cols));
+                    const int i = row_guess + ((row_guess + 1) * cols <= gid);
+                    const int j = gid - i * cols;
+                    const bool v2 = (v0 && v1);  // logical_and
+                    const double v3 = v2 ? b0[w2_off + i * w2_s0 + j * w2_s1] : (double)0;
+                    const double v4 = v1 ? v3 : (double)0;
+                    const double v6 = v5 ? b1[w4_off + i + j * w4_s1] : (double)0;
+                    const double v7 = (v5 ? v6 : v4);  // where
+                    b2[w5_off + gid] = (double)v7;
+                }
+                lo = hi;
+            }
+            return;
+        }
         for (int gid = first; gid < end; ++gid) {
             const int row_guess = (int)((double)gid * (1.0 / (double)cols));
             const int i = row_guess + ((row_guess + 1) * cols <= gid);
