@@ -354,6 +354,10 @@ def reduction_kernel(reductions: list[schedule.Output], elementwise: list[schedu
     if (len(structures) == 1 and not elementwise and len(grid) == 2
             and all(_skips_zeros(r) for r, _ in reductions)):
         range_structure = structures.pop()
+    if mode == REDUCE_COLS and target.traits.column_band and target.fp64:
+        # CPUs: a band or row chunks testing the structure per element (loads inside the
+        # operand, masked) beat a walk down each column clamped to its range.
+        range_structure = "general"
     itemsize = max(r.args[0].dtype.itemsize for r, _ in reductions)
     traits = target.traits
 

@@ -236,8 +236,12 @@ def test_cpus_reduce_columns_by_row_chunks_or_in_bands(reference):
     assert combine.variant.band == 64 and combine.combines  # the few splits: one band walk
     (unsplit,) = compile(_outputs(x[:100].sum(axis=0)), Target(OPENCL, cpu)).kernels
     assert unsplit.variant.band == 64 and "acc0[u] = (acc0[u] + " in unsplit.source(OPENCL)
+    # A structure's ranges: whole rows too, each element testing it (masked loads inside
+    # the operand beat a walk down each column clamped to its range: 2048^2 float64 tril
+    # column sums 17.1 -> 2.3 ms on 2 Zen 4 cores, NumPy 11.3).
     triangle = compile(_outputs(wf.tril(x[:300]).sum(axis=0)), Target(OPENCL, cpu)).kernels
-    assert all(k.variant.band == 0 for k in triangle)  # a structure's ranges: teams
+    assert triangle[0].variant.row_chunks
+    assert "(w0_0 + w0_i * i + w0_j * j) <= 0" in triangle[0].source(OPENCL)
 
 
 def test_cpus_reduce_rows_in_bands(reference):
