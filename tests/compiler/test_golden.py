@@ -57,7 +57,9 @@ def _cases():
             "masked_add_in_place": [wf.where(bits, a32 + b32, c32)],
             "cpu_walk_broadcast": [wf.log(m) * y + col],
             "cpu_walk_spans": [wf.concatenate([y, 2 * mu]),
-                               wf.concatenate([wf.tril(m[:, :3]), sq.T], axis=0)],
+                               wf.concatenate([wf.tril(m[:, :3]), sq.T], axis=0),
+                               wf.sin(wf.concatenate([y, mu])),
+                               wf.cos(wf.concatenate([m, sq.T[:, :1] + m[:1]], axis=0))],
         }, {"masked_add_in_place": [c32]}  # written in place: a conditional store
 
 

@@ -103,3 +103,17 @@ def test_narrow_rows_joined_along_rows_walk_spans_of_whole_rows(device):
     ones = wf.ones((want.shape[0], 1))
     np.testing.assert_array_equal(wf.concatenate([ones, joined], axis=1).to_numpy(),
                                   np.concatenate([np.ones((want.shape[0], 1)), want], axis=1))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e6])  # 1e6: some arguments take the general path
+def test_a_walk_twice_for_trigonometry_hoists_its_predicates_too(device, scale):
+    rng = np.random.default_rng(13)
+    xh, yh = rng.uniform(-4, 4, 3000) * scale, rng.uniform(-4, 4, 5001) * scale
+    ah, bh = rng.uniform(-4, 4, (700, 9)), rng.uniform(-4, 4, (1300, 9)) * scale
+    x, y, a, b = (wf.asarray(h) for h in (xh, yh, ah, bh))
+    np.testing.assert_allclose(wf.sin(wf.concatenate([x, y[::-1]])).to_numpy(),
+                               np.sin(np.concatenate([xh, yh[::-1]])), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(wf.cos(wf.concatenate([a, b], axis=0)).to_numpy(),
+                               np.cos(np.concatenate([ah, bh])), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(wf.tan(wf.concatenate([a, b[:700]], axis=1)).to_numpy(),
+                               np.tan(np.concatenate([ah, bh[:700]], axis=1)), rtol=1e-12)

@@ -59,7 +59,7 @@ from .lanes import in_lane, lane_owned
 from .reduce import Reductions
 from .row_walk import render_row_walk, render_row_walk_team
 from .scan import render_scan
-from .spans import rows_only, span_predicates
+from .spans import span_walk
 from .text import ERROR_RECORD, indent
 
 
@@ -418,26 +418,14 @@ class Renderer:
             setup = slots["index_setup"]
             slots.update(global_size=self.d.global_size,
                          kernel_qualifier=self.d.one_item_kernel_qualifier)
-            # Predicates of the column hoisted into spans (render/spans.py).
-            predicates = [s for s in self.per_element if isinstance(s, AffinePredicate)]
-            rest = "".join(self.statement(s) for s in self.per_element
-                           if not isinstance(s, AffinePredicate))
             if not twice and self.ir.ndim == 2 and self.ir.uses_rows:
                 slots.update(body=indent(body, 2), index_setup=indent(setup, 2),
                              row_walk_columns=str(elementwise.ROW_WALK_COLUMNS))
-                if not predicates:
-                    return self.finish(elementwise.WALK_BY_ROWS, slots)
-                slots.update(flat_body=slots["body"], row_body=indent(rest, 3),
-                             span_predicates=indent(span_predicates(self, predicates, "i"), 3),
-                             rows_only=rows_only(predicates), narrow_body=indent(rest, 4),
-                             narrow_index_setup=indent(setup, 4),
-                             row_span_predicates=indent(span_predicates(
-                                 self, predicates, "lo_i", whole_rows=True), 4))
-                return self.finish(elementwise.WALK_BY_ROWS_SPANS, slots)
-            if predicates and not twice and self.ir.ndim == 1:
-                slots.update(body=indent(rest, 2), index_setup=indent(setup, 2),
-                             span_predicates=indent(span_predicates(self, predicates, "0"), 2))
-                return self.finish(elementwise.WALK_SPANS, slots)
+            spans = span_walk(self, slots, setup, twice)
+            if spans is not None:
+                return spans
+            if not twice and self.ir.ndim == 2 and self.ir.uses_rows:
+                return self.finish(elementwise.WALK_BY_ROWS, slots)
             if twice:
                 slots.update(self.trig_macros(twice), index_setup_twice=indent(setup, 2),
                              body_twice=indent(body, 2))

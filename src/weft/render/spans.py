@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import AffinePredicate
+from ..skeletons import elementwise
 from ..skeletons.elementwise import (
     SPAN_END,
     SPAN_LIMIT,
@@ -18,6 +19,7 @@ from ..skeletons.elementwise import (
     SPAN_ROWS_END,
     SPAN_ROWS_LIMIT,
 )
+from .text import indent
 
 
 def _test(s: AffinePredicate, d: str) -> tuple[str, tuple[str, ...]]:
@@ -68,3 +70,46 @@ def span_predicates(renderer: Any, predicates: list[AffinePredicate], row: str,
 def rows_only(predicates: list[AffinePredicate]) -> str:
     """The runtime test that no predicate depends on the column."""
     return " && ".join(f"{s.view}_j == 0" for s in predicates)
+
+
+def span_walk(renderer: Any, slots: dict[str, str], setup: str, twice: list[str]
+              ) -> str | None:
+    """A CPU walk's source with its predicates hoisted into spans (None where its body
+    tests none): along the row of a 2-d grid walked by rows (``slots`` already filled for
+    ``WALK_BY_ROWS``), along a 1-d grid, or over whole rows of a 2-d grid walked flat in
+    two passes (``twice``: the trigonometric functions it calls)."""
+    r = renderer
+    predicates = [s for s in r.per_element if isinstance(s, AffinePredicate)]
+    if not predicates:
+        return None
+    body = "".join(r.statement(s) for s in r.per_element)
+    rest = "".join(r.statement(s) for s in r.per_element if not isinstance(s, AffinePredicate))
+    by_rows = not twice and r.ir.ndim == 2 and r.ir.uses_rows
+    if by_rows:
+        slots.update(flat_body=slots["body"], row_body=indent(rest, 3),
+                     span_predicates=indent(span_predicates(r, predicates, "i"), 3),
+                     rows_only=rows_only(predicates), narrow_body=indent(rest, 4),
+                     narrow_index_setup=indent(setup, 4),
+                     row_span_predicates=indent(span_predicates(
+                         r, predicates, "lo_i", whole_rows=True), 4))
+        return r.finish(elementwise.WALK_BY_ROWS_SPANS, slots)
+    if not twice and r.ir.ndim == 1:
+        slots.update(body=indent(rest, 2), index_setup=indent(setup, 2),
+                     span_predicates=indent(span_predicates(r, predicates, "0"), 2))
+        return r.finish(elementwise.WALK_SPANS, slots)
+    if not twice:
+        return None
+    slots.update(r.trig_macros(twice))
+    if r.ir.ndim == 1:
+        slots.update(body=indent(rest, 2), index_setup=indent(setup, 2),
+                     body_twice=indent(rest, 3), index_setup_twice=indent(setup, 3),
+                     span_predicates=indent(span_predicates(r, predicates, "0"), 2))
+        return r.finish(elementwise.WALK_TWICE_SPANS, slots)
+    slots.update(rows_only=rows_only(predicates), body=indent(rest, 3),
+                 span_index_setup=indent(setup, 3), body_twice=indent(rest, 4),
+                 span_index_setup_twice=indent(setup, 4),
+                 span_predicates=indent(span_predicates(r, predicates, "lo_i",
+                                                        whole_rows=True), 3),
+                 flat_body=indent(body), index_setup=indent(setup),
+                 flat_body_twice=indent(body, 2), index_setup_twice=indent(setup, 2))
+    return r.finish(elementwise.WALK_TWICE_ROWS_SPANS, slots)

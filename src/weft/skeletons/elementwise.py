@@ -164,6 +164,44 @@ WALK_BY_ROWS_SPANS = WALK_BY_ROWS.replace(_ROWS_LOOP, _ROW_SPANS_LOOP).replace(
 assert "{row_body}" in WALK_BY_ROWS_SPANS and "{flat_body}" in WALK_BY_ROWS_SPANS
 assert "{rows_only}" in WALK_BY_ROWS_SPANS
 
+# ``WALK_TWICE`` in spans: each span walked through the fast trigonometric functions, then
+# again through the general ones where an argument needed them. A 2-d grid (walked flat) has
+# spans of whole rows where no predicate depends on the column (``rows_only``; the span's
+# first row ``lo_i`` and the run's row end ``rows_end`` open ``span_predicates``), else its
+# elements test them. ``body`` and ``body_twice`` without the predicates there;
+# ``flat_body`` and ``flat_body_twice`` with them.
+_TWICE_SPANS_LOOP = """\
+    int weft_huge = 0;
+    for ({index_t} lo = first; lo < end; ) {{
+        {index_t} hi = end;
+{span_predicates}{fast_macros}        for ({index_t} gid = lo; gid < hi; ++gid) {{
+{index_setup}{body}        }}
+{general_macros}        if (weft_huge) {{
+            for ({index_t} gid = lo; gid < hi; ++gid) {{
+{index_setup_twice}{body_twice}            }}
+            weft_huge = 0;
+        }}
+        lo = hi;
+    }}
+"""
+WALK_TWICE_SPANS = WALK.replace(_WALK_LOOP, _TWICE_SPANS_LOOP)
+assert WALK_TWICE_SPANS != WALK
+_TWICE_FLAT = WALK_TWICE[WALK_TWICE.index("    int weft_huge = 0;"):WALK_TWICE.rindex("}}")]
+WALK_TWICE_ROWS_SPANS = WALK.replace(_WALK_LOOP, (
+    "    if ({rows_only}) {{\n"
+    + re.sub(r"^((?:\{\w+\})*)(?=.)", r"\1    ", _TWICE_SPANS_LOOP, flags=re.M).replace(
+        "{index_setup", "{span_index_setup")
+    + "        return;\n    }}\n"
+    + _TWICE_FLAT.replace("{body}", "{flat_body}").replace("{body_twice}",
+                                                            "{flat_body_twice}")))
+WALK_TWICE_ROWS_SPANS = WALK_TWICE_ROWS_SPANS.replace(
+    "        int weft_huge = 0;\n",
+    "        int weft_huge = 0;\n        const {index_t} rows_end = (end + cols - 1) / cols;\n",
+    1).replace("            {index_t} hi = end;\n",
+               "            {index_t} hi = end;\n            const {index_t} lo_i = lo / cols;\n",
+               1)
+assert "{flat_body_twice}" in WALK_TWICE_ROWS_SPANS and "lo_i = lo / cols" in WALK_TWICE_ROWS_SPANS
+
 # A predicate of a span (``AffinePredicate``, its offset ``d`` at the span's first column
 # ``lo``), and where the span must end for it: the first column after ``lo`` at which
 # ``d + k * (column - lo) >= t`` turns, for each threshold ``t`` the relation compares with.
