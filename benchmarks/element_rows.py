@@ -41,6 +41,11 @@ def main() -> None:
             lambda: np.concatenate([tall, tall[:, :16]], axis=1)),
         "x - row (2^20 x 3)": (lambda: wn - w3[None, :], lambda: narrow - narrow[0][None, :]),
     }
+    compare(label, cases)
+
+
+def compare(label: str, cases: dict) -> None:
+    """Each case's weft and NumPy calls interleaved in 7 rounds; their median ms printed."""
     print(f"{label} on {wf.current_device()}: median ms of 7 (weft / NumPy)")
     for name, (weft_case, numpy_case) in cases.items():
         def weft_run(case=weft_case):
