@@ -68,6 +68,11 @@ def main() -> None:
                                                               range=(-4, 4))[0]),
         "pad, mode='mean'": (lambda: _done(wf.pad(wm, 8, mode="mean")),
                              lambda xp, a: xp.pad(a, 8, mode="mean")),
+        "x[x > 1]": (lambda: _done(wx[wx > 1]), lambda xp, a: a[a > 1]),
+        "flatnonzero(x > 1)": (lambda: _done(wf.flatnonzero(wx > 1)),
+                               lambda xp, a: xp.flatnonzero(a > 1)),
+        "concatenate 2 halves": (lambda: _done(wf.concatenate([wx[n // 2:], wx[:n // 2]])),
+                                 lambda xp, a: xp.concatenate([a[n // 2:], a[:n // 2]])),
     }
     operands = {"bincount": counts, "average over rows, weighted": matrix,
                 "cov of 64 variables": matrix, "pad, mode='mean'": matrix}
