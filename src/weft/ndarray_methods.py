@@ -77,7 +77,7 @@ def take(self: Array, indices: Any, axis: int | None = None) -> Array:
     from .matrix import ravel
 
     if axis is None:
-        return ravel(self)[indices]
+        return (self if self.ndim == 1 else ravel(self))[indices]
     if int(axis) % max(self.ndim, 1) == 0:
         return self[indices]
     return self[:, indices]
