@@ -120,6 +120,11 @@ def matmul(a: Any, b: Any, out: Array | None = None) -> Array:
     if {a.ndim, b.ndim} == {1, 2} and a.size and b.size and (
             a.device.kind != "cuda" or not _library_reads_faster(a, b)):
         return matvec_fused(a, b, dtype)
+    if a.ndim == 1 and b.ndim == 1 and dtype.kind != "b":
+        # A reduction of the product, lazy and fused (through the host library: an eager
+        # round trip, 151 us ad hoc for 1000 doubles on PoCL against 30).
+        return ((a if a.dtype is dtype else a.astype(dtype))
+                * (b if b.dtype is dtype else b.astype(dtype))).sum(dtype=dtype)
     a, b = _evaluated_pair(a, b)
     a, b = _as(a, dtype), _as(b, dtype)
     lib = library(a.device)
