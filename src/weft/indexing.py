@@ -167,6 +167,10 @@ def integer_position(k: Any, size: int, axis: int) -> int:
 def basic_map(shape: Shape, key: Any) -> tuple[Shape, AffineMap]:
     """The shape of ``x[key]`` and the map from its elements to ``x``'s (ints, slices, and
     ``None`` for a new axis of one element, as NumPy's ``newaxis``)."""
+    if type(key) is slice and len(shape) == 1:  # a loop body's x[1:]: no key to parse
+        start, stop, step = key.indices(shape[0])
+        count = len(range(start, stop, step))
+        return (count,), AffineMap(0, 0, 0, start if count else 0, 0, step)
     parts = normalize(key, len(shape), new_axes=True)
     shape2 = as_2d(shape)
     # (start, step) per padded axis and which axes survive
