@@ -208,7 +208,10 @@ def dot(a: Any, b: Any) -> Array:
     >>> float(wf.linalg.dot(wf.asarray([1.0, 2.0]), wf.asarray([3.0, 4.0])))
     11.0
     """
-    if np.ndim(a) == 0 or np.ndim(b) == 0:
+    def ndim(x: Any) -> int:  # (np.ndim of a weft array goes through its protocol)
+        return x.ndim if isinstance(x, Array) else np.ndim(x)
+
+    if ndim(a) == 0 or ndim(b) == 0:
         if not isinstance(a, Array) and not isinstance(b, Array):
             a = asarray(a)
         return apply_op("multiply", a, b)
