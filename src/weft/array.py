@@ -425,11 +425,10 @@ class Array:
         return matmul(other, self)
 
     def __getitem__(self, key: Any) -> Array:
+        from .compaction import masked_read
         from .gather import gather_1d, gather_key, split_key
 
         if _is_mask(key):
-            from .compaction import masked_read
-
             return masked_read(self, key)
         if type(key) is Array and key.ndim == 1 and self.ndim == 1:
             return gather_1d(self, key)  # (a loop body's take: no key to parse)
