@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as dt
+from . import expr as ex
 from . import pending
 from .array import Array
 from .creation import adopt, asarray
@@ -80,7 +81,14 @@ class Host:
             writeable=writable)
 
     def give(self, value: Any, dtype: dt.DType) -> Array:
-        return asarray(np.asarray(value, dtype=dtype.numpy), device=self.device)
+        """The library's result as a weft array: adopted where it owns its memory and the
+        device computes in host memory (a CPU's: no copy), else uploaded."""
+        array = np.asarray(value, dtype=dtype.numpy)
+        if array.base is None and array.ndim <= 2 and array.flags.writeable:
+            storage = self.device.backend.adopt_host(self.device, array)
+            if storage is not None:
+                return Array(ex.buffer(storage, array.shape), self.device)
+        return asarray(array, device=self.device)
 
     def cholesky(self, s: np.ndarray) -> np.ndarray:
         try:

@@ -89,6 +89,11 @@ class Backend(Protocol):
     def upload(self, device: Any, data: np.ndarray) -> Storage:
         """A new buffer holding ``data`` (C-contiguous, already of a weft dtype)."""
 
+    def adopt_host(self, device: Any, data: np.ndarray) -> Storage | None:
+        """A buffer over ``data``'s own memory (C-contiguous, of a weft dtype, which the
+        caller gives up: a host library's result), where the device computes in host memory;
+        None where ``upload`` must copy it."""
+
     def download(self, *storages: Storage) -> list[np.ndarray]:
         """Each whole buffer as a new flat NumPy array (the caller's own), read after one
         wait for their pending writes (all on one device). The copies go on the calling

@@ -242,6 +242,9 @@ class CUDABackend:
             storage.record_write(_Mark(stream), stream)
         return storage
 
+    def adopt_host(self, device: Any, data: np.ndarray) -> Storage | None:
+        return None  # device memory: uploaded
+
     def download(self, *storages: Storage) -> list[np.ndarray]:
         outs = [np.empty(s.size, dtype=s.dtype.numpy) for s in storages]
         live = [(s, out) for s, out in zip(storages, outs) if s.size]

@@ -29,6 +29,10 @@ from .device import HOST_READ_BYTES, HOST_READ_KEPT, CLDevice, _Buffer
 from .dialect import OPENCL, OPENCL_CPU
 from .launch import _Bound, _Kernel
 
+# A host array a CPU device's buffer adopts is aligned for the widest load its kernels make
+# (rows walks: four 4-byte elements); NumPy aligns its allocations to 16 bytes, and PoCL
+# computes in such an array in place (a 2^22 sort 64 -> 59 ms, NumPy's 58).
+_HOST_ALIGN = 16
 _SMALL_UPLOAD = 1 << 20  # bytes a CPU device's upload copies into a buffer of its own
 
 # The last-group finish of split reductions (``Dialect.last_group_add``) uses OpenCL C 3.0's
@@ -166,6 +170,26 @@ class OpenCLBackend:
             event = h.cl.enqueue_copy(q, storage.buffer.mem, data, is_blocking=False)
             storage.record_write(event, q)
         return storage
+
+    def adopt_host(self, device: Any, data: np.ndarray) -> Storage | None:
+        """On a CPU device, a buffer over the array's memory (``USE_HOST_PTR``): a host
+        library's result (a sort, a partition, a factor) becomes a weft array without the
+        copy ``upload`` makes, 3-5 ms per 32 MB on PoCL. The buffer holds the array."""
+        h = device.handle
+        if (not h.is_cpu or not data.nbytes or not data.flags.c_contiguous
+                or data.ctypes.data % _HOST_ALIGN):
+            return None
+        from ...dtypes import from_numpy_dtype
+
+        cl = h.cl
+        try:
+            mem = cl.Buffer(h.context, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR,
+                            hostbuf=data)
+        except cl.Error as e:
+            _raise_if_out_of_memory(cl, e, data.nbytes, device)
+            raise
+        return Storage(device, _Buffer(mem, h.queue(), block=data), from_numpy_dtype(data.dtype),
+                       data.size)
 
     def download(self, *storages: Storage) -> list[np.ndarray]:
         outs = [np.empty(s.size, dtype=s.dtype.numpy) for s in storages]

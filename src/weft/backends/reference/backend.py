@@ -218,6 +218,9 @@ class ReferenceBackend:
         storage.buffer[...] = data.reshape(-1)
         return storage
 
+    def adopt_host(self, device: Any, data: np.ndarray) -> Storage | None:
+        return None  # (upload's copy keeps the interpreter's buffers its own)
+
     def download(self, *storages: Storage) -> list[np.ndarray]:
         return [s.buffer.copy() for s in storages]
 
