@@ -81,12 +81,16 @@ class Host:
             writeable=writable)
 
     def give(self, value: Any, dtype: dt.DType) -> Array:
-        """The library's result as a weft array: adopted where it owns its memory and the
-        device computes in host memory (a CPU's: no copy), else uploaded."""
+        """The library's result as a weft array: adopted where the device computes in host
+        memory (a CPU's: no copy) and the result's memory is the library's own, not a
+        mapped operand's; else uploaded. An adopted array is marked read-only, so giving it
+        again copies it."""
         array = np.asarray(value, dtype=dtype.numpy)
-        if array.base is None and array.ndim <= 2 and array.flags.writeable:
+        if (array.ndim <= 2 and array.flags.writeable and array.flags.c_contiguous
+                and not any(np.may_share_memory(array, m) for m in self._copies.values())):
             storage = self.device.backend.adopt_host(self.device, array)
             if storage is not None:
+                array.flags.writeable = False
                 return Array(ex.buffer(storage, array.shape), self.device)
         return asarray(array, device=self.device)
 
