@@ -49,3 +49,20 @@ def test_adopted_results_compute_like_any_buffer(device):
     np.testing.assert_array_equal(ordered.to_numpy(), want)
     np.testing.assert_array_equal(wf.flatnonzero(x > 0).to_numpy(), np.flatnonzero(xh > 0))
     np.testing.assert_allclose(float(wf.median(x)), np.median(xh), rtol=1e-15)
+
+
+def test_adopted_memory_outlives_the_kernels_still_reading_it(device):
+    # The positions (adopted on a CPU device) are dropped as soon as the gather reading them
+    # is queued: their host memory must stay until that kernel has run.
+    rng = np.random.default_rng(2)
+    n = 1 << 21
+    xh = rng.standard_normal(n)
+    x = wf.asarray(xh)
+    results = []
+    for k in range(6):
+        keep = wf.full((n,), True).copy()
+        keep[wf.asarray(np.arange(k, n, 997))] = False
+        results.append(wf.take(x, wf.flatnonzero(keep) * 1).eval())
+    wf.synchronize()
+    for k, r in enumerate(results):
+        np.testing.assert_array_equal(r.to_numpy(), np.delete(xh, np.arange(k, n, 997)))

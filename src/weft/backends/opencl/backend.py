@@ -265,6 +265,10 @@ class OpenCLBackend:
                 device.handle.cl.wait_for_events(foreign)
         if buffer.home is not None and len(buffer.home) < HOST_READ_KEPT:
             buffer.home.append((buffer.mem, buffer.block))
+        elif buffer.block is not None:  # host memory: kept while commands still use it
+            using = storage.events_before_write(None)
+            if using:
+                device.handle.keep_until_complete(using, buffer.block)
 
     # Programs ---------------------------------------------------------------------------
 

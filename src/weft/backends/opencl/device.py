@@ -58,6 +58,8 @@ class CLDevice:
         # fine-grained buffer SVM): PoCL's CPU device has it; NVIDIA's driver does not.
         self.fine_grained_svm = _fine_grained_svm(cl, device)
         self._local = threading.local()
+        self._held: list[tuple[list[Any], Any]] = []  # (``keep_until_complete``)
+        self._held_lock = threading.Lock()
         self.last_group: bool | None = None  # decided at the first split reduction
         self.lean_builds: bool | None = None  # decided at the first build (pocl_builds)
 
@@ -92,6 +94,17 @@ class CLDevice:
             pool = MemoryPool(ImmediateAllocator(q))
         self._local.queue, self._local.pool = q, pool
         return q, pool
+
+    def keep_until_complete(self, events: list[Any], held: Any) -> None:
+        """Hold ``held`` (host memory under a buffer: an adopted array, an SVM block) until
+        ``events`` have completed: OpenCL keeps a buffer alive for the commands that use it,
+        not the host memory under it. What earlier calls held is let go once done."""
+        running = [e for e in events if e.command_execution_status > 0]
+        with self._held_lock:
+            self._held = [(e, h) for e, h in self._held
+                          if any(x.command_execution_status > 0 for x in e)]
+            if running:
+                self._held.append((running, held))
 
     def host_read_blocks(self) -> list[tuple[Any, Any]]:
         """The calling thread's free blocks the host reads in place (``host_read_block``)."""
