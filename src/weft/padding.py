@@ -95,8 +95,8 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
             out = _computed(out, axis, before, after, mode, kwargs)
             continue
         if n == 0:
-            shape = tuple(length if k == axis else s for k, s in enumerate(out.shape))
-            out = full(shape, constants[axis][0], dtype=x.dtype)
+            out = full(_resized(out.shape, axis, length), _cast(constants[axis][0], x.dtype),
+                       dtype=x.dtype, device=out.device)
             continue
         # The constants joined to the array: a CPU walk copies each part in a span of its
         # own (a gather through host-made positions read 8 bytes more per element).
