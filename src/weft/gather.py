@@ -97,9 +97,7 @@ def gather_1d(x: Array, index: Array) -> Array:
         if index.dtype.kind == "b":
             return gather_key(x, index)  # (its error: a mask indexes a whole array)
         raise IndexError(f"arrays used as indices must be of integer type, not {index.dtype}")
-    node = ex.gather(_source(x), (ex.cast(index._node, _int64()),),
-                     ex.Gather((0, 0, 0), "array"), index.shape)
-    return Array(node, x.device)
+    return _gather_1d(x, index, trusted=False)
 
 
 def gather_key(x: Array, key: Any) -> Array:
@@ -126,8 +124,12 @@ def take_in_bounds(x: Array, index: Array) -> Array:
     >>> take_in_bounds(wf.asarray([10.0, 20.0]), wf.asarray([1, 1, 0])).tolist()
     [20.0, 20.0, 10.0]
     """
+    return _gather_1d(x, index, trusted=True)
+
+
+def _gather_1d(x: Array, index: Array, trusted: bool) -> Array:
     node = ex.gather(_source(x), (ex.cast(index._node, _int64()),),
-                     ex.Gather((0, 0, 0), "array", trusted=True), index.shape)
+                     ex.Gather((0, 0, 0), "array", trusted=trusted), index.shape)
     return Array(node, x.device)
 
 

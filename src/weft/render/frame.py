@@ -421,7 +421,7 @@ class Renderer:
             if not twice and self.ir.ndim == 2 and self.ir.uses_rows:
                 slots.update(body=indent(body, 2), index_setup=indent(setup, 2),
                              row_walk_columns=str(elementwise.ROW_WALK_COLUMNS))
-            spans = span_walk(self, slots, setup, twice)
+            spans = span_walk(self, slots, body, setup, twice)
             if spans is not None:
                 return spans
             if not twice and self.ir.ndim == 2 and self.ir.uses_rows:

@@ -72,17 +72,16 @@ def rows_only(predicates: list[AffinePredicate]) -> str:
     return " && ".join(f"{s.view}_j == 0" for s in predicates)
 
 
-def span_walk(renderer: Any, slots: dict[str, str], setup: str, twice: list[str]
+def span_walk(renderer: Any, slots: dict[str, str], body: str, setup: str, twice: list[str]
               ) -> str | None:
-    """A CPU walk's source with its predicates hoisted into spans (None where its body
-    tests none): along the row of a 2-d grid walked by rows (``slots`` already filled for
-    ``WALK_BY_ROWS``), along a 1-d grid, or over whole rows of a 2-d grid walked flat in
-    two passes (``twice``: the trigonometric functions it calls)."""
+    """A CPU walk's source with its predicates hoisted into spans (None where its body,
+    ``body``, tests none): along the row of a 2-d grid walked by rows (``slots`` already
+    filled for ``WALK_BY_ROWS``), along a 1-d grid, or over whole rows of a 2-d grid walked
+    flat in two passes (``twice``: the trigonometric functions it calls)."""
     r = renderer
     predicates = [s for s in r.per_element if isinstance(s, AffinePredicate)]
     if not predicates:
         return None
-    body = "".join(r.statement(s) for s in r.per_element)
     rest = "".join(r.statement(s) for s in r.per_element if not isinstance(s, AffinePredicate))
     by_rows = not twice and r.ir.ndim == 2 and r.ir.uses_rows
     if by_rows:
